@@ -42,7 +42,7 @@ import { describeResumeWay } from '../core/resumeWays.js';
 import type { ActionCore } from './actionCore.js';
 import type { Options } from '../config/options.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
-import { STAGE_KEY, runCheckpointPhase } from '../checkpoint/phase.js';
+import { writeRunCheckpoint } from '../checkpoint/runCheckpoint.js';
 import { initialLoopState } from '../core/state.js';
 import { JOB_LOCAL_HALTS } from '../core/haltReasons.js';
 import { LANDING_JOB, outboxKey } from '../core/waveOutbox.js';
@@ -309,17 +309,13 @@ export async function runAction(deps: ActionDeps): Promise<void> {
           warn: log.warning,
         })
       : undefined;
-    const { phase, stage } = runCheckpointPhase('continuing');
-    await new FileCheckpointStore(stateDir, { clock: deps.clock, redact, terms: 'action' }).write({
+    await writeRunCheckpoint(new FileCheckpointStore(stateDir, { clock: deps.clock, redact, terms: 'action' }), {
       id: fanOut.wave.checkpoint,
-      phase,
-      state: {
-        [STAGE_KEY]: stage,
-        loop: { ...initialLoopState(options.maxIterations), outbox: took?.entries ?? [], notices: took?.notices ?? [] },
-        ...(took
-          ? { [LANDING_KEY]: { took: [...took.entries.map(outboxKey), ...took.notices.map((n) => n.id)] } }
-          : {}),
-      },
+      end: { status: 'continuing' },
+      loop: { ...initialLoopState(options.maxIterations), outbox: took?.entries ?? [], notices: took?.notices ?? [] },
+      ...(took
+        ? { extra: { [LANDING_KEY]: { took: [...took.entries.map(outboxKey), ...took.notices.map((n) => n.id)] } } }
+        : {}),
     });
     if (took)
       log.info(

@@ -8,13 +8,13 @@
  * checkpoint. The reusable workflow serialises reduces (a concurrency group), so each adds its
  * wave to the newest published state.
  */
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
-import { STAGE_KEY, runCheckpointPhase } from '../checkpoint/phase.js';
+import { writeRunCheckpoint } from '../checkpoint/runCheckpoint.js';
 import { openCheckpoint } from '../loop/slice.js';
 import { buildDiagnostic } from '../core/diagnostic.js';
-import { type LoopState, initialLoopState, parseLoopState } from '../core/state.js';
+import { type LoopState, initialLoopState } from '../core/state.js';
 import { type PartialState, type WaveReduction, type WaveRow, reduceWave, standingHalt } from '../core/waveReduce.js';
 import { renderMarkdown } from '../report/diagnostic.js';
 import { haltThroughOutbox, sendLeftPosts } from '../loop/effects/notices.js';
@@ -44,13 +44,9 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
   const { core, options, clock, redact, wave } = job;
   const store = new FileCheckpointStore(job.stateDir, { clock, redact, terms: 'action' });
   const into = await loopCheckpoint(job, store);
-  const checkpoint = await store.load(into).catch(() => undefined);
-  const read = checkpoint ? parseLoopState(checkpoint.state) : undefined;
-  if (typeof read === 'string')
-    core.warning(redact(`agent-loop reduce: checkpoint ${into}: ${read}; the wave is counted from zero.`));
-  const main: LoopState = typeof read === 'object' ? read : initialLoopState(options.maxIterations);
+  const { main, state: kept } = await openInto(job, store, into);
   // A reduce run again (GitHub's "Re-run failed jobs") finds its wave in the checkpoint: nothing is added twice.
-  const reduced = reducedWaves(checkpoint?.state);
+  const reduced = reducedWaves(kept);
   if (reduced.includes(wave.id)) {
     core.saveState('unchanged', 'reduced');
     core.warning(
@@ -112,16 +108,11 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
   };
   // The whole checkpoint as the reduce writes it: the slices' `loop`, and the waves reduced into it.
   const save = async (as: LoopState) => {
-    const { phase, stage } = runCheckpointPhase(as.halt ? 'halted' : 'continuing');
-    await store.write({
+    await writeRunCheckpoint(store, {
       id: into,
-      phase,
-      state: {
-        ...(checkpoint?.state ?? {}),
-        [STAGE_KEY]: stage,
-        loop: as,
-        [REDUCED_KEY]: { reduced: [...reduced, wave.id].slice(-WAVES_KEPT) },
-      },
+      end: { status: as.halt ? 'halted' : 'continuing' },
+      loop: as,
+      extra: { ...kept, [REDUCED_KEY]: { reduced: [...reduced, wave.id].slice(-WAVES_KEPT) } },
     });
   };
   const notify = discordNotifier(options.discordWebhook, {
@@ -172,6 +163,28 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
         }),
       ),
     );
+}
+
+/**
+ * The loop the wave is reduced into, opened as every run opens its checkpoint (openCheckpoint, by
+ * id), with the checkpoint's other keys; a new loop when there is none yet (a first wave's) or it
+ * cannot be read (said).
+ */
+async function openInto(
+  job: ReduceJob,
+  store: FileCheckpointStore,
+  into: string,
+): Promise<{ main: LoopState; state: Record<string, unknown> }> {
+  const settings = { fresh: false, resume: into, maxIterations: job.options.maxIterations, terms: 'action' as const };
+  try {
+    const opened = await openCheckpoint({ settings, store, clock: job.clock }, () => {});
+    const source = opened.sourceState !== undefined ? { source: opened.sourceState } : {};
+    return { main: opened.state, state: { ...opened.extra, ...source } };
+  } catch (error) {
+    if (existsSync(path.join(store.dir, `${into}.json`)))
+      job.core.warning(job.redact(`agent-loop reduce: ${(error as Error).message}; the wave is counted from zero.`));
+    return { main: initialLoopState(job.options.maxIterations), state: {} };
+  }
 }
 
 /** A wave's halt as the loop keeps it: which job halted is the summary's, not the checkpoint's. */

@@ -12,12 +12,11 @@
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Options } from '../config/options.js';
-import { FileCheckpointStore, newCheckpointId } from '../checkpoint/fileStore.js';
-import { STAGE_KEY, runCheckpointPhase } from '../checkpoint/phase.js';
+import { FileCheckpointStore } from '../checkpoint/fileStore.js';
+import { writeRunCheckpoint } from '../checkpoint/runCheckpoint.js';
 import { buildDiagnostic } from '../core/diagnostic.js';
-import { pickRunnable } from '../core/resumable.js';
 import { type RunResult, buildResult, exitCodeFor, summaryLine } from '../core/result.js';
-import { type HaltReason, type LoopState, type Wave, initialLoopState, parseLoopState } from '../core/state.js';
+import type { HaltReason, LoopState, Wave } from '../core/state.js';
 import { type WaveCandidate, planWave } from '../core/wavePlan.js';
 import { JOB_LOCAL_HALTS } from '../core/haltReasons.js';
 import { type WaveRow, reduceWave } from '../core/waveReduce.js';
@@ -25,6 +24,7 @@ import { ESCALATED_LABEL } from '../issues/types.js';
 import { branchTip, gitRunner } from '../git/git.js';
 import { worktrees } from '../git/worktree.js';
 import { forgetBaselines } from '../loop/baseline.js';
+import { openCheckpoint } from '../loop/slice.js';
 import { renderMarkdown } from '../report/diagnostic.js';
 import { haltThroughOutbox, sendLeftPosts } from '../loop/effects/notices.js';
 import { stateFiles } from '../persist/stateFiles.js';
@@ -136,7 +136,11 @@ async function coordinate(
   const base = (await runner.run(['symbolic-ref', '--short', 'HEAD'])).stdout.trim();
   const redact = createRedactor(io.secrets);
   const store = new FileCheckpointStore(io.stateDir, { clock: io.clock, redact });
-  const { id: checkpointId, loop: resumed } = await openMain(options, store, io);
+  // Opened as every run opens its checkpoint: the newest runnable one (unless --fresh), else a new one.
+  const opened = await openCheckpoint({ settings: options, store, clock: io.clock }, (event, message, data) =>
+    logger.warn(event, message, data),
+  );
+  const { id: checkpointId, state: resumed } = opened;
   // --fresh forgets the recorded baselines as the serial run does (src/loop/baseline.ts): the jobs
   // record their own, and a later run on the same base would otherwise reuse one of before this start.
   if (options.fresh) await forgetBaselines({ stateDir: io.stateDir, redact, logger });
@@ -156,13 +160,7 @@ async function coordinate(
       { checkpointId },
     );
   const save = async (status: Exclude<RunResult['status'], 'deferred'>, errors: string[] = [], as = loop) => {
-    const { phase, stage } = runCheckpointPhase(status);
-    await store.write({
-      id: checkpointId,
-      phase,
-      state: { [STAGE_KEY]: stage, loop: as },
-      ...(errors.length ? { errors } : {}),
-    });
+    await writeRunCheckpoint(store, { id: checkpointId, end: { status }, loop: as, errors });
   };
   const notify = discordNotifier(options.discordWebhook, {
     redact,
@@ -432,21 +430,6 @@ async function coordinate(
     await trees.deleteBranches(...wave.jobs.map((job) => jobBranch(job.issueId)));
     await fs.rm(path.join(io.stateDir, 'parallel', wave.id), { recursive: true, force: true });
   }
-}
-
-/** The newest resumable checkpoint's loop (unless --fresh), else a new one. */
-async function openMain(
-  options: Options,
-  store: FileCheckpointStore,
-  io: ParallelIO,
-): Promise<{ id: string; loop: LoopState }> {
-  if (!options.fresh) {
-    const { checkpoints } = await store.list();
-    const chosen = pickRunnable(checkpoints, io.clock.now()).checkpoint;
-    const loop = chosen ? parseLoopState(chosen.state) : undefined;
-    if (chosen && loop && typeof loop === 'object') return { id: chosen.id, loop };
-  }
-  return { id: newCheckpointId(), loop: initialLoopState(options.maxIterations) };
 }
 
 /** --config given relative to where the user is: absolute, so each job (in its worktree) reads the same file. */

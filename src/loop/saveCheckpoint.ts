@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { type DirSnapshot, foreignChanges, quarantine, snapshotCheckpoints } from '../checkpoint/foreign.js';
-import { STAGE_KEY } from '../checkpoint/phase.js';
+import { writeRunCheckpoint } from '../checkpoint/runCheckpoint.js';
 import type { SeedPhase } from '../checkpoint/types.js';
 import type { Status } from '../core/events.js';
 import type { LoopState } from '../core/state.js';
@@ -23,18 +23,14 @@ export function checkpointSaver(
   let known: DirSnapshot | undefined;
   return async (status, loop, errors) => {
     const sourceState = source.exportState?.();
-    const { phase, stage } = phaseOf(status, loop);
-    await store.write(
+    await writeRunCheckpoint(
+      store,
       {
         id: checkpointId,
-        phase,
-        state: {
-          ...extra,
-          [STAGE_KEY]: stage,
-          loop,
-          ...(sourceState !== undefined ? { source: sourceState } : {}),
-        },
-        ...(errors.length ? { errors: [...errors] } : {}),
+        end: phaseOf(status, loop),
+        loop,
+        extra: { ...extra, ...(sourceState !== undefined ? { source: sourceState } : {}) },
+        errors,
       },
       { readBack: false },
     );

@@ -13,6 +13,7 @@ import { type Terms, surface } from '../../config/surface.js';
 import type { Agent, AgentResult } from '../../agents/types.js';
 import { type FailureCounters, type FailureDecision, decideFailure, environmentAdvice } from '../../failure/policy.js';
 import { type TurnPorts, runTurn } from '../../loop/turn.js';
+import { writeRunCheckpoint } from '../../checkpoint/runCheckpoint.js';
 import { newCheckpointId } from '../../checkpoint/fileStore.js';
 import { detectResumable, newestFirst } from '../../checkpoint/resume.js';
 import type { CheckpointStore, PipelinePhase, SeedPhase } from '../../checkpoint/types.js';
@@ -102,7 +103,12 @@ export async function runPipeline(deps: PipelineDeps): Promise<number> {
   };
   const write = async (checkpointPhase: SeedPhase, errors?: string[]) => {
     state = { ...state, pipeline: { ...state.pipeline, ...runs } };
-    await store.write({ id, phase: checkpointPhase, state, ...(errors?.length ? { errors } : {}) });
+    await writeRunCheckpoint(store, {
+      id,
+      end: { phase: checkpointPhase },
+      extra: state,
+      ...(errors ? { errors } : {}),
+    });
   };
   logger.info(
     'pipeline.start',
