@@ -38,11 +38,10 @@ export function checkpointSaver(
     const foreign = known ? foreignChanges(known, now, `${checkpointId}.json`) : [];
     if (foreign.length > 0) {
       const moved = await quarantine(store.dir, deps.stateDir, foreign);
-      logger.warn(
-        'checkpoint.forged',
-        `Checkpoint file(s) written during this run by something other than agent-loop (most likely the agent): ${foreign.join(', ')}. Moved to ${path.join(deps.stateDir, 'quarantine')}; they are never resumed.`,
-        { files: foreign, movedTo: moved },
-      );
+      const said =
+        `Checkpoint file(s) written during this run by something other than agent-loop (most likely the agent): ${foreign.join(', ')}. ` +
+        `Moved to ${path.join(deps.stateDir, 'quarantine')}; they are never resumed.`;
+      logger.warn('checkpoint.forged', said, { files: foreign, movedTo: moved });
     }
     known = foreign.length > 0 ? await snapshotCheckpoints(filesOf(deps), store.dir) : now;
   };

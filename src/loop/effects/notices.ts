@@ -7,7 +7,7 @@
  * action's reduce job) through haltThroughOutbox, the same functions in the same order.
  */
 import path from 'node:path';
-import type { NoticeResult } from '../../core/events.js';
+import type { Halt, NoticeResult } from '../../core/events.js';
 import { afterNoticesSent, withNotice } from '../../core/notices.js';
 import type { LoopState, Notice } from '../../core/state.js';
 import type { HaltDiagnostic } from '../../report/diagnostic.js';
@@ -117,6 +117,21 @@ export const sendNotice: Handler<'sendNotice'> = async (effect, ctx) => {
   return undefined;
 };
 
+/** What the slice says of its halt. */
+const HALTED = {
+  jobLocal: (h: Halt) =>
+    `Job ended (${h.reason}): ${h.message}. Its share or its issue ended here; the run goes on, and this worktree is removed ` +
+    "at the wave's end (an escalated cycle's work stays on its wip: branch).",
+  waveJob: (h: Halt) =>
+    `HALT (${h.reason}): ${h.message}. Nothing was reset. This is a job of run --parallel: the run halts with it, and removes ` +
+    "this worktree at the wave's end after keeping its work as a wip: commit on agent-loop-halted/<issue>-<wave> " +
+    "(unless its change holds a secret: then it is discarded) and this diagnostic as the run's halt.md " +
+    '(and in <state-dir>/parallel/halts/).',
+  run: (h: Halt, checkpointId: string, file: string) =>
+    `HALT (${h.reason}): ${h.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left ` +
+    `for inspection; the diagnostic is in ${file}.`,
+};
+
 export const recordHalt: Handler<'recordHalt'> = async (effect, ctx) => {
   const { deps, run } = ctx;
   const { logger } = deps;
@@ -126,20 +141,13 @@ export const recordHalt: Handler<'recordHalt'> = async (effect, ctx) => {
   run.diagnostic = diagnostic;
   if (effect.jobLocal) {
     // Not the run's halt: a warning, without the diagnostic (the run's own, if it halts, is the coordinator's).
-    logger.warn(
-      'run.halted',
-      `Job ended (${halt.reason}): ${halt.message}. Its share or its issue ended here; the run goes on, and this worktree is removed at the wave's end (an escalated cycle's work stays on its wip: branch).`,
-      { haltReason: halt.reason, jobLocal: true },
-    );
+    logger.warn('run.halted', HALTED.jobLocal(halt), { haltReason: halt.reason, jobLocal: true });
     return undefined;
   }
-  logger.error(
-    'run.halted',
-    deps.waveJob
-      ? `HALT (${halt.reason}): ${halt.message}. Nothing was reset. This is a job of run --parallel: the run halts with it, and removes this worktree at the wave's end after keeping its work as a wip: commit on agent-loop-halted/<issue>-<wave> (unless its change holds a secret: then it is discarded) and this diagnostic as the run's halt.md (and in <state-dir>/parallel/halts/).`
-      : `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${ctx.checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${path.join(deps.stateDir, HALT_FILE)}.`,
-    { haltReason: halt.reason, diagnostic },
-  );
+  const said = deps.waveJob
+    ? HALTED.waveJob(halt)
+    : HALTED.run(halt, ctx.checkpointId, path.join(deps.stateDir, HALT_FILE));
+  logger.error('run.halted', said, { haltReason: halt.reason, diagnostic });
   logger.info('halt.diagnostic', diagnostic.trimEnd());
   return undefined;
 };
