@@ -6,11 +6,9 @@
  * anywhere but in the runner.
  */
 import { describe, expect, it } from '@jest/globals';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import ts from 'typescript';
+import { sourceFiles } from '../support/sourceFiles.js';
 
-const SRC = path.resolve('src');
 const RUNNER = 'src/git/exec.ts';
 
 /** The modules of src/ that may start processes, and what each starts (none of them git). */
@@ -25,14 +23,6 @@ const SPAWNERS: Record<string, string> = {
 const PROCESS_MODULE = /^(node:)?child_process$|^@actions\/exec(\/|$)/;
 /** A string that names git as a program: `git`, a path to it, `git.exe`. */
 const GIT_PROGRAM = /^(.*[\\/])?git(\.exe)?$/;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
 
 interface Found {
   /** Modules imported (static, dynamic, require, re-export). */
@@ -69,10 +59,7 @@ function scan(fileName: string, text: string): Found {
   return found;
 }
 
-const scanned = sourceFiles(SRC).map((file) => {
-  const rel = path.relative(process.cwd(), file).split(path.sep).join('/');
-  return { rel, ...scan(rel, readFileSync(file, 'utf8')) };
-});
+const scanned = sourceFiles().map(({ rel, text }) => ({ rel, ...scan(rel, text) }));
 
 describe('one git runner (issue 41)', () => {
   it('reads the whole of src/', () => {

@@ -23,6 +23,7 @@ const INGRESS: Record<string, string> = {
   'src/app/problems.ts': 'why a run cannot start: option values, the environment and configuration files',
   'src/app/run.ts':
     'the text of an error that stopped the run (git, the file system, GitHub) and of a listing GitHub refused, handed to the caller',
+  'src/app/earlyEnds.ts': "the text of a listing that failed before the run started (a deferred run's result)",
   'src/workflows/pipeline/barrier.ts':
     "the planning agent's artifacts (research, plan, decomposition, phase files) and the barrier's findings on them",
   'src/loop/issueWork.ts': "the text of the issue source's failures (GitHub's answers, bd's stderr)",

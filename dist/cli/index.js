@@ -29761,6 +29761,31 @@ function validateDecomposition(data) {
     return { ok: false, problems: result.error.issues.map(formatSchemaIssue) };
 }
 
+;// CONCATENATED MODULE: ./src/checkpoint/runCheckpoint.ts
+/**
+ * The one writer of a run's checkpoint (issue 41): every save of a loop's state goes through here
+ * (the serial slice's, run --parallel's coordinator, the action's reduce and landing jobs, the
+ * planning pipeline's), on to the store (fileStore.ts), which writes through the state directory's
+ * one writer (src/persist/stateFiles.ts). What a checkpoint holds is composed once: seed 001's phase,
+ * the run's stage (`state.stage`), the loop (`state.loop`), and the keys other parts keep beside
+ * them, as they were. __tests__/checkpoint/oneOwner.test.ts fails on a second writer.
+ */
+
+/** Writes the run's checkpoint `id` (atomically, masked); what was written, as the store returns it. */
+function writeRunCheckpoint(store, run, options) {
+    const { phase, stage } = 'status' in run.end ? runCheckpointPhase(run.end.status, run.end.step) : run.end;
+    return store.write({
+        id: run.id,
+        phase,
+        state: {
+            ...run.extra,
+            ...(stage !== undefined ? { [STAGE_KEY]: stage } : {}),
+            ...(run.loop !== undefined ? { loop: run.loop } : {}),
+        },
+        ...(run.errors?.length ? { errors: [...run.errors] } : {}),
+    }, options);
+}
+
 ;// CONCATENATED MODULE: ./src/workflows/pipeline/barrier.ts
 /**
  * The hard barrier after each agent phase of the pipeline (seed 004, pattern 2): the artifact the
@@ -30634,6 +30659,7 @@ function stateValue(spec, value) {
 
 
 
+
 class PipelineStartError extends Error {
 }
 async function runPipeline(deps) {
@@ -30651,7 +30677,12 @@ async function runPipeline(deps) {
     };
     const write = async (checkpointPhase, errors) => {
         state = { ...state, pipeline: { ...state.pipeline, ...runs } };
-        await store.write({ id, phase: checkpointPhase, state, ...(errors?.length ? { errors } : {}) });
+        await writeRunCheckpoint(store, {
+            id,
+            end: { phase: checkpointPhase },
+            extra: state,
+            ...(errors ? { errors } : {}),
+        });
     };
     logger.info('pipeline.start', opened.resumed
         ? `Resuming pipeline ${id} at ${phase}: ${state.pipeline.goal}`
@@ -32499,1639 +32530,6 @@ function readPromptDir(option, files) {
     return { templates };
 }
 
-;// CONCATENATED MODULE: ./src/issues/github/json.ts
-/** Reading GitHub's JSON answers: which values are objects one can look into. */
-function json_isObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-;// CONCATENATED MODULE: ./src/issues/github/errors.ts
-/**
- * A failed GitHub request as an error that names its cause and what to do about it: a bad token, a
- * missing permission, a repository the token cannot see, a rate limit (with when to come back), a
- * server failure.
- */
-
-/** The error of a failed GitHub request, with the cause named and what to do about it. */
-class GitHubSourceError extends Error {
-    kind;
-    status;
-    resetAt;
-    constructor(message, 
-    /** auth and permission are permanent; rate-limit passes at `resetAt`; server is transient. */
-    kind, status, 
-    /** For rate limits: when GitHub said to come back (UTC epoch seconds), if it said. */
-    resetAt) {
-        super(message);
-        this.kind = kind;
-        this.status = status;
-        this.resetAt = resetAt;
-        this.name = 'GitHubSourceError';
-    }
-}
-function asHttpError(error) {
-    if (!json_isObject(error) || typeof error.status !== 'number')
-        return undefined;
-    return error;
-}
-/** The error for a failed `what` (e.g. "closing issue #3") in the repository `where` (owner/repo). */
-function explainHttpError(error, what, where) {
-    const { status } = error;
-    const headers = error.response?.headers ?? {};
-    const message = apiMessage(error);
-    if (status === 304)
-        return new GitHubSourceError('Not modified', 'other', 304);
-    if (status === 401) {
-        return new GitHubSourceError(`GitHub rejected the token while ${what} (401 ${message}). Check the \`github-token\` input: ` +
-            `it must be a valid token (the default \${{ github.token }}, or a personal access token) that has not expired or been revoked.`, 'auth', 401);
-    }
-    const remaining = headers['x-ratelimit-remaining'];
-    const resetHeader = Number(headers['x-ratelimit-reset']);
-    const primary = (status === 403 || status === 429) && String(remaining) === '0';
-    const secondary = (status === 403 || status === 429) && /secondary rate limit/i.test(message);
-    if (primary || secondary) {
-        const retryAfter = Number(headers['retry-after']);
-        const resetAt = primary && Number.isFinite(resetHeader)
-            ? resetHeader
-            : Number.isFinite(retryAfter)
-                ? Math.floor(Date.now() / 1000) + retryAfter
-                : undefined;
-        const when = resetAt !== undefined ? ` GitHub asks to wait until ${new Date(resetAt * 1000).toISOString()}.` : '';
-        return new GitHubSourceError(`GitHub ${primary ? 'API rate limit' : 'secondary rate limit'} exceeded while ${what} (${status} ${message}).${when} ` +
-            `The request was retried as long as the wait allowed; the next run resumes from the checkpoint.`, 'rate-limit', status, resetAt);
-    }
-    if (status === 403) {
-        return new GitHubSourceError(`The token may not do this while ${what} (403 ${message}). Give the workflow \`permissions: issues: write\`, ` +
-            `or pass a \`github-token\` with read and write access to the issues of ${where}.`, 'permission', 403);
-    }
-    if (status === 410)
-        return new GitHubSourceError(`Gone while ${what} (410 ${message}): it was deleted on GitHub (an issue, or the repository's issues turned off in ${where}).`, 'not-found', 410);
-    if (status === 404) {
-        return new GitHubSourceError(`Not found while ${what} (404 ${message}): check that ${where} exists and that the \`github-token\` input can read it ` +
-            `(GitHub answers 404 for a private repository the token cannot see).`, 'not-found', 404);
-    }
-    if (status >= 500)
-        return new GitHubSourceError(`GitHub failed while ${what} (${status} ${message}), also on retrying.`, 'server', status);
-    return new GitHubSourceError(`GitHub refused the request while ${what} (${status} ${message}).`, 'other', status);
-}
-/** GitHub's own `message` from the error body, else Octokit's. */
-function apiMessage(error) {
-    const data = error.response?.data;
-    if (!json_isObject(data) || typeof data.message !== 'string')
-        return error.message;
-    // A 422's details: "Validation Failed: A pull request already exists for octo:agent-loop/issue-1."
-    const details = Array.isArray(data.errors)
-        ? data.errors.map((e) => (json_isObject(e) && typeof e.message === 'string' ? e.message : undefined)).filter(Boolean)
-        : [];
-    return details.length > 0 ? `${data.message}: ${details.join('; ')}` : data.message;
-}
-
-;// CONCATENATED MODULE: ./src/issues/github/issueFields.ts
-/**
- * What the GitHub issue source reads of a GitHub issue: the fields it keeps of GitHub's issue JSON
- * (`CachedIssue`, also the shape of the cache in the checkpoint), the `Issue` made of them, the
- * `priority:N` label, the "Blocked by #N" lines, and an issue id as its number.
- */
-
-
-const PRIORITY_LABEL = /^priority:\s*(\d+)$/i;
-const cachedIssueSchema = object({
-    number: schemas_number().int().positive(),
-    title: schemas_string(),
-    body: schemas_string(),
-    state: schemas_string(),
-    labels: array(schemas_string()),
-    /** The issue type's name (Bug, Feature, Task), where the organisation has issue types. */
-    type: schemas_string().optional(),
-    createdAt: schemas_string().optional(),
-    url: schemas_string().optional(),
-    author: schemas_string().optional(),
-    authorAssociation: schemas_string().optional(),
-    pullRequest: schemas_boolean().optional(),
-    comments: schemas_number().int().nonnegative().optional(),
-});
-/** The issue numbers of "Blocked by #N" lines in a body. */
-function issueFields_blockedBy(body) {
-    return [...body.matchAll(/^\s*Blocked by #(\d+)\s*$/gim)].map((m) => m[1]);
-}
-/** The `priority:N` label's N (the smallest, when there are several). */
-function priorityOf(labels) {
-    let best;
-    for (const label of labels) {
-        const m = PRIORITY_LABEL.exec(label.trim());
-        if (m) {
-            const n = Number(m[1]);
-            if (best === undefined || n < best)
-                best = n;
-        }
-    }
-    return best;
-}
-/** The Issue the engine gets (its id is the issue number). */
-function toIssue(item) {
-    const issue = {
-        id: String(item.number),
-        title: item.title,
-        body: item.body,
-        status: item.state,
-        labels: [...item.labels],
-        dependencies: [],
-    };
-    const priority = priorityOf(item.labels);
-    if (priority !== undefined)
-        issue.priority = priority;
-    if (item.createdAt !== undefined)
-        issue.createdAt = item.createdAt;
-    if (item.type !== undefined)
-        issue.type = item.type;
-    if (item.url !== undefined)
-        issue.url = item.url;
-    if (item.authorAssociation !== undefined)
-        issue.authorAssociation = item.authorAssociation;
-    return issue;
-}
-/** The fields used of one item of GitHub's issue JSON; undefined when it is not an issue. */
-function toCached(raw) {
-    if (!json_isObject(raw) || typeof raw.number !== 'number' || !Number.isInteger(raw.number))
-        return undefined;
-    const labels = Array.isArray(raw.labels)
-        ? raw.labels
-            .map((l) => (typeof l === 'string' ? l : json_isObject(l) && typeof l.name === 'string' ? l.name : undefined))
-            .filter((l) => l !== undefined)
-        : [];
-    const item = {
-        number: raw.number,
-        title: typeof raw.title === 'string' ? raw.title : '',
-        body: typeof raw.body === 'string' ? raw.body : '',
-        state: typeof raw.state === 'string' ? raw.state : '',
-        labels,
-    };
-    if (typeof raw.created_at === 'string')
-        item.createdAt = raw.created_at;
-    if (json_isObject(raw.type) && typeof raw.type.name === 'string' && raw.type.name !== '')
-        item.type = raw.type.name;
-    if (typeof raw.html_url === 'string')
-        item.url = raw.html_url;
-    if (json_isObject(raw.user) && typeof raw.user.login === 'string')
-        item.author = raw.user.login;
-    if (typeof raw.author_association === 'string')
-        item.authorAssociation = raw.author_association;
-    if (raw.pull_request !== undefined && raw.pull_request !== null)
-        item.pullRequest = true;
-    if (typeof raw.comments === 'number')
-        item.comments = raw.comments;
-    return item;
-}
-/** The number of an issue id ("42" or "#42"); undefined when the id is not a GitHub issue number. */
-function issueNumber(id) {
-    const m = /^#?(\d+)$/.exec(id.trim());
-    if (!m)
-        return undefined;
-    const n = Number(m[1]);
-    return Number.isSafeInteger(n) && n > 0 ? n : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/issues/github/requests.ts
-
-/** Listing pages and comment pages are read this many items at a time. */
-const PER_PAGE = 100;
-/** The requests of one repository, through one Octokit; the source's and its pull requests' alike. */
-class GitHubRequests {
-    owner;
-    repo;
-    /** The rate limit as the last answer reported it. */
-    rateLimit;
-    request;
-    calls = { requests: 0, notModified: 0 };
-    constructor(octokit, owner, repo) {
-        this.owner = owner;
-        this.repo = repo;
-        this.request = octokit.request;
-    }
-    get apiCalls() {
-        return { ...this.calls, counted: this.calls.requests - this.calls.notModified };
-    }
-    /** `route` with `If-None-Match: etag` when there is one; a 304 answers 'not-modified' (and is counted). */
-    async conditionalGet(route, params, etag, what) {
-        try {
-            const answer = await this.send(route, { ...params, ...(etag ? { headers: { 'if-none-match': etag } } : {}) }, what);
-            const tag = answer.headers.etag;
-            return typeof tag === 'string' ? { ...answer, etag: tag } : answer;
-        }
-        catch (error) {
-            if (error instanceof GitHubSourceError && error.status === 304) {
-                this.calls.notModified++;
-                return 'not-modified';
-            }
-            throw error;
-        }
-    }
-    /**
-     * One request (`route`, templated or a URL); `what` names it in the error of a failure, a
-     * GitHubSourceError (a 304 too, which conditionalGet takes as its answer).
-     */
-    async send(route, params, what) {
-        this.calls.requests++;
-        try {
-            // Only templated routes get owner/repo: Octokit would append unused parameters to a URL's query.
-            const where = route.includes('{owner}') ? { owner: this.owner, repo: this.repo } : {};
-            const answer = await this.request(route, { ...where, ...params });
-            this.noteRateLimit(answer.headers);
-            return answer;
-        }
-        catch (error) {
-            const http = asHttpError(error);
-            if (!http)
-                throw new GitHubSourceError(`GitHub request failed while ${what}: ${error?.message ?? String(error)}`, 'other');
-            if (http.response?.headers)
-                this.noteRateLimit(http.response.headers);
-            throw explainHttpError(http, what, `${this.owner}/${this.repo}`);
-        }
-    }
-    noteRateLimit(headers) {
-        const limit = Number(headers['x-ratelimit-limit']);
-        const remaining = Number(headers['x-ratelimit-remaining']);
-        if (!Number.isFinite(limit) || !Number.isFinite(remaining))
-            return;
-        this.rateLimit = {
-            limit,
-            remaining,
-            used: Number(headers['x-ratelimit-used'] ?? limit - remaining),
-            reset: Number(headers['x-ratelimit-reset'] ?? 0),
-            resource: String(headers['x-ratelimit-resource'] ?? 'core'),
-        };
-    }
-}
-/** The URL of `rel="next"` in a `link` header. */
-function nextLink(header) {
-    if (typeof header !== 'string')
-        return undefined;
-    for (const part of header.split(',')) {
-        const m = /<([^>]+)>\s*;\s*rel="?([^";]+)"?/.exec(part.trim());
-        if (m && m[2]?.split(/\s+/).includes('next'))
-            return m[1];
-    }
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/issues/github/cache.ts
-/**
- * The GitHub issue source's ETag cache: the last listing's pages and the issues read one by one
- * (at most MAX_CACHED_ISSUES, least recently used dropped), each with its ETag. Every read through
- * it is a conditional request (`If-None-Match`); a 304 answers from the cache and does not count
- * against the primary rate limit. The cache is kept in the checkpoint (`state`) and restored from
- * it (`restore`).
- *
- * ETags are specific to the token that got them (GitHub support, eclipse-csi/otterdog#201), and a
- * workflow run gets a new GITHUB_TOKEN: a state restored in a later run costs an ordinary 200 on
- * its first request, then saves again within the run.
- */
-
-
-
-
-const MAX_CACHED_ISSUES = 50;
-const gitHubSourceStateSchema = object({
-    version: literal(1),
-    /** `owner/repo label`: a state saved for another repository or label is not used. */
-    query: schemas_string(),
-    /** Listing pages of the last `ready()`, by request URL. */
-    pages: record(schemas_string(), object({ etag: schemas_string(), next: schemas_string().optional(), items: array(cachedIssueSchema) })),
-    /** Issues read one by one, by number. */
-    issues: record(schemas_string(), object({ etag: schemas_string(), item: cachedIssueSchema })),
-});
-class IssueCache {
-    api;
-    query;
-    pages = {};
-    issues = new Map();
-    constructor(api, 
-    /** `owner/repo label` (see gitHubSourceStateSchema). */
-    query) {
-        this.api = api;
-        this.query = query;
-    }
-    /** The cache to keep in the checkpoint: the last listing's pages and recently read issues, with their ETags. */
-    get state() {
-        return {
-            version: 1,
-            query: this.query,
-            pages: structuredClone(this.pages),
-            issues: Object.fromEntries([...this.issues].map(([n, entry]) => [String(n), structuredClone(entry)])),
-        };
-    }
-    /** Every stored ETag by request (listing pages by URL, issues as `issue #N`). */
-    get etags() {
-        const out = {};
-        for (const [url, page] of Object.entries(this.pages))
-            out[url] = page.etag;
-        for (const [n, entry] of this.issues)
-            out[`issue #${n}`] = entry.etag;
-        return out;
-    }
-    /**
-     * Takes in a saved state; one for another repository or label is ignored. Returns what is wrong
-     * with a state that is not valid (nothing is taken in then), else undefined.
-     */
-    restore(value) {
-        const parsed = gitHubSourceStateSchema.safeParse(value);
-        if (!parsed.success)
-            return parsed.error.issues[0]?.message ?? 'invalid';
-        if (parsed.data.query !== this.query)
-            return undefined; // another repository or label: nothing to reuse
-        this.pages = parsed.data.pages;
-        for (const [n, entry] of Object.entries(parsed.data.issues)) {
-            const number = Number(n);
-            if (Number.isInteger(number) && number > 0)
-                this.issues.set(number, entry);
-        }
-        return undefined;
-    }
-    /** The pages a finished listing read, in place of the last listing's. */
-    keepListing(pages) {
-        this.pages = pages;
-    }
-    /**
-     * One listing page, conditional on the last listing's ETag for `url`; `what` names the listing
-     * in errors. Counts the page, and a 304, in `summary`.
-     */
-    async listingPage(url, summary, what) {
-        const cached = this.pages[url];
-        summary.pages++;
-        const answer = await this.api.conditionalGet(`GET ${url}`, {}, cached?.etag, what);
-        if (answer === 'not-modified' && cached) {
-            summary.notModified++;
-            return cached;
-        }
-        if (answer === 'not-modified')
-            throw new GitHubSourceError(`GitHub answered 304 for ${url} without a cached page`, 'other', 304);
-        if (!Array.isArray(answer.data)) {
-            throw new GitHubSourceError(`Unexpected answer listing issues of ${this.api.owner}/${this.api.repo}: not a JSON array. Is the API URL right?`, 'other', answer.status);
-        }
-        const items = answer.data.map(toCached).filter((i) => i !== undefined);
-        const page = { etag: answer.etag ?? '', items };
-        const next = nextLink(answer.headers.link);
-        if (next !== undefined)
-            page.next = next;
-        return page;
-    }
-    /** Issue #`number`, conditional on its stored ETag; undefined when it is gone (404, 410). */
-    async issue(number, what) {
-        const cached = this.issues.get(number);
-        let answer;
-        try {
-            answer = await this.api.conditionalGet('GET /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number }, cached?.etag, what);
-        }
-        catch (error) {
-            if (error instanceof GitHubSourceError && (error.status === 404 || error.status === 410)) {
-                this.issues.delete(number);
-                return undefined;
-            }
-            throw error;
-        }
-        if (answer === 'not-modified') {
-            if (!cached)
-                throw new GitHubSourceError(`GitHub answered 304 for issue #${number} without a cached copy`, 'other', 304);
-            this.issues.delete(number); // re-insert: most recently used last
-            this.issues.set(number, cached);
-            return cached.item;
-        }
-        const item = toCached(answer.data);
-        if (!item)
-            throw new GitHubSourceError(`Unexpected answer reading issue #${number} of ${this.api.owner}/${this.api.repo}: not an issue`, 'other', answer.status);
-        this.issues.delete(number);
-        if (answer.etag)
-            this.issues.set(number, { etag: answer.etag, item });
-        while (this.issues.size > MAX_CACHED_ISSUES)
-            this.issues.delete(this.issues.keys().next().value);
-        return item;
-    }
-    /** Drops issue #`number` (changed by this source: the next read is an ordinary one). */
-    forget(number) {
-        this.issues.delete(number);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/issues/claims.ts
-/**
- * Claims and leases on issues (issue 14), the pure part: who holds an issue, until when, and which
- * of several claims wins. A run working an issue claims it (on GitHub: the IN_PROGRESS_LABEL and
- * one claim comment, src/issues/github/claimComments.ts), renews the lease at each iteration and
- * releases it when the cycle ends. Other runs skip an issue whose lease is live; once it has
- * expired (its run died), the next run takes the issue over and adopts its branch and pull request.
- *
- * Race safety: a run claims (posts its comment), then reads the issue's claims back; the oldest
- * live claim (the smallest comment id: GitHub numbers comments in creation order) wins, and every
- * other run yields. Two runs that claim at the same time both see both comments on reading back,
- * so exactly one of them goes on.
- */
-/**
- * When a found claim's lease ends (epoch ms): its stamp plus the lease's length, both on the
- * source's clock, when it has them (so that two runners' clocks never have to agree); else the
- * time written into it.
- */
-function expiryOf(found) {
-    const stamp = found.updatedAt !== undefined ? Date.parse(found.updatedAt) : NaN;
-    if (found.claim.leaseSeconds !== undefined && Number.isFinite(stamp))
-        return stamp + found.claim.leaseSeconds * 1000;
-    return Date.parse(found.claim.expires);
-}
-/** The claim with its lease's end as the source's clock has it. */
-function asFound(found) {
-    const expiry = expiryOf(found);
-    return Number.isFinite(expiry)
-        ? { ...found.claim, expires: new Date(expiry).toISOString().replace(/\.\d{3}Z$/, 'Z') }
-        : found.claim;
-}
-/** The margin added to an iteration's longest run to make a lease (the checkpoint, git, GitHub). */
-const LEASE_MARGIN_MINUTES = 5;
-/**
- * How long a lease lasts: an iteration renews it, and one iteration runs the agent and then the test
- * command, each bounded by agent-timeout-minutes (a cycle's first also runs the baseline, on a
- * lease taken just before); plus a margin. With the default 30 minutes: 65 minutes.
- */
-function leaseMinutes(agentTimeoutMinutes) {
-    return 2 * agentTimeoutMinutes + LEASE_MARGIN_MINUTES;
-}
-/** Whether a claim still holds its issue at `now` (epoch ms, the source's clock). */
-function isLive(found, now) {
-    if (found.claim.released)
-        return false;
-    const expires = expiryOf(found);
-    return Number.isFinite(expires) && expires > now;
-}
-/** The claim that holds the issue at `now`: the oldest live one (claims in creation order). */
-function winningClaim(claims, now) {
-    return [...claims].sort((a, b) => a.id - b.id).find((c) => isLive(c, now));
-}
-/**
- * Why `me` must keep off the issue: the live claim of another run that holds it, or undefined when
- * the issue is free, its lease expired, or it is `me`'s own.
- */
-function heldByOther(claims, now, run) {
-    const winner = winningClaim(claims, now);
-    return winner && winner.claim.run !== run ? asFound(winner) : undefined;
-}
-/**
- * The claim comment `me` writes its claim into: its own (same run), or, for a cycle its loop had in
- * flight (`resuming`), its loop's own live one from an earlier run. Never another's, and never an
- * expired one: editing an old comment back to life would put it before a newer live claim.
- */
-function ownClaim(claims, now, me, resuming) {
-    return claims.find((c) => isLive(c, now) && (c.claim.run === me.run || (resuming && c.claim.checkpoint === me.checkpoint)));
-}
-/** The runs whose claims on the issue expired without being released: their runs died; the taker adopts their work. */
-function expiredClaims(claims, now, run) {
-    return claims.filter((c) => !c.claim.released && !isLive(c, now) && c.claim.run !== run).map(asFound);
-}
-
-;// CONCATENATED MODULE: ./src/issues/github/postedText.ts
-/**
- * What the GitHub issue source posts (comments, issue and pull request titles and bodies): redacted,
- * then cut to fit what GitHub accepts.
- */
-/** GitHub refuses comment bodies over 65536 characters; the note is cut well before. */
-const MAX_NOTE_LENGTH = 60_000;
-/** A comment or body as posted: redacted, then cut to MAX_NOTE_LENGTH. */
-function commentText(redact, text) {
-    return truncate(redact(text), MAX_NOTE_LENGTH);
-}
-/** `text` in at most `max` characters, marked as cut when it was. */
-function truncate(text, max) {
-    if (text.length <= max)
-        return text;
-    let cut = max - 20;
-    const code = text.charCodeAt(cut - 1);
-    if (code >= 0xd800 && code <= 0xdbff)
-        cut--; // do not split a surrogate pair
-    return `${text.slice(0, cut)}\n\n\u2026 (truncated)`;
-}
-
-;// CONCATENATED MODULE: ./src/util/dollars.ts
-/** Dollars as a maintainer reads them: cents, or more digits under a cent (`$0.46`, `$0.0042`). Pure. */
-function dollars(usd) {
-    return `$${usd >= 0.01 || usd === 0 ? usd.toFixed(2) : usd.toFixed(4)}`;
-}
-
-;// CONCATENATED MODULE: ./src/issues/github/claimComments.ts
-/**
- * Claims on GitHub issues (issue 14; the rules in src/issues/claims.ts): the IN_PROGRESS_LABEL and
- * one claim comment per run, found by its hidden marker, edited in place (PATCH) when renewed or
- * released. A lease is judged by GitHub's clock: it runs for its length (`leaseSeconds`) from the
- * comment's updated_at, and is compared with the `date` header of the answer that listed it. Every
- * runner shares that clock: a runner whose own clock is off never takes a live lease for an
- * expired one. The `expires` written in the comment is the writer's own estimate, for people.
- *
- * The claim comment is also the issue's progress comment (issue 15): what a maintainer reads on the
- * issue while it is worked (iterations and spend so far, a link to the workflow run), edited at
- * each renewal, and at the release edited to how the cycle ended (the pull request, escalated, no
- * change needed), marked released: it stays on the issue as the attempt's record. A later attempt
- * on the issue claims with a new comment (race safety: the oldest comment wins, and an old comment
- * revived would jump ahead of a newer live claim).
- *
- * Requests: claiming lists the claim comments (1), adds the label (1), posts or edits the run's own
- * (1) and lists them again (1); a run that loses the race deletes its comment (1 more), one that
- * takes over a dead run's expired claim deletes that one (1 each). Renewing is
- * 1 PATCH; releasing edits the comment to its last word (1; deletes it when there is nothing to tell)
- * and removes the label (1; GitHub's 404 when a person removed it already is fine). Listing reads
- * only comments updated in the last days (`since`), where every live claim is.
- */
-
-
-
-
-
-
-
-/** The hidden first line of a claim comment: `<!-- agent-loop:claim {json} -->`. */
-const CLAIM_MARKER = '<!-- agent-loop:claim';
-/** Claims updated longer ago than this are not read: no lease lasts that long. */
-const CLAIMS_LOOKBACK_MS = 7 * 24 * 3_600_000;
-const CLAIM_PAGES = 3;
-/**
- * The comment's text: the marker with the claim as JSON, then what a maintainer reads (issue 15):
- * how the work goes (`progress`), the workflow run (`runUrl`: a link), and while the claim holds,
- * until when and how to free the issue.
- */
-function claimCommentBody(claim, progress, runUrl) {
-    const { run, checkpoint, expires, leaseSeconds } = claim;
-    const json = JSON.stringify({
-        run,
-        checkpoint,
-        expires,
-        ...(leaseSeconds !== undefined ? { leaseSeconds } : {}),
-        ...(claim.released ? { released: true } : {}),
-        // The progress in the marker too, for a reduce to read back (the text below is for people).
-        ...(progress?.iterations !== undefined ? { iterations: progress.iterations } : {}),
-        ...(progress?.costUsd !== undefined ? { costUsd: progress.costUsd } : {}),
-    });
-    const runRef = runUrl ? `[\`${run}\`](${runUrl})` : `\`${run}\``;
-    const facts = [
-        progress?.iterations !== undefined
-            ? `${claim.released ? 'Iterations' : 'Iterations so far'}: ${progress.iterations}`
-            : '',
-        progress?.costUsd !== undefined ? `${claim.released ? 'cost' : 'cost so far'}: ${dollars(progress.costUsd)}` : '',
-        `run ${runRef}`,
-    ].filter(Boolean);
-    const lines = claim.released
-        ? [
-            `**${endedHeadline(progress)}**`,
-            '',
-            `${facts.join(' \u00b7 ')}.`,
-            '',
-            ['agent-loop is no longer working on this issue.', progress ? endedNext(progress) : '']
-                .filter(Boolean)
-                .join(' '),
-        ]
-        : [
-            `**agent-loop is working on this issue.**`,
-            '',
-            `${facts.join(' \u00b7 ')} \u00b7 checkpoint \`${checkpoint}\`.`,
-            '',
-            `This comment is updated at each iteration, and says how the work ended once it has. ` +
-                `Other runs leave the issue alone until ${expires}. ` +
-                `If that run is gone and you want the issue freed now, remove the \`${IN_PROGRESS_LABEL}\` label.`,
-        ];
-    return `${CLAIM_MARKER} ${json} -->\n${lines.join('\n')}`;
-}
-/** The released comment's headline: how the cycle ended. */
-function endedHeadline(progress) {
-    const pr = progress?.pullRequest;
-    switch (progress?.state) {
-        case 'pull_request':
-            // The same words whether it was opened now or found open (a re-landing after a crash finds its own).
-            return pr ? `The work is in pull request [#${pr.number}](${pr.url})` : 'The work is in a pull request';
-        case 'done':
-            return 'Done: the work landed';
-        case 'no_change':
-            return 'No change needed';
-        case 'escalated':
-            return 'Escalated: agent-loop could not finish this issue';
-        case 'lost':
-            return 'Work lost';
-        case 'unfinished':
-            return 'Unfinished: the job\u2019s share of the run ran out';
-        default:
-            return 'agent-loop stopped working on this issue';
-    }
-}
-/** What follows for the maintainer, after the headline. */
-function endedNext(progress) {
-    switch (progress.state) {
-        case 'pull_request':
-            return 'Merging the pull request closes the issue.';
-        case 'no_change':
-            return 'Nothing needed changing: the comment below has the evidence.';
-        case 'escalated':
-            return 'See the comment below for why, and how to have it tried again.';
-        case 'lost':
-            return 'The run that did the work ended before it reached GitHub: the issue is worked again.';
-        case 'unfinished':
-            return 'Its work so far is pushed as a wip: commit on its branch; the next wave takes the issue up and continues from there.';
-        default:
-            return '';
-    }
-}
-/** The claim a comment holds, or undefined when it is not a claim comment. */
-function parseClaimComment(body) {
-    if (!body.startsWith(CLAIM_MARKER))
-        return undefined;
-    const end = body.indexOf('-->');
-    if (end < 0)
-        return undefined;
-    try {
-        const value = JSON.parse(body.slice(CLAIM_MARKER.length, end));
-        if (!json_isObject(value))
-            return undefined;
-        const { run, checkpoint, expires, released, leaseSeconds, iterations, costUsd } = value;
-        if (typeof run !== 'string' || typeof checkpoint !== 'string' || typeof expires !== 'string')
-            return undefined;
-        const count = (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-        return {
-            run,
-            checkpoint,
-            expires,
-            ...(typeof leaseSeconds === 'number' && leaseSeconds >= 0 ? { leaseSeconds } : {}),
-            ...(released === true ? { released: true } : {}),
-            ...(count(iterations) ? { iterations: Math.floor(iterations) } : {}),
-            ...(count(costUsd) ? { costUsd: costUsd } : {}),
-        };
-    }
-    catch {
-        return undefined;
-    }
-}
-class GitHubClaims {
-    api;
-    now;
-    trusted;
-    shown;
-    /** This run's claim comment per issue number. */
-    comments = new Map();
-    constructor(api, 
-    /** The injected clock: when GitHub's answer carries no date. */
-    now, 
-    /**
-     * Whose comments can hold a claim: a bot (the workflow token's github-actions[bot], an app) or an
-     * allowed author (a personal token's owner). Anyone may comment on a public repository: an
-     * outsider's comment with the marker must not keep agent-loop off an issue.
-     */
-    trusted, 
-    /** The workflow run's page (linked from the comment) and the redaction of every comment posted. */
-    shown = {}) {
-        this.api = api;
-        this.now = now;
-        this.trusted = trusted;
-        this.shown = shown;
-    }
-    /** The issue's claim comments, oldest first, and GitHub's time. */
-    async list(number) {
-        const claims = [];
-        const since = new Date(this.now() - CLAIMS_LOOKBACK_MS).toISOString().replace(/\.\d{3}Z$/, 'Z');
-        let now = this.now();
-        for (let page = 1; page <= CLAIM_PAGES; page++) {
-            const answer = await this.api.send('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, since, per_page: PER_PAGE, page }, `reading the claims on issue #${number}`);
-            const date = Date.parse(String(answer.headers.date ?? ''));
-            if (Number.isFinite(date))
-                now = date;
-            const items = Array.isArray(answer.data) ? answer.data : [];
-            for (const c of items) {
-                if (!json_isObject(c) || typeof c.id !== 'number' || typeof c.body !== 'string')
-                    continue;
-                const user = json_isObject(c.user) ? c.user : {};
-                const author = {
-                    ...(typeof user.type === 'string' ? { type: user.type } : {}),
-                    ...(typeof c.author_association === 'string' ? { association: c.author_association } : {}),
-                };
-                if (!this.trusted(author))
-                    continue;
-                const claim = parseClaimComment(c.body);
-                if (claim)
-                    claims.push({ id: c.id, claim, ...(typeof c.updated_at === 'string' ? { updatedAt: c.updated_at } : {}) });
-            }
-            if (items.length < PER_PAGE)
-                break;
-        }
-        return { claims, now };
-    }
-    /** The newest claim of `me` (its run and checkpoint) on the issue, released or not; undefined when there is none. */
-    async ownNewest(number, me) {
-        const { claims } = await this.list(number);
-        return claims.filter((c) => c.claim.run === me.run && c.claim.checkpoint === me.checkpoint).at(-1)?.claim;
-    }
-    /** The live claim of a run other than `run` that holds the issue, if any (1 request). */
-    async heldBy(number, run) {
-        const { claims, now } = await this.list(number);
-        return heldByOther(claims, now, run);
-    }
-    /**
-     * Claims an issue for `me` until `expires`: the label, then the claim comment (`me`'s own edited
-     * when there is one; for a cycle `me`'s loop had in flight, `resuming`, its loop's live one), then
-     * the claims read back: the oldest live claim wins. A loser releases its comment and leaves the
-     * label to the winner.
-     */
-    async claim(number, me, expires, resuming, progress) {
-        const before = await this.list(number);
-        const holder = heldByOther(before.claims, before.now, me.run);
-        const mine = ownClaim(before.claims, before.now, me, resuming);
-        if (holder && !(mine && resuming && holder.checkpoint === me.checkpoint))
-            return { won: false, holder };
-        await this.api.send('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { issue_number: number, labels: [IN_PROGRESS_LABEL] }, `labelling issue #${number} ${IN_PROGRESS_LABEL}`);
-        const claim = this.leased(me, expires);
-        const id = mine ? await this.edit(number, mine.id, claim, progress) : await this.post(number, claim, progress);
-        this.comments.set(number, id);
-        const after = await this.list(number);
-        const winner = winningClaim(after.claims, after.now);
-        if (winner && winner.id !== id) {
-            await this.remove(number, id);
-            this.comments.delete(number);
-            return { won: false, holder: winner.claim };
-        }
-        // The dead runs' claims it took over go: one claim comment on the issue, this run's.
-        const adopted = expiredClaims(before.claims, before.now, me.run);
-        for (const dead of after.claims)
-            if (dead.id !== id && !dead.claim.released && !isLive(dead, after.now))
-                await this.remove(number, dead.id);
-        return { won: true, adopted };
-    }
-    /**
-     * Moves the lease of this run's claim on (1 PATCH). Its comment gone (404): claimed again, and the
-     * claim of the run that holds the issue now returned (undefined: this run's, or no comment known).
-     */
-    async renew(number, me, expires, progress) {
-        const id = this.comments.get(number);
-        if (id === undefined)
-            return undefined;
-        try {
-            await this.edit(number, id, this.leased(me, expires), progress);
-            return undefined;
-        }
-        catch (error) {
-            if (!(error instanceof GitHubSourceError && error.status === 404))
-                throw error;
-        }
-        // The claim comment is gone: a run that took the issue over (this run's lease ran out) deleted it,
-        // or a person did. Claimed again, race-safe: the issue stays this run's unless another run holds it.
-        this.comments.delete(number);
-        const outcome = await this.claim(number, me, expires, true, progress);
-        return outcome.won ? undefined : outcome.holder;
-    }
-    /**
-     * Ends this run's claim (or, when this run took none, its loop's from an earlier run, still
-     * unreleased): with `progress`, its comment is edited to how the cycle ended, marked released (it
-     * stays as the attempt's record); without, nothing was done under it and it is deleted. The label
-     * goes. GitHub's 404 for any of them, gone already, is fine.
-     */
-    async release(number, me, at, progress) {
-        const id = this.comments.get(number);
-        // A cycle an earlier run of this loop claimed (its work landed now, from the outbox): its claim goes.
-        const ids = id !== undefined
-            ? [id]
-            : (await this.list(number)).claims
-                .filter((c) => c.claim.checkpoint === me.checkpoint && !c.claim.released)
-                .map((c) => c.id);
-        for (const each of ids)
-            if (progress)
-                await absentIsFine(() => this.edit(number, each, { ...me, expires: at, released: true }, progress));
-            else
-                await this.remove(number, each);
-        this.comments.delete(number);
-        await absentIsFine(() => this.api.send('DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}', { issue_number: number, name: IN_PROGRESS_LABEL }, `removing the ${IN_PROGRESS_LABEL} label from issue #${number}`));
-    }
-    async remove(number, id) {
-        await absentIsFine(() => this.api.send('DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}', { comment_id: id }, `deleting the claim comment on issue #${number}`));
-    }
-    /** The claim until `expires`, with the lease's length: GitHub's stamp on the comment starts it. */
-    leased(me, expires) {
-        const leaseSeconds = Math.max(0, Math.round((Date.parse(expires) - this.now()) / 1000));
-        return { ...me, expires, ...(Number.isFinite(leaseSeconds) ? { leaseSeconds } : {}) };
-    }
-    /** The comment as posted: the marker and the text, redacted like every comment (issue 15: it tells the work's progress). */
-    body(claim, progress) {
-        return commentText(this.shown.redact ?? ((t) => t), claimCommentBody(claim, progress, this.shown.runUrl));
-    }
-    async post(number, claim, progress) {
-        const answer = await this.api.send('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, body: this.body(claim, progress) }, `claiming issue #${number}`);
-        const id = json_isObject(answer.data) ? answer.data.id : undefined;
-        if (typeof id !== 'number')
-            throw new GitHubSourceError(`Unexpected answer claiming issue #${number}: no comment id`, 'other', answer.status);
-        return id;
-    }
-    async edit(number, id, claim, progress) {
-        await this.api.send('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { comment_id: id, body: this.body(claim, progress) }, claim.released ? `releasing the claim on issue #${number}` : `renewing the claim on issue #${number}`);
-        return id;
-    }
-}
-/** A DELETE whose target is gone already (404) has done its work. */
-async function absentIsFine(request) {
-    try {
-        await request();
-    }
-    catch (error) {
-        if (!(error instanceof GitHubSourceError && error.status === 404))
-            throw error;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/issues/listing.ts
-/**
- * A listing the run depends on (the source's open issues on GitHub, or the repository's open pull
- * requests) that failed after the client's own retries: a 404, a 5xx, the network. It never means
- * "no issues": the run cannot tell which issues are workable, so it starts none and ends deferred
- * (src/core/result.ts), nothing lost; the next run lists them again.
- */
-
-class ListingError extends Error {
-    what;
-    status;
-    constructor(
-    /** What failed, e.g. "listing the open pull requests of octo/widgets". */
-    what, 
-    /** The HTTP status of the last answer, null when there was none (the network). */
-    status, 
-    /** What failed in full: the status, GitHub's own message and what to check. */
-    message, 
-    /** The request's own error (a GitHubSourceError: its kind, a rate limit's reset). */
-    cause) {
-        super(message, cause === undefined ? undefined : { cause });
-        this.what = what;
-        this.status = status;
-        this.name = 'ListingError';
-    }
-}
-/**
- * What a failed listing (`what`) throws: a ListingError (the run is deferred), keeping a GitHub
- * request's status and explanation (src/issues/github/errors.ts); anything else is said with its own
- * message. A token GitHub refuses (401, or 403 not a rate limit: the kinds auth and permission) is
- * no passing failure: it is thrown as it is, so the run stops and the step fails, naming the token,
- * rather than every later run being deferred, green, for ever.
- */
-function listing_listingFailed(error, what) {
-    if (error instanceof ListingError)
-        return error;
-    if (error instanceof GitHubSourceError && (error.kind === 'auth' || error.kind === 'permission'))
-        return error;
-    if (error instanceof GitHubSourceError)
-        return new ListingError(what, error.status ?? null, error.message, error);
-    const message = error instanceof Error ? error.message : String(error);
-    return new ListingError(what, null, `${what} failed: ${message}`, error);
-}
-
-;// CONCATENATED MODULE: ./src/issues/messages.ts
-/** The issue sources' long messages, one string each so a search finds them whole. */
-
-/** The end of a no-change comment on a GitHub issue: what was done, and how to have it tried again. */
-const noChangeNext = (closed) => closed
-    ? `Nothing was changed or merged: the issue's own tests pass, so it is closed. Reopen it and remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`
-    : `Nothing was changed or merged. Close this issue if that is right; remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`;
-
-;// CONCATENATED MODULE: ./src/issues/github/comments.ts
-/**
- * agent-loop's comments on an issue, each posted once: a hidden first line says what it is for and
- * carries a hash of its text, so a run killed after posting it finds it again instead of posting twice.
- */
-
-
-
-
-const COMMENT_PAGES_SEARCHED = 2;
-function sha256(text) {
-    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(text, 'utf8').digest('hex');
-}
-/** The hidden line that marks a comment agent-loop posted: what it is for and a hash of its text. */
-function commentMarker(kind, text) {
-    return `<!-- agent-loop:${kind} sha256=${sha256(text).slice(0, 16)} -->`;
-}
-/** Looks through the newest comments (the last pages) for one that `matches`. */
-async function hasComment(api, number, count, matches) {
-    const lastPage = Math.ceil(count / PER_PAGE);
-    for (let page = lastPage; page >= 1 && page > lastPage - COMMENT_PAGES_SEARCHED; page--) {
-        const answer = await api.send('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, per_page: PER_PAGE, page }, `reading the comments of issue #${number}`);
-        const comments = Array.isArray(answer.data) ? answer.data : [];
-        if (comments.some((c) => json_isObject(c) && typeof c.body === 'string' && matches(c.body)))
-            return true;
-    }
-    return false;
-}
-/**
- * Posts `note` (redacted) as a comment once: its hidden first line says what it is for and
- * carries the note's hash (`<!-- agent-loop:<kind> sha256=\u2026 -->`); when the issue has comments,
- * the newest pages are searched for that line first (up to 2 requests) and nothing is posted when
- * it is there.
- */
-async function postOnce(api, redact, c) {
-    const text = commentText(redact, c.note);
-    const marker = commentMarker(c.kind, text);
-    if (c.comments > 0 && (await hasComment(api, c.number, c.comments, (b) => b.includes(marker))))
-        return;
-    await api.send('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: c.number, body: [...(c.lines ?? []), marker, '', text].join('\n') }, c.what);
-}
-
-;// CONCATENATED MODULE: ./src/issues/github/issueMarks.ts
-/**
- * What the GitHub issue source writes on an issue: a ticked checklist item, a close with its reason,
- * the escalation's label and note, the no-change label and evidence, a label. Each reads the issue
- * first (a conditional GET) and does nothing twice when called again after a crash half-way.
- */
-
-
-
-
-
-
-
-/** Hidden first line of every escalation comment. */
-const ESCALATION_MARKER = '<!-- agent-loop:escalation -->';
-/** The issue's number, or an error naming what could not be done. */
-function requireNumber(where, id, action) {
-    const number = issueNumber(id);
-    if (number === undefined) {
-        throw new GitHubSourceError(`Cannot ${action} issue ${JSON.stringify(id)} in ${where}: a GitHub issue id is its number, e.g. "42".`, 'other');
-    }
-    return number;
-}
-function unknownIssue(where, number, action) {
-    return new GitHubSourceError(`Cannot ${action} issue #${number} in ${where}: there is no such issue (deleted, transferred, or a pull request).`, 'not-found', 404);
-}
-/** The issue, read again (a conditional GET), or the error that it is none. */
-async function readIssue(ctx, id, action, reading) {
-    const number = requireNumber(ctx.where, id, action);
-    const item = await ctx.cache.issue(number, reading(number));
-    if (!item || item.pullRequest)
-        throw unknownIssue(ctx.where, number, action);
-    return { number, item };
-}
-async function addLabelTo(ctx, number, label) {
-    await ctx.api.send('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { issue_number: number, labels: [label] }, `labelling issue #${number} ${label}`);
-}
-async function closeIssue(ctx, number) {
-    await ctx.api.send('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number, state: 'closed', state_reason: 'completed' }, `closing issue #${number}`);
-}
-/** GitHubIssueSource.tickChecklistItem (see its contract there). */
-async function tickChecklistItem(ctx, id, item) {
-    const action = 'tick a checklist item of';
-    const { number, item: found } = await readIssue(ctx, id, action, (n) => `reading issue #${n} before ticking "${item}" in it`);
-    const body = tickItem(found.body, item);
-    if (body === undefined)
-        return false;
-    await ctx.api.send('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number, body }, `ticking "${item}" in issue #${number}`);
-    ctx.cache.forget(number);
-    return true;
-}
-/** GitHubIssueSource.close (see its contract there). */
-async function closeWithReason(ctx, id, reason) {
-    const { number, item } = await readIssue(ctx, id, 'close', (n) => `reading issue #${n} before closing it`);
-    if (item.state === 'closed')
-        return;
-    if (commentText(ctx.redact, reason).trim() !== '')
-        await postOnce(ctx.api, ctx.redact, {
-            number,
-            comments: item.comments ?? 0,
-            kind: 'close',
-            note: reason,
-            what: `commenting on issue #${number} before closing it`,
-        });
-    await closeIssue(ctx, number);
-    ctx.cache.forget(number);
-}
-/** GitHubIssueSource.markEscalated (see its contract there). */
-async function markEscalated(ctx, id, note) {
-    const { number, item } = await readIssue(ctx, id, 'escalate', (n) => `reading issue #${n} before escalating it`);
-    const labelled = item.labels.some((l) => l.toLowerCase() === ESCALATED_LABEL);
-    if (!labelled)
-        await addLabelTo(ctx, number, ESCALATED_LABEL);
-    // Looked for only when the label was there already: a run killed after labelling, or after commenting too.
-    await postOnce(ctx.api, ctx.redact, {
-        number,
-        comments: labelled ? (item.comments ?? 0) : 0,
-        kind: 'escalation-note',
-        note,
-        what: `commenting on escalated issue #${number}`,
-        lines: [ESCALATION_MARKER],
-    });
-    ctx.cache.forget(number);
-}
-/** GitHubIssueSource.markNoChange (see its contract there). */
-async function markNoChange(ctx, id, note, close) {
-    const { number, item } = await readIssue(ctx, id, 'label', (n) => `reading issue #${n} before labelling it ${NO_CHANGE_LABEL}`);
-    if (item.state === 'closed')
-        return;
-    // The label, then the comment (found by its marker: a run killed between the two posts it on the next try, once).
-    const labelled = item.labels.some((l) => l.toLowerCase() === NO_CHANGE_LABEL);
-    if (!labelled)
-        await addLabelTo(ctx, number, NO_CHANGE_LABEL);
-    const next = noChangeNext(close);
-    await postOnce(ctx.api, ctx.redact, {
-        number,
-        comments: labelled ? (item.comments ?? 0) : 0,
-        kind: 'no-change',
-        note: `${note}\n\n${next}`,
-        what: `commenting on issue #${number}`,
-    });
-    if (close)
-        await closeIssue(ctx, number);
-    ctx.cache.forget(number);
-}
-/** GitHubIssueSource.addLabel (see its contract there). */
-async function addLabel(ctx, id, label) {
-    const number = requireNumber(ctx.where, id, 'label');
-    await addLabelTo(ctx, number, label);
-    ctx.cache.forget(number);
-}
-
-;// CONCATENATED MODULE: ./src/issues/github/listingFilter.ts
-/**
- * What a listing of labelled GitHub issues holds, decided item by item: pull requests, closed items
- * and issues waiting in a pull request left out, escalated issues apart, outsiders' issues skipped
- * (and named), "Blocked by #N" issues held back while #N is open. Pure: listing.ts's caller pages.
- */
-
-
-function emptySummary() {
-    return {
-        pages: 0,
-        notModified: 0,
-        scanned: 0,
-        pullRequests: 0,
-        escalated: 0,
-        prOpen: 0,
-        blocked: 0,
-        outsiders: 0,
-        ready: 0,
-        truncated: false,
-    };
-}
-/** Sorts one page's items into `into`, counting them in `summary`. Pure (but for the two it adds to). */
-function sortPage(items, who, into, summary) {
-    for (const item of items) {
-        summary.scanned++;
-        if (item.pullRequest) {
-            summary.pullRequests++;
-            continue;
-        }
-        if (item.state !== 'open')
-            continue;
-        const escalated = item.labels.some((l) => l.toLowerCase() === ESCALATED_LABEL);
-        if (escalated)
-            summary.escalated++;
-        if (item.labels.some((l) => l.toLowerCase() === PR_OPEN_LABEL || l.toLowerCase() === NO_CHANGE_LABEL)) {
-            summary.prOpen++;
-            continue;
-        }
-        const association = (item.authorAssociation ?? 'NONE').toUpperCase();
-        if (!who.allowed.has(association) && !who.trusted.has(String(item.number))) {
-            summary.outsiders++;
-            const outsider = {
-                id: String(item.number),
-                title: item.title,
-                author: item.author ?? '',
-                association,
-            };
-            if (item.url !== undefined)
-                outsider.url = item.url;
-            into.outsiders.push(outsider);
-            into.warnings.push(`issue #${item.number} by ${item.author ? `@${item.author}` : 'an unknown author'} (${association}) skipped: ` +
-                `only issues by ${[...who.allowed].join(', ')} are worked on (allowed-authors)`);
-            continue;
-        }
-        (escalated ? into.escalated : into.listed).push(toIssue(item));
-    }
-}
-/**
- * "Blocked by #N" (the planning pipeline's phase N+1): `issues` but those blocked by an issue open in
- * the listing's `pages`, each held back counted in `summary`.
- */
-function unblockedBy(pages, summary) {
-    const open = new Set(Object.values(pages)
-        .flatMap((p) => p.items)
-        .filter((i) => i.state === 'open' && !i.pullRequest)
-        .map((i) => String(i.number)));
-    return (issues) => issues.filter((issue) => {
-        const blocker = issueFields_blockedBy(issue.body).find((n) => open.has(n));
-        if (blocker !== undefined)
-            summary.blocked++;
-        return blocker === undefined;
-    });
-}
-
-;// CONCATENATED MODULE: ./src/issues/github/phaseIssues.ts
-/**
- * The planning pipeline's phase issues on GitHub (src/workflows/pipeline/githubSink.ts): issues opened
- * carrying the source's label, and found again by the hidden marker in their body on a re-run.
- * GitHubIssueSource.createIssue and findByMarkers are these, through the source's requests.
- */
-
-
-
-
-/** Opens an issue carrying `label` (1 request); its number. */
-async function createLabelledIssue(api, label, redact, issue) {
-    const answer = await api.send('POST /repos/{owner}/{repo}/issues', { title: truncate(redact(issue.title), 250), body: commentText(redact, issue.body), labels: [label] }, `opening an issue "${issue.title.slice(0, 60)}"`);
-    const number = json_isObject(answer.data) ? answer.data.number : undefined;
-    if (typeof number !== 'number')
-        throw new GitHubSourceError(`Unexpected answer opening an issue in ${api.owner}/${api.repo}: no number`, 'other', answer.status);
-    return number;
-}
-/**
- * The issues (open or closed) carrying `label` whose body contains each marker: at most `maxPages`
- * pages of 100, newest first (where a re-run's own issues are).
- */
-async function findIssuesByMarkers(api, label, maxPages, markers) {
-    const found = new Map();
-    const q = new URLSearchParams({
-        state: 'all',
-        labels: label,
-        sort: 'created',
-        direction: 'desc',
-        per_page: String(PER_PAGE),
-    });
-    let url = `/repos/${encodeURIComponent(api.owner)}/${encodeURIComponent(api.repo)}/issues?${q.toString()}`;
-    for (let page = 0; url !== undefined && page < maxPages && found.size < markers.length; page++) {
-        const answer = await api.send(`GET ${url}`, {}, `looking for issues an earlier run opened (${label})`);
-        for (const raw of Array.isArray(answer.data) ? answer.data : []) {
-            if (!json_isObject(raw) || typeof raw.number !== 'number' || typeof raw.body !== 'string' || raw.pull_request)
-                continue;
-            for (const marker of markers)
-                if (!found.has(marker) && raw.body.includes(marker))
-                    found.set(marker, raw.number);
-        }
-        url = nextLink(answer.headers.link);
-    }
-    return found;
-}
-
-;// CONCATENATED MODULE: ./src/issues/github/pullRequests.ts
-/**
- * Pull requests, for the action's way to land a finished cycle (src/publish/pullRequest.ts): the
- * open pull request from a branch is found and reused, or a new one opened, its title and body
- * redacted. GitHubIssueSource.openPullRequest is this, through the source's requests.
- */
-
-
-
-
-/**
- * The open pull request from `head` (a branch of this repository), or a new one: 1 GET, plus 1
- * POST when there is none. A 422 "already exists" (another run won the race) reads it again.
- */
-async function openOrReusePullRequest(api, redact, pr) {
-    const find = async () => {
-        const answer = await api.send('GET /repos/{owner}/{repo}/pulls', { head: `${api.owner}:${pr.head}`, base: pr.base, state: 'open', per_page: 1 }, `looking for an open pull request from ${pr.head}`);
-        const first = Array.isArray(answer.data) ? answer.data[0] : undefined;
-        return json_isObject(first) && typeof first.number === 'number'
-            ? { number: first.number, url: typeof first.html_url === 'string' ? first.html_url : '', reused: true }
-            : undefined;
-    };
-    const existing = await find();
-    if (existing)
-        return existing;
-    try {
-        const answer = await api.send('POST /repos/{owner}/{repo}/pulls', {
-            head: pr.head,
-            base: pr.base,
-            title: truncate(redact(pr.title), 250),
-            body: commentText(redact, pr.body),
-            draft: pr.draft,
-        }, `opening a pull request from ${pr.head} into ${pr.base}`);
-        const data = json_isObject(answer.data) ? answer.data : {};
-        if (typeof data.number !== 'number')
-            throw new GitHubSourceError(`Unexpected answer opening a pull request from ${pr.head}: no number`, 'other', answer.status);
-        return { number: data.number, url: typeof data.html_url === 'string' ? data.html_url : '', reused: false };
-    }
-    catch (error) {
-        if (error instanceof GitHubSourceError && error.status === 422 && /already exists/i.test(error.message)) {
-            const raced = await find();
-            if (raced)
-                return raced;
-        }
-        // A refusal's fix is named where the landing is classified (src/publish/landingFailures.ts).
-        throw error;
-    }
-}
-/**
- * The open pull requests whose head is a branch of this repository starting with `prefix`: at most
- * `maxPages` pages of 100 (1 request for up to 100 open pull requests). A listing GitHub did not
- * answer (after the client's retries) is a ListingError, never an empty list.
- */
-async function listOpenPullRequests(api, prefix, maxPages = 3) {
-    try {
-        return await listPages(api, prefix, maxPages);
-    }
-    catch (error) {
-        throw listingFailed(error, `listing the open pull requests of ${api.owner}/${api.repo}`);
-    }
-}
-async function listPages(api, prefix, maxPages) {
-    const found = [];
-    for (let page = 1; page <= maxPages; page++) {
-        const answer = await api.send('GET /repos/{owner}/{repo}/pulls', { state: 'open', per_page: 100, page }, 'listing the open pull requests');
-        const items = Array.isArray(answer.data) ? answer.data : [];
-        for (const item of items) {
-            if (!isObject(item) || typeof item.number !== 'number' || !isObject(item.head))
-                continue;
-            const head = item.head;
-            const fullName = isObject(head.repo) ? head.repo.full_name : undefined;
-            const ref = typeof head.ref === 'string' ? head.ref : '';
-            // A fork's branch of the same name is not agent-loop's.
-            if (!ref.startsWith(prefix) ||
-                (typeof fullName === 'string' && fullName.toLowerCase() !== `${api.owner}/${api.repo}`.toLowerCase()))
-                continue;
-            found.push({
-                number: item.number,
-                url: typeof item.html_url === 'string' ? item.html_url : '',
-                head: ref,
-                body: typeof item.body === 'string' ? item.body : '',
-            });
-        }
-        if (items.length < 100)
-            break;
-    }
-    return found;
-}
-
-;// CONCATENATED MODULE: ./src/issues/github/issueSource.ts
-/**
- * GitHub issues as the issue source (the action): open issues carrying a label, pull requests
- * excluded, most urgent first. Only issues whose author association is allowed are worked on; the
- * others are skipped and listed (`skippedOutsiders`) so that an outsider cannot make the agent run
- * their text. Escalation adds ESCALATED_LABEL and one comment; `ready()` lists such issues last, and
- * the engine skips them until a person removes the label or edits the issue. The same source opens the action's pull requests (pullRequests.ts)
- * and the planning pipeline's phase issues (phaseIssues.ts), through the same requests.
- *
- * API budget (what a slice costs, whatever the backlog size):
- * - `ready()`: one `GET \u2026/issues?per_page=100` page, more only while fewer than `maxIssues`
- *   workable issues were found, never more than `maxPages` (default 3) pages. Each page is a
- *   conditional request (`If-None-Match` with the page's stored ETag, cache.ts); a 304 reuses the
- *   cached page and does not count against the primary rate limit.
- * - `get(id)`: 1 conditional `GET \u2026/issues/{n}`.
- * - `close(id, reason)`: 1 conditional GET, then a comment and a PATCH (3; 1 when already closed).
- * - `tickChecklistItem(id, item)`: 1 conditional GET, the PATCH of the body (2; 1 when already ticked).
- * - `markEscalated(id, note)`: 1 conditional GET, the label (when absent), the comment (3).
- * - `markNoChange(id, note, close)`: 1 conditional GET, the label (when absent), the comment, the
- *   PATCH when `close` (4).
- * Every comment is posted once (postOnce): when the issue already has comments, up to 2 comment
- * pages are read first to find an earlier one with the same marker (a run killed after posting it).
- * - Claims (issue 14, claimComments.ts): `ready()` reads the claims of each listed issue carrying
- *   IN_PROGRESS_LABEL (1 each); claiming an issue costs 4 (5 when it loses the race, 1 more per
- *   dead claim it takes over), renewing 1, releasing 2.
- * Retries (5xx, network errors, rate limits, see `createOctokit` in client.ts) come on top, at most
- * `retries` per request.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-const DEFAULT_ALLOWED_AUTHORS = ['OWNER', 'MEMBER', 'COLLABORATOR'];
-class GitHubIssueSource {
-    description;
-    /** Outsiders' issues the last ready() skipped, for the summary. */
-    skippedOutsiders = [];
-    /** What the last ready() looked at. */
-    lastListing;
-    /** The rate limit as the last answer reported it. */
-    get rateLimit() {
-        return this.api.rateLimit;
-    }
-    api;
-    cache;
-    owner;
-    repo;
-    label;
-    allowed;
-    onWarning;
-    maxIssues;
-    maxPages;
-    redact;
-    query;
-    warned = new Set();
-    trusted = new Set();
-    claims;
-    runId;
-    claimsOf;
-    marks;
-    constructor(options) {
-        this.owner = options.owner;
-        this.repo = options.repo;
-        this.label = options.label;
-        this.allowed = new Set((options.allowedAuthors ?? DEFAULT_ALLOWED_AUTHORS).map((a) => a.trim().toUpperCase()).filter((a) => a !== ''));
-        this.onWarning = options.onWarning ?? (() => { });
-        this.maxIssues = Math.max(1, Math.floor(options.maxIssues ?? 100));
-        this.maxPages = Math.max(1, Math.floor(options.maxPages ?? 3));
-        this.redact = options.redact ?? ((t) => t);
-        this.query = `${this.owner.toLowerCase()}/${this.repo.toLowerCase()} ${this.label}`;
-        this.api = new GitHubRequests(options.octokit, this.owner, this.repo);
-        this.cache = new IssueCache(this.api, this.query);
-        this.claims = new GitHubClaims(this.api, options.now ?? Date.now, (author) => author.type === 'Bot' || this.allowed.has((author.association ?? '').toUpperCase()), { redact: this.redact, ...(options.runUrl ? { runUrl: options.runUrl } : {}) });
-        this.marks = { api: this.api, cache: this.cache, redact: this.redact, where: `${this.owner}/${this.repo}` };
-        this.runId = options.runId;
-        this.claimsOf = options.claimsOf ? new Set(options.claimsOf.map((id) => String(issueNumber(id) ?? id))) : undefined;
-        this.description = `GitHub issues of ${this.owner}/${this.repo} labelled ${this.label}`;
-        if (options.state !== undefined)
-            this.restore(options.state);
-    }
-    /** The cache to keep in the checkpoint: the last listing's pages and recently read issues, with their ETags. */
-    get state() {
-        return this.cache.state;
-    }
-    /** Every stored ETag by request (listing pages by URL, issues as `issue #N`). */
-    get etags() {
-        return this.cache.etags;
-    }
-    trust(ids) {
-        for (const id of ids)
-            this.trusted.add(String(issueNumber(id) ?? id));
-    }
-    exportState() {
-        return this.state;
-    }
-    importState(state) {
-        this.restore(state);
-    }
-    get apiCalls() {
-        return this.api.apiCalls;
-    }
-    /**
-     * The workable issues, most urgent first, then the escalated ones. A listing GitHub did not answer
-     * (after the client's retries) is a ListingError, never an empty list: the run is deferred.
-     */
-    async ready() {
-        try {
-            return await this.list();
-        }
-        catch (error) {
-            throw listing_listingFailed(error, `listing the open issues labelled ${this.label} in ${this.owner}/${this.repo}`);
-        }
-    }
-    async list() {
-        const sorted = { listed: [], escalated: [], outsiders: [], warnings: [] };
-        const summary = emptySummary();
-        const pages = {};
-        let url = this.firstPageUrl();
-        while (url !== undefined) {
-            if (summary.pages >= this.maxPages || sorted.listed.length >= this.maxIssues) {
-                summary.truncated = true;
-                break;
-            }
-            const page = await this.cache.listingPage(url, summary, `listing open issues labelled ${this.label} in ${this.owner}/${this.repo}`);
-            pages[url] = page;
-            sorted.warnings = [];
-            sortPage(page.items, { allowed: this.allowed, trusted: this.trusted }, sorted, summary);
-            for (const warning of sorted.warnings)
-                this.warnOnce(warning);
-            url = page.next;
-        }
-        this.cache.keepListing(pages);
-        this.skippedOutsiders = sorted.outsiders;
-        const unblocked = unblockedBy(pages, summary);
-        const ready = sortIssues(unblocked(sorted.listed)).slice(0, this.maxIssues);
-        // An issue another run is working on: its claim is read (1 request per such issue) and handed on.
-        for (const issue of ready) {
-            if (!issue.labels.some((l) => l.toLowerCase() === IN_PROGRESS_LABEL))
-                continue;
-            if (this.claimsOf && !this.claimsOf.has(issue.id))
-                continue;
-            const holder = await this.claims.heldBy(Number(issue.id), this.runId ?? '');
-            if (holder)
-                issue.claimedBy = holder;
-        }
-        summary.ready = ready.length;
-        this.lastListing = summary;
-        if (summary.truncated && ready.length < this.maxIssues) {
-            this.warnOnce(`${this.description}: only the oldest ${summary.scanned} of the labelled items were looked at (${this.maxPages} pages of ${PER_PAGE}); ` +
-                `newer issues, and priority labels on them, are seen once older ones are closed or escalated`);
-        }
-        return [...ready, ...sortIssues(unblocked(sorted.escalated)).slice(0, this.maxIssues)];
-    }
-    async get(id) {
-        const number = issueNumber(id);
-        if (number === undefined)
-            return undefined;
-        const item = await this.cache.issue(number, `reading issue #${number}`);
-        return item && !item.pullRequest ? toIssue(item) : undefined;
-    }
-    /**
-     * Ticks one checklist item's box in the issue's body: the body read again (a conditional GET, so a
-     * person's edit up to now is in it), that one `[ ]` made `[x]`, the body PATCHed back; nothing sent
-     * when the box is already ticked or not there. A person's edit in the moment between the read
-     * and the PATCH would be lost: GitHub offers no conditional PATCH of an issue.
-     */
-    tickChecklistItem(id, item) {
-        return tickChecklistItem(this.marks, id, item);
-    }
-    /**
-     * A comment with the reason (marked: posted once, see postOnce), then `state: closed,
-     * state_reason: completed`. A closed issue is left as it is. Called again after a crash between
-     * the comment and the close, it finds the comment and only closes.
-     */
-    close(id, reason) {
-        return closeWithReason(this.marks, id, reason);
-    }
-    /**
-     * Adds ESCALATED_LABEL and posts one comment: a hidden marker, the note's hash, the (redacted)
-     * note. Called again for the same note while the issue still carries the label, it finds that
-     * comment and posts nothing. Once a person has removed the label, a new escalation comments anew.
-     */
-    markEscalated(id, note) {
-        return markEscalated(this.marks, id, note);
-    }
-    /**
-     * An issue found already satisfied: NO_CHANGE_LABEL and one comment with the evidence (label,
-     * comment: 2 calls after the read), then closed when `close` (the issue's own named tests or
-     * `verify:` pass: 1 more call), else left open for a person to close. Called again with the same
-     * note (a run killed on the way), it labels and comments nothing twice.
-     */
-    markNoChange(id, note, close) {
-        return markNoChange(this.marks, id, note, close);
-    }
-    /**
-     * The open pull request from `head` (a branch of this repository), or a new one: 1 GET, plus 1
-     * POST when there is none. A 422 "already exists" (another run won the race) reads it again.
-     */
-    openPullRequest(pr) {
-        return openOrReusePullRequest(this.api, this.redact, pr);
-    }
-    /** Opens an issue carrying this source's label (1 request); its number. */
-    createIssue(issue) {
-        return createLabelledIssue(this.api, this.label, this.redact, issue);
-    }
-    /**
-     * The issues (open or closed) carrying this source's label whose body contains each marker: at
-     * most `maxPages` pages of 100, newest first (where a re-run's own issues are).
-     */
-    findByMarkers(markers) {
-        return findIssuesByMarkers(this.api, this.label, this.maxPages, markers);
-    }
-    /** Adds a label to an issue (1 request; GitHub creates a missing repository label). */
-    addLabel(id, label) {
-        return addLabel(this.marks, id, label);
-    }
-    /**
-     * Claims the issue (issue 14; claimComments.ts): the label, the claim comment (issue 15: the issue's
-     * progress comment, telling `progress`), the race read back.
-     */
-    claim(id, me, expires, resuming, progress) {
-        // The issue's cached ETag stays: its label changed, so the next conditional read gets it anew.
-        return this.claims.claim(this.requireNumber(id, 'claim'), me, expires, resuming, progress);
-    }
-    /** Renews this run's claim on the issue (1 PATCH of its comment, telling `progress`); the run that took it over, if one did. */
-    renewClaim(id, me, expires, progress) {
-        return this.claims.renew(this.requireNumber(id, 'claim'), me, expires, progress);
-    }
-    /** The progress `me`'s claim on the issue last recorded (a wave job that died: what it had run). */
-    async claimProgress(id, me) {
-        const claim = await this.claims.ownNewest(this.requireNumber(id, 'read the claim of'), me);
-        if (claim?.iterations === undefined)
-            return undefined;
-        return { iterations: claim.iterations, ...(claim.costUsd !== undefined ? { costUsd: claim.costUsd } : {}) };
-    }
-    /** Releases this run's claim: its comment says how the work ended (`progress`; deleted without), the label goes. */
-    async releaseClaim(id, me, at, progress) {
-        const number = this.requireNumber(id, 'release');
-        await this.claims.release(number, me, at, progress);
-        this.cache.forget(number);
-    }
-    // --- requests ----------------------------------------------------------------------------------
-    firstPageUrl() {
-        const q = new URLSearchParams({
-            state: 'open',
-            labels: this.label,
-            sort: 'created',
-            direction: 'asc',
-            per_page: String(PER_PAGE),
-        });
-        return `/repos/${encodeURIComponent(this.owner)}/${encodeURIComponent(this.repo)}/issues?${q.toString()}`;
-    }
-    // --- helpers -----------------------------------------------------------------------------------
-    restore(value) {
-        const problem = this.cache.restore(value);
-        if (problem !== undefined) {
-            this.warnOnce(`${this.description}: the saved GitHub cache is not valid and is ignored (${problem}); the first requests are ordinary ones`);
-        }
-    }
-    requireNumber(id, action) {
-        return requireNumber(`${this.owner}/${this.repo}`, id, action);
-    }
-    warnOnce(message) {
-        if (this.warned.has(message))
-            return;
-        this.warned.add(message);
-        this.onWarning(message);
-    }
-}
-/** Requests the source made so far (for tests and the summary). */
-function apiCallsOf(source) {
-    return source.apiCalls;
-}
-
-;// CONCATENATED MODULE: ./src/issues/index.ts
-
-
-
-
-
-
-/** The bd CLI when `bd` is on PATH (unless preferCli is false), else the JSONL file. */
-async function createBeadsSource(options) {
-    const { issuesFile, cwd, onWarning, preferCli = true } = options;
-    if (preferCli && (await isOnPath('bd', options.envPath))) {
-        return new BdCliSource({ cwd, onWarning, ...(options.exec ? { exec: options.exec } : {}) });
-    }
-    return new BeadsFileSource({
-        file: issuesFile,
-        cwd,
-        onWarning,
-        ...(options.now ? { now: options.now } : {}),
-        ...(options.terms ? { terms: options.terms } : {}),
-    });
-}
-
-;// CONCATENATED MODULE: ./src/issues/registry.ts
-/**
- * The issue sources by name: one line per source, how it is built from what its builder holds. A
- * source any run builds (builtBy 'any' in catalog.ts) takes the repository and --issues-file; a source
- * only the action builds takes what the action holds for its service (the client, the repository, the
- * label). What is said and decided about each source by name is its entry in catalog.ts; the compiler
- * requires a line here for every entry there.
- */
-
-
-
-
-const SOURCE_FACTORIES = {
-    // An explicit --issues-file means that file, even when bd is installed.
-    beads: ((c) => createBeadsSource({
-        issuesFile: external_node_path_default().resolve(c.cwd, c.options.issuesFile),
-        cwd: c.cwd,
-        ...(c.terms ? { terms: c.terms } : {}),
-        preferCli: c.options.issuesFile === '.beads/issues.jsonl',
-        onWarning: c.onWarning,
-    })),
-    github: ((options) => new GitHubIssueSource(options)),
-};
-/** The factory of a source any run builds (builtBy 'any'); undefined for one only the action builds. */
-function runSourceFactory(name) {
-    return ISSUE_SOURCES[name].builtBy === 'any'
-        ? SOURCE_FACTORIES[name]
-        : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/core/branch.ts
-/**
- * The branch a cycle works on, named after its issues, as git accepts it: agent-loop/<id>,
- * agent-loop/issue-<n> for a GitHub issue number, agent-loop/batch-<first>-and-<n>-more. Pure.
- */
-function cycleBranchName(issueIds) {
-    const safe = (s) => /^\d+$/.test(s) ? `issue-${s}` : s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'issue';
-    const first = safe(issueIds[0] ?? 'issue');
-    return issueIds.length > 1 ? `agent-loop/batch-${first}-and-${issueIds.length - 1}-more` : `agent-loop/${first}`;
-}
-
-;// CONCATENATED MODULE: ./src/loop/finishedBranches.ts
-/**
- * With --on-success branch, a finished cycle's work (and its issue's close, in a repository's issues
- * file) stays on its branch, agent-loop/<id>, until a person merges it: on the base the issue is
- * still open. Such an issue is not worked again, by this run or a later one (each would run the
- * agent on top of the finished work, run after run), until its branch is merged or deleted.
- */
-
-/** Of `ids`, those whose own branch holds a finished cycle's commit that `base` does not: id \u2192 branch. */
-async function finishedBranches(git, base, ids) {
-    const finished = new Map();
-    for (const id of ids) {
-        const branch = cycleBranchName([id]);
-        // The cycle's own commit (src/loop/slice.ts cycleSubject); an escalated cycle's is wip:. A branch
-        // git cannot read this way (a name it refuses, a base it does not know) holds nothing finished.
-        const subjects = (await git.branchExists(branch).catch(() => false))
-            ? await git.subjectsSince(base, branch).catch(() => [])
-            : [];
-        if (subjects.some((s) => s.startsWith(`agent-loop: ${id} `)))
-            finished.set(id, branch);
-    }
-    return finished;
-}
-/** What is said of an issue skipped for it, once per slice. */
-function finishedBranchMessage(id, branch, base) {
-    return `Skipping ${id}: its work is finished on ${branch}, which is not merged into ${base} (the issue is closed there). Merge ${branch} to land it, or delete it (git branch -D ${branch}) to have agent-loop work on the issue again.`;
-}
-
-;// CONCATENATED MODULE: ./src/core/landing.ts
-function landingMode(onSuccess, publisher) {
-    if (onSuccess === 'merge')
-        return publisher?.pushesToBase ? 'pushToBase' : 'merge';
-    if (onSuccess === 'pull-request' && publisher)
-        return 'pullRequest';
-    return 'branch';
-}
-
 ;// CONCATENATED MODULE: ./src/core/state.ts
 /**
  * The loop's progress, as stored in `checkpoint.state.loop`. Plain JSON, validated on resume, so a
@@ -34526,6 +32924,352 @@ function appendHistory(state, record) {
     return { ...state, history: history.slice(drop), compactedIterations: state.compactedIterations + drop };
 }
 
+;// CONCATENATED MODULE: ./src/core/resumeWays.ts
+/**
+ * How a standing halt is resumed (issue 14, issue 40): the ways each halt reason's row names
+ * (src/core/haltReasons.ts), and each way worded for the surface that ran (src/config/surface.ts), so that the CLI
+ * names its flags and the action its inputs. The diagnostic keeps the ways beside its text, for a
+ * program to follow. Pure.
+ */
+
+
+
+/** A halt's ways to resume, as its reason's row (haltReasons.ts) names them: by hand, by a change of its cause, by starting over. */
+function resumeWays(halt) {
+    const { byHand, liftedBy, startOver } = HALT_REASONS[halt.reason].resume;
+    return [...(byHand ? ['explicit'] : []), ...liftedBy, ...(startOver ? ['fresh'] : [])];
+}
+/** One phrase per way, in the words of the surface that ran (src/config/surface.ts). */
+function describeResumeWay(way, terms, baseBranch) {
+    const say = surface(terms);
+    switch (way) {
+        case 'explicit':
+            // The CLI keeps no options between runs: the resumed run needs the halted run's again.
+            return `once the cause is fixed, ${say.act('resumeHalted')}${terms === 'cli' ? " with the halted run's other options" : ''}`;
+        case 'unlabel':
+            return `remove the ${ESCALATED_LABEL} label from an issue that should be tried again, or edit the issue (its title or text) to say more: the next run resumes by itself`;
+        case 'base_commits':
+            // The CLI's base branch is the local one; the action's is the one it checks out.
+            return `${terms === 'cli' ? 'commit' : 'push'} a fix to ${baseBranch ?? 'the base branch'}: the next run resumes by itself`;
+        case 'max_iterations':
+            return `raise ${say.option('maxIterations')} (the count is kept across runs): the next run resumes by itself`;
+        case 'budget':
+            return `raise ${say.option('maxCostUsd')} (the spend is kept across runs): the next run resumes by itself`;
+        case 'fresh':
+            return `or ${say.act('startFresh')} (the loop's counts begin again)`;
+    }
+}
+/** The ways, worded and joined: `a; b; or start over \u2026`. */
+function describeResumeWays(ways, terms, baseBranch) {
+    return ways.map((w) => describeResumeWay(w, terms, baseBranch)).join('; ');
+}
+/** How a halt is resumed, in a sentence: later runs stay halted until one of its ways is taken. */
+function describeResume(ways, terms, baseBranch) {
+    return `Later runs stay halted until it is resumed: ${describeResumeWays(ways, terms, baseBranch)}.`;
+}
+
+;// CONCATENATED MODULE: ./src/core/result.ts
+
+
+/** The loop's totals as the state holds them. Pure. */
+function loopTotals(state) {
+    return {
+        iterations: state.iteration,
+        failedIterations: state.failedIterations,
+        successfulIterations: state.successfulIterations,
+        testFailures: state.testFailures,
+        testsPassed: state.testsPassed,
+        issuesClosed: state.issuesClosed,
+        issuesEscalated: state.issuesEscalated,
+        issuesNoChange: state.issuesNoChange,
+        pullRequests: state.pullRequests,
+        completedIterations: state.completedIterations,
+        costUsd: state.costUsd,
+        tokens: state.tokens,
+    };
+}
+/**
+ * What one run did, from the loop's state as the run found it (`start`) and as it left it: the
+ * counters' differences, and the issues and pull requests that are new in the loop's lists. An
+ * issue landed by this run from an earlier run's outbox is this run's (it was not closed before).
+ * Pure.
+ */
+function runPart(start, state) {
+    const added = (before, after) => {
+        const had = new Set(before);
+        return after.filter((id) => !had.has(id));
+    };
+    const prKey = (p) => `${p.number} ${p.iteration} ${p.url} ${p.issueIds.join(' ')}`;
+    const hadPr = new Set(start.pullRequests.map(prKey));
+    const history = state.history.filter((r) => r.n > start.iteration);
+    const tested = history.some((r) => r.tests !== undefined);
+    const judged = history.some((r) => r.verdict !== undefined);
+    return {
+        iterations: state.iteration - start.iteration,
+        failedIterations: state.failedIterations - start.failedIterations,
+        successfulIterations: state.successfulIterations - start.successfulIterations,
+        testFailures: state.testFailures - start.testFailures,
+        testsPassed: tested ? state.testsPassed : null,
+        issuesClosed: added(start.issuesClosed, state.issuesClosed),
+        // An issue escalated again in this run (edited since, tried again) is this run's as well.
+        issuesEscalated: [
+            ...new Set([
+                ...added(start.issuesEscalated, state.issuesEscalated),
+                ...state.escalations.filter((e) => e.iteration > start.iteration).flatMap((e) => e.issueIds),
+            ]),
+        ],
+        issuesNoChange: added(start.issuesNoChange, state.issuesNoChange),
+        preexistingFailures: judged || tested ? state.preexistingFailures : [],
+        pullRequests: state.pullRequests.filter((p) => !hadPr.has(prKey(p))),
+        completedIterations: state.completedIterations.filter((n) => n > start.iteration),
+        costUsd: spent(state.costUsd - start.costUsd),
+        tokens: {
+            input: state.tokens.input - start.tokens.input,
+            output: state.tokens.output - start.tokens.output,
+        },
+        history,
+    };
+}
+/** A difference of dollar sums, without the float's noise (1e-9 of a cent) or a negative zero. */
+const spent = (usd) => Math.max(0, Math.round(usd * 1e9) / 1e9);
+function buildResult(input) {
+    const { state } = input;
+    const part = runPart(input.start, state);
+    return {
+        status: input.status,
+        haltReason: state.halt?.reason ?? null,
+        error: state.halt?.message ?? null,
+        ...part,
+        maxIterations: state.maxIterations,
+        checkpointId: input.checkpointId,
+        loop: loopTotals(state),
+        sliceIterations: part.iterations,
+        durationMs: Math.round(input.durationMs),
+        interrupted: input.interrupted,
+        tddError: state.tddError ?? null,
+        diagnostic: input.diagnostic ?? null,
+        standing: input.standing ?? null,
+        resume: input.status === 'halted' && state.halt ? resumeWays(state.halt) : null,
+        idle: input.idle ?? false,
+        issuesClaimedElsewhere: input.claimedElsewhere ?? [],
+        deferred: input.deferred ?? null,
+        unchanged: input.unchanged ?? (input.idle === true || input.standing != null),
+    };
+}
+/**
+ * The run's exit code (the README's Exit codes): halted, its reason's (src/core/haltReasons.ts: 1); 75 deferred (sysexits.h EX_TEMPFAIL,
+ * "temporary failure; the user is invited to retry": nothing was lost, the next run retries); 0
+ * otherwise.
+ */
+const result_EXIT_DEFERRED = 75;
+/** A halted result without its reason. */
+const result_HALTED = 1;
+function exitCodeFor(result) {
+    if (result.status === 'halted')
+        return result.haltReason ? HALT_REASONS[result.haltReason].exitCode : result_HALTED;
+    return result.status === 'deferred' ? result_EXIT_DEFERRED : 0;
+}
+/** The head line of a deferred run: what failed, and that nothing was lost. */
+function deferredLine(d) {
+    return `DEFERRED: ${d.message.replace(/\.$/, '')}. Nothing was lost, and no issue was started on an incomplete list: the issues are as they were, the checkpoint keeps what this run did, and the next run lists them again.`;
+}
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** The closing lines in text mode: how the run ended, what this run did, then the loop's totals. */
+function summaryLine(r) {
+    const head = r.standing
+        ? `STILL HALTED (${r.haltReason}) since ${r.standing.since ?? 'an earlier run'}: ${r.error}; no agent ran`
+        : r.deferred
+            ? deferredLine(r.deferred)
+            : r.status === 'halted'
+                ? `HALTED (${r.haltReason}): ${r.error}`
+                : r.idle
+                    ? 'COMPLETE: nothing to do (no ready issue, no cycle in flight); nothing was written'
+                    : r.status === 'complete'
+                        ? 'COMPLETE'
+                        : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
+    const loop = r.loop;
+    return [
+        head,
+        `  this run: ${plural(r.iterations, 'iteration')} (${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures); tests passed: ${testsPassedWords(r)}`,
+        `  closed in this run: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
+        ...(r.issuesNoChange.length ? [`  no change needed: ${noChangeWords(r)}`] : []),
+        ...(r.preexistingFailures.length
+            ? [
+                `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}${r.preexistingFailures.length > 10 ? ', \u2026' : ''}`,
+            ]
+            : []),
+        ...(r.issuesClaimedElsewhere.length
+            ? [`  left to other runs (claimed): ${r.issuesClaimedElsewhere.join(', ')}`]
+            : []),
+        ...(r.pullRequests.length
+            ? [
+                `  pull requests of this run: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`,
+            ]
+            : []),
+        ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0
+            ? [
+                `  agent spend of this run: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`,
+            ]
+            : []),
+        `  the loop so far: iterations ${loop.iterations}/${r.maxIterations}; ${plural(loop.issuesClosed.length, 'issue')} closed, ${loop.issuesEscalated.length} escalated${loop.pullRequests.length ? `, ${plural(loop.pullRequests.length, 'pull request')}` : ''}${loop.costUsd > 0 ? `; spend $${loop.costUsd.toFixed(4)}` : ''}`,
+        `  checkpoint ${r.checkpointId || 'none'}`,
+    ].join('\n');
+}
+/**
+ * The closing line's "tests passed": the last verdict, with the failures it did not count beside it
+ * (a test failing before the cycle is no failure of the work, and is not hidden either).
+ */
+function testsPassedWords(r) {
+    if (r.testsPassed === null)
+        return 'not run';
+    const before = r.preexistingFailures.length;
+    return r.testsPassed && before > 0 ? `true, except ${before} failing before (listed below)` : String(r.testsPassed);
+}
+/** The issues that needed no change: which were closed, which are left open for a person. */
+function noChangeWords(r) {
+    const { closed, open } = splitNoChange(r);
+    return [
+        ...(closed.length ? [`${closed.join(', ')} (closed)`] : []),
+        ...(open.length ? [`${open.join(', ')} (labelled agent-loop:no-change, left open)`] : []),
+    ].join('; ');
+}
+/** issuesNoChange split into those closed and those left open for a person. Pure. */
+function splitNoChange(r) {
+    return {
+        closed: r.issuesNoChange.filter((id) => r.issuesClosed.includes(id)),
+        open: r.issuesNoChange.filter((id) => !r.issuesClosed.includes(id)),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/issues/guard.ts
+/* eslint-disable no-control-regex -- control characters are what this removes */
+const guard_ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]/g;
+const CONTROL_BUT_NEWLINE_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/* eslint-enable no-control-regex */
+/** One line of plain text. Pure. */
+function cleanLine(text) {
+    return text
+        .replace(guard_ANSI, '')
+        .replace(/[\r\n\t\u2028\u2029]+/g, ' ')
+        .replace(CONTROL_BUT_NEWLINE_TAB, '')
+        .replace(/ {2,}/g, ' ')
+        .trim();
+}
+/** Text that may span lines (a body): newlines and tabs kept, CRLF made LF. Pure. */
+function cleanText(text) {
+    return text.replace(guard_ANSI, '').replace(/\r\n?/g, '\n').replace(CONTROL_BUT_NEWLINE_TAB, '');
+}
+function cleanIssue(issue, redact) {
+    return {
+        ...issue,
+        title: redact(cleanLine(issue.title)),
+        body: redact(cleanText(issue.body)),
+        labels: issue.labels.map((l) => cleanLine(l)),
+    };
+}
+/** The source, with every issue it returns cleaned and masked. Writes go through unchanged (by id). */
+function guardIssues(source, redact) {
+    return {
+        ...forwarding(source),
+        ready: async () => (await source.ready()).map((i) => cleanIssue(i, redact)),
+        get: async (id) => {
+            const issue = await source.get(id);
+            return issue ? cleanIssue(issue, redact) : undefined;
+        },
+    };
+}
+/**
+ * The source whose first ready() answers what was read already (before the run started: the idle
+ * check), without asking again; later calls ask the source. Its state was imported before that read,
+ * so the run does not import the checkpoint's older one over it.
+ */
+function withFirstReady(source, first) {
+    let pending = first;
+    return {
+        ...forwarding(source),
+        ready: async () => {
+            const answer = pending ?? (await source.ready());
+            pending = undefined;
+            return answer;
+        },
+        importState: undefined,
+    };
+}
+/** Every method of the source, called on it. */
+function forwarding(source) {
+    return {
+        description: source.description,
+        ...(source.issuesFile !== undefined ? { issuesFile: source.issuesFile } : {}),
+        ready: () => source.ready(),
+        get: (id) => source.get(id),
+        close: (id, reason) => source.close(id, reason),
+        markEscalated: (id, note) => source.markEscalated(id, note),
+        ...(source.markNoChange
+            ? { markNoChange: (id, note, close) => source.markNoChange(id, note, close) }
+            : {}),
+        ...(source.tickChecklistItem
+            ? { tickChecklistItem: (id, item) => source.tickChecklistItem(id, item) }
+            : {}),
+        ...(source.exportState ? { exportState: () => source.exportState?.() } : {}),
+        ...(source.importState ? { importState: (state) => source.importState?.(state) } : {}),
+        ...(source.trust ? { trust: (ids) => source.trust?.(ids) } : {}),
+        ...(source.health ? { health: () => source.health() } : {}),
+        ...(source.openRecords ? { openRecords: () => source.openRecords() } : {}),
+        ...(source.reinstate ? { reinstate: (id, record) => source.reinstate(id, record) } : {}),
+        ...(source.claim ? { claim: source.claim.bind(source) } : {}),
+        ...(source.renewClaim ? { renewClaim: source.renewClaim.bind(source) } : {}),
+        ...(source.releaseClaim ? { releaseClaim: source.releaseClaim.bind(source) } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/branch.ts
+/**
+ * The branch a cycle works on, named after its issues, as git accepts it: agent-loop/<id>,
+ * agent-loop/issue-<n> for a GitHub issue number, agent-loop/batch-<first>-and-<n>-more. Pure.
+ */
+function cycleBranchName(issueIds) {
+    const safe = (s) => /^\d+$/.test(s) ? `issue-${s}` : s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'issue';
+    const first = safe(issueIds[0] ?? 'issue');
+    return issueIds.length > 1 ? `agent-loop/batch-${first}-and-${issueIds.length - 1}-more` : `agent-loop/${first}`;
+}
+
+;// CONCATENATED MODULE: ./src/loop/finishedBranches.ts
+/**
+ * With --on-success branch, a finished cycle's work (and its issue's close, in a repository's issues
+ * file) stays on its branch, agent-loop/<id>, until a person merges it: on the base the issue is
+ * still open. Such an issue is not worked again, by this run or a later one (each would run the
+ * agent on top of the finished work, run after run), until its branch is merged or deleted.
+ */
+
+/** Of `ids`, those whose own branch holds a finished cycle's commit that `base` does not: id \u2192 branch. */
+async function finishedBranches(git, base, ids) {
+    const finished = new Map();
+    for (const id of ids) {
+        const branch = cycleBranchName([id]);
+        // The cycle's own commit (src/loop/slice.ts cycleSubject); an escalated cycle's is wip:. A branch
+        // git cannot read this way (a name it refuses, a base it does not know) holds nothing finished.
+        const subjects = (await git.branchExists(branch).catch(() => false))
+            ? await git.subjectsSince(base, branch).catch(() => [])
+            : [];
+        if (subjects.some((s) => s.startsWith(`agent-loop: ${id} `)))
+            finished.set(id, branch);
+    }
+    return finished;
+}
+/** What is said of an issue skipped for it, once per slice. */
+function finishedBranchMessage(id, branch, base) {
+    return `Skipping ${id}: its work is finished on ${branch}, which is not merged into ${base} (the issue is closed there). Merge ${branch} to land it, or delete it (git branch -D ${branch}) to have agent-loop work on the issue again.`;
+}
+
+;// CONCATENATED MODULE: ./src/core/landing.ts
+function landingMode(onSuccess, publisher) {
+    if (onSuccess === 'merge')
+        return publisher?.pushesToBase ? 'pushToBase' : 'merge';
+    if (onSuccess === 'pull-request' && publisher)
+        return 'pullRequest';
+    return 'branch';
+}
+
 ;// CONCATENATED MODULE: ./src/core/resumable.ts
 /**
  * Which checkpoint `run` resumes by itself, decided once for `run` and `status` alike (so what
@@ -34760,50 +33504,6 @@ function describeTargets(cycle) {
 /** A duration in seconds with one decimal: `2.5s`. */
 const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
 
-;// CONCATENATED MODULE: ./src/core/resumeWays.ts
-/**
- * How a standing halt is resumed (issue 14, issue 40): the ways each halt reason's row names
- * (src/core/haltReasons.ts), and each way worded for the surface that ran (src/config/surface.ts), so that the CLI
- * names its flags and the action its inputs. The diagnostic keeps the ways beside its text, for a
- * program to follow. Pure.
- */
-
-
-
-/** A halt's ways to resume, as its reason's row (haltReasons.ts) names them: by hand, by a change of its cause, by starting over. */
-function resumeWays(halt) {
-    const { byHand, liftedBy, startOver } = HALT_REASONS[halt.reason].resume;
-    return [...(byHand ? ['explicit'] : []), ...liftedBy, ...(startOver ? ['fresh'] : [])];
-}
-/** One phrase per way, in the words of the surface that ran (src/config/surface.ts). */
-function describeResumeWay(way, terms, baseBranch) {
-    const say = surface(terms);
-    switch (way) {
-        case 'explicit':
-            // The CLI keeps no options between runs: the resumed run needs the halted run's again.
-            return `once the cause is fixed, ${say.act('resumeHalted')}${terms === 'cli' ? " with the halted run's other options" : ''}`;
-        case 'unlabel':
-            return `remove the ${ESCALATED_LABEL} label from an issue that should be tried again, or edit the issue (its title or text) to say more: the next run resumes by itself`;
-        case 'base_commits':
-            // The CLI's base branch is the local one; the action's is the one it checks out.
-            return `${terms === 'cli' ? 'commit' : 'push'} a fix to ${baseBranch ?? 'the base branch'}: the next run resumes by itself`;
-        case 'max_iterations':
-            return `raise ${say.option('maxIterations')} (the count is kept across runs): the next run resumes by itself`;
-        case 'budget':
-            return `raise ${say.option('maxCostUsd')} (the spend is kept across runs): the next run resumes by itself`;
-        case 'fresh':
-            return `or ${say.act('startFresh')} (the loop's counts begin again)`;
-    }
-}
-/** The ways, worded and joined: `a; b; or start over \u2026`. */
-function describeResumeWays(ways, terms, baseBranch) {
-    return ways.map((w) => describeResumeWay(w, terms, baseBranch)).join('; ');
-}
-/** How a halt is resumed, in a sentence: later runs stay halted until one of its ways is taken. */
-function describeResume(ways, terms, baseBranch) {
-    return `Later runs stay halted until it is resumed: ${describeResumeWays(ways, terms, baseBranch)}.`;
-}
-
 ;// CONCATENATED MODULE: ./src/core/diagnostic.ts
 /**
  * The halt diagnostic built from the loop's state (seed 002 AC4): which issues and steps were
@@ -34898,6 +33598,28 @@ function dedupe(items) {
 /** A line for the log, as an effect. */
 const log = (level, event, message, data) => ({ kind: 'log', level, event, message, ...(data ? { data } : {}) });
 
+;// CONCATENATED MODULE: ./src/core/notices.ts
+/** `what` recorded at `at` (RFC 3339): the loop with the notice last in its outbox, and the notice. */
+function withNotice(loop, what, at) {
+    const notice = {
+        id: `${what.kind}-${loop.iteration}-${at}-${loop.notices.length}`,
+        what,
+        recordedAt: at,
+        attempts: 0,
+    };
+    return { loop: { ...loop, notices: [...loop.notices, notice] }, notice };
+}
+/** The notices once sent: the done ones leave the outbox, the others stay for the next run, their attempts counted. */
+function afterNoticesSent(notices, results) {
+    const byId = new Map(results.map((r) => [r.id, r]));
+    return notices
+        .filter((n) => !byId.get(n.id)?.done)
+        .map((n) => {
+        const r = byId.get(n.id);
+        return r ? { ...n, attempts: n.attempts + 1, ...(r.error ? { lastError: r.error } : {}) } : n;
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/core/slice.ts
 /**
  * The engine's core, pure: one slice of the loop as `step(model, event) \u2192 (model, effects)`
@@ -34908,6 +33630,7 @@ const log = (level, event, message, data) => ({ kind: 'log', level, event, messa
  * through the ports and feeds back what happened. No processes, files or clocks here, so every path
  * is a unit test (__tests__/core/slice.test.ts).
  */
+
 
 
 
@@ -35157,26 +33880,13 @@ function finishCycleEffect(entry, resumed) {
 }
 /** Records a notice in the outbox: saved before it is sent, dropped once `noticesSent` says it is done. */
 function recordNotice(model, what, status) {
-    const at = rfc3339(new Date(model.now));
-    const notice = {
-        id: `${what.kind}-${model.loop.iteration}-${at}-${model.loop.notices.length}`,
-        what,
-        recordedAt: at,
-        attempts: 0,
-    };
-    const m = { ...model, loop: { ...model.loop, notices: [...model.loop.notices, notice] } };
+    const { loop, notice } = withNotice(model.loop, what, rfc3339(new Date(model.now)));
+    const m = { ...model, loop };
     return { model: m, effects: [save(m, status), { kind: 'sendNotice', notice }] };
 }
 /** The notices sent: the done ones leave the outbox, the others stay for the next run, counted. */
 function noticesSent(model, results) {
-    const byId = new Map(results.map((r) => [r.id, r]));
-    const notices = model.loop.notices
-        .filter((n) => !byId.get(n.id)?.done)
-        .map((n) => {
-        const r = byId.get(n.id);
-        return r ? { ...n, attempts: n.attempts + 1, ...(r.error ? { lastError: r.error } : {}) } : n;
-    });
-    const m = { ...model, loop: { ...model.loop, notices } };
+    const m = { ...model, loop: { ...model.loop, notices: afterNoticesSent(model.loop.notices, results) } };
     return { model: m, effects: [save(m, model.ended)] };
 }
 /**
@@ -35893,6 +34603,79 @@ function guardLane(git) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/issues/claims.ts
+/**
+ * Claims and leases on issues (issue 14), the pure part: who holds an issue, until when, and which
+ * of several claims wins. A run working an issue claims it (on GitHub: the IN_PROGRESS_LABEL and
+ * one claim comment, src/issues/github/claimComments.ts), renews the lease at each iteration and
+ * releases it when the cycle ends. Other runs skip an issue whose lease is live; once it has
+ * expired (its run died), the next run takes the issue over and adopts its branch and pull request.
+ *
+ * Race safety: a run claims (posts its comment), then reads the issue's claims back; the oldest
+ * live claim (the smallest comment id: GitHub numbers comments in creation order) wins, and every
+ * other run yields. Two runs that claim at the same time both see both comments on reading back,
+ * so exactly one of them goes on.
+ */
+/**
+ * When a found claim's lease ends (epoch ms): its stamp plus the lease's length, both on the
+ * source's clock, when it has them (so that two runners' clocks never have to agree); else the
+ * time written into it.
+ */
+function expiryOf(found) {
+    const stamp = found.updatedAt !== undefined ? Date.parse(found.updatedAt) : NaN;
+    if (found.claim.leaseSeconds !== undefined && Number.isFinite(stamp))
+        return stamp + found.claim.leaseSeconds * 1000;
+    return Date.parse(found.claim.expires);
+}
+/** The claim with its lease's end as the source's clock has it. */
+function asFound(found) {
+    const expiry = expiryOf(found);
+    return Number.isFinite(expiry)
+        ? { ...found.claim, expires: new Date(expiry).toISOString().replace(/\.\d{3}Z$/, 'Z') }
+        : found.claim;
+}
+/** The margin added to an iteration's longest run to make a lease (the checkpoint, git, GitHub). */
+const LEASE_MARGIN_MINUTES = 5;
+/**
+ * How long a lease lasts: an iteration renews it, and one iteration runs the agent and then the test
+ * command, each bounded by agent-timeout-minutes (a cycle's first also runs the baseline, on a
+ * lease taken just before); plus a margin. With the default 30 minutes: 65 minutes.
+ */
+function leaseMinutes(agentTimeoutMinutes) {
+    return 2 * agentTimeoutMinutes + LEASE_MARGIN_MINUTES;
+}
+/** Whether a claim still holds its issue at `now` (epoch ms, the source's clock). */
+function isLive(found, now) {
+    if (found.claim.released)
+        return false;
+    const expires = expiryOf(found);
+    return Number.isFinite(expires) && expires > now;
+}
+/** The claim that holds the issue at `now`: the oldest live one (claims in creation order). */
+function winningClaim(claims, now) {
+    return [...claims].sort((a, b) => a.id - b.id).find((c) => isLive(c, now));
+}
+/**
+ * Why `me` must keep off the issue: the live claim of another run that holds it, or undefined when
+ * the issue is free, its lease expired, or it is `me`'s own.
+ */
+function heldByOther(claims, now, run) {
+    const winner = winningClaim(claims, now);
+    return winner && winner.claim.run !== run ? asFound(winner) : undefined;
+}
+/**
+ * The claim comment `me` writes its claim into: its own (same run), or, for a cycle its loop had in
+ * flight (`resuming`), its loop's own live one from an earlier run. Never another's, and never an
+ * expired one: editing an old comment back to life would put it before a newer live claim.
+ */
+function ownClaim(claims, now, me, resuming) {
+    return claims.find((c) => isLive(c, now) && (c.claim.run === me.run || (resuming && c.claim.checkpoint === me.checkpoint)));
+}
+/** The runs whose claims on the issue expired without being released: their runs died; the taker adopts their work. */
+function expiredClaims(claims, now, run) {
+    return claims.filter((c) => !c.claim.released && !isLive(c, now) && c.claim.run !== run).map(asFound);
+}
+
 ;// CONCATENATED MODULE: ./src/verdict/baseline.ts
 /**
  * The baseline: the suite as it stood on a cycle's starting tree (the base branch's, also when the
@@ -36331,6 +35114,137 @@ function toReadyIssue(issue) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/issues/github/json.ts
+/** Reading GitHub's JSON answers: which values are objects one can look into. */
+function json_isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/errors.ts
+/**
+ * A failed GitHub request as an error that names its cause and what to do about it: a bad token, a
+ * missing permission, a repository the token cannot see, a rate limit (with when to come back), a
+ * server failure.
+ */
+
+/** The error of a failed GitHub request, with the cause named and what to do about it. */
+class GitHubSourceError extends Error {
+    kind;
+    status;
+    resetAt;
+    constructor(message, 
+    /** auth and permission are permanent; rate-limit passes at `resetAt`; server is transient. */
+    kind, status, 
+    /** For rate limits: when GitHub said to come back (UTC epoch seconds), if it said. */
+    resetAt) {
+        super(message);
+        this.kind = kind;
+        this.status = status;
+        this.resetAt = resetAt;
+        this.name = 'GitHubSourceError';
+    }
+}
+function asHttpError(error) {
+    if (!json_isObject(error) || typeof error.status !== 'number')
+        return undefined;
+    return error;
+}
+/** The error for a failed `what` (e.g. "closing issue #3") in the repository `where` (owner/repo). */
+function explainHttpError(error, what, where) {
+    const { status } = error;
+    const headers = error.response?.headers ?? {};
+    const message = apiMessage(error);
+    if (status === 304)
+        return new GitHubSourceError('Not modified', 'other', 304);
+    if (status === 401) {
+        return new GitHubSourceError(`GitHub rejected the token while ${what} (401 ${message}). Check the \`github-token\` input: ` +
+            `it must be a valid token (the default \${{ github.token }}, or a personal access token) that has not expired or been revoked.`, 'auth', 401);
+    }
+    const remaining = headers['x-ratelimit-remaining'];
+    const resetHeader = Number(headers['x-ratelimit-reset']);
+    const primary = (status === 403 || status === 429) && String(remaining) === '0';
+    const secondary = (status === 403 || status === 429) && /secondary rate limit/i.test(message);
+    if (primary || secondary) {
+        const retryAfter = Number(headers['retry-after']);
+        const resetAt = primary && Number.isFinite(resetHeader)
+            ? resetHeader
+            : Number.isFinite(retryAfter)
+                ? Math.floor(Date.now() / 1000) + retryAfter
+                : undefined;
+        const when = resetAt !== undefined ? ` GitHub asks to wait until ${new Date(resetAt * 1000).toISOString()}.` : '';
+        return new GitHubSourceError(`GitHub ${primary ? 'API rate limit' : 'secondary rate limit'} exceeded while ${what} (${status} ${message}).${when} ` +
+            `The request was retried as long as the wait allowed; the next run resumes from the checkpoint.`, 'rate-limit', status, resetAt);
+    }
+    if (status === 403) {
+        return new GitHubSourceError(`The token may not do this while ${what} (403 ${message}). Give the workflow \`permissions: issues: write\`, ` +
+            `or pass a \`github-token\` with read and write access to the issues of ${where}.`, 'permission', 403);
+    }
+    if (status === 410)
+        return new GitHubSourceError(`Gone while ${what} (410 ${message}): it was deleted on GitHub (an issue, or the repository's issues turned off in ${where}).`, 'not-found', 410);
+    if (status === 404) {
+        return new GitHubSourceError(`Not found while ${what} (404 ${message}): check that ${where} exists and that the \`github-token\` input can read it ` +
+            `(GitHub answers 404 for a private repository the token cannot see).`, 'not-found', 404);
+    }
+    if (status >= 500)
+        return new GitHubSourceError(`GitHub failed while ${what} (${status} ${message}), also on retrying.`, 'server', status);
+    return new GitHubSourceError(`GitHub refused the request while ${what} (${status} ${message}).`, 'other', status);
+}
+/** GitHub's own `message` from the error body, else Octokit's. */
+function apiMessage(error) {
+    const data = error.response?.data;
+    if (!json_isObject(data) || typeof data.message !== 'string')
+        return error.message;
+    // A 422's details: "Validation Failed: A pull request already exists for octo:agent-loop/issue-1."
+    const details = Array.isArray(data.errors)
+        ? data.errors.map((e) => (json_isObject(e) && typeof e.message === 'string' ? e.message : undefined)).filter(Boolean)
+        : [];
+    return details.length > 0 ? `${data.message}: ${details.join('; ')}` : data.message;
+}
+
+;// CONCATENATED MODULE: ./src/issues/listing.ts
+/**
+ * A listing the run depends on (the source's open issues on GitHub, or the repository's open pull
+ * requests) that failed after the client's own retries: a 404, a 5xx, the network. It never means
+ * "no issues": the run cannot tell which issues are workable, so it starts none and ends deferred
+ * (src/core/result.ts), nothing lost; the next run lists them again.
+ */
+
+class ListingError extends Error {
+    what;
+    status;
+    constructor(
+    /** What failed, e.g. "listing the open pull requests of octo/widgets". */
+    what, 
+    /** The HTTP status of the last answer, null when there was none (the network). */
+    status, 
+    /** What failed in full: the status, GitHub's own message and what to check. */
+    message, 
+    /** The request's own error (a GitHubSourceError: its kind, a rate limit's reset). */
+    cause) {
+        super(message, cause === undefined ? undefined : { cause });
+        this.what = what;
+        this.status = status;
+        this.name = 'ListingError';
+    }
+}
+/**
+ * What a failed listing (`what`) throws: a ListingError (the run is deferred), keeping a GitHub
+ * request's status and explanation (src/issues/github/errors.ts); anything else is said with its own
+ * message. A token GitHub refuses (401, or 403 not a rate limit: the kinds auth and permission) is
+ * no passing failure: it is thrown as it is, so the run stops and the step fails, naming the token,
+ * rather than every later run being deferred, green, for ever.
+ */
+function listing_listingFailed(error, what) {
+    if (error instanceof ListingError)
+        return error;
+    if (error instanceof GitHubSourceError && (error.kind === 'auth' || error.kind === 'permission'))
+        return error;
+    if (error instanceof GitHubSourceError)
+        return new ListingError(what, error.status ?? null, error.message, error);
+    const message = error instanceof Error ? error.message : String(error);
+    return new ListingError(what, null, `${what} failed: ${message}`, error);
+}
+
 ;// CONCATENATED MODULE: ./src/loop/publish.ts
 /** What a publisher throws when a step of landing the work failed, with what that means (classified by the adapter). */
 class LandingError extends Error {
@@ -36526,179 +35440,6 @@ async function sourceWatch(source) {
             reason: 'source_unreadable',
             message: `ISSUES UNREADABLE: ${source.description} had ${startHealth?.valid ?? 'some'} issue(s) when the slice started and now has no readable one (${health.unreadable} malformed line(s))`,
         };
-    };
-}
-
-;// CONCATENATED MODULE: ./src/core/result.ts
-
-
-/** The loop's totals as the state holds them. Pure. */
-function loopTotals(state) {
-    return {
-        iterations: state.iteration,
-        failedIterations: state.failedIterations,
-        successfulIterations: state.successfulIterations,
-        testFailures: state.testFailures,
-        testsPassed: state.testsPassed,
-        issuesClosed: state.issuesClosed,
-        issuesEscalated: state.issuesEscalated,
-        issuesNoChange: state.issuesNoChange,
-        pullRequests: state.pullRequests,
-        completedIterations: state.completedIterations,
-        costUsd: state.costUsd,
-        tokens: state.tokens,
-    };
-}
-/**
- * What one run did, from the loop's state as the run found it (`start`) and as it left it: the
- * counters' differences, and the issues and pull requests that are new in the loop's lists. An
- * issue landed by this run from an earlier run's outbox is this run's (it was not closed before).
- * Pure.
- */
-function runPart(start, state) {
-    const added = (before, after) => {
-        const had = new Set(before);
-        return after.filter((id) => !had.has(id));
-    };
-    const prKey = (p) => `${p.number} ${p.iteration} ${p.url} ${p.issueIds.join(' ')}`;
-    const hadPr = new Set(start.pullRequests.map(prKey));
-    const history = state.history.filter((r) => r.n > start.iteration);
-    const tested = history.some((r) => r.tests !== undefined);
-    const judged = history.some((r) => r.verdict !== undefined);
-    return {
-        iterations: state.iteration - start.iteration,
-        failedIterations: state.failedIterations - start.failedIterations,
-        successfulIterations: state.successfulIterations - start.successfulIterations,
-        testFailures: state.testFailures - start.testFailures,
-        testsPassed: tested ? state.testsPassed : null,
-        issuesClosed: added(start.issuesClosed, state.issuesClosed),
-        // An issue escalated again in this run (edited since, tried again) is this run's as well.
-        issuesEscalated: [
-            ...new Set([
-                ...added(start.issuesEscalated, state.issuesEscalated),
-                ...state.escalations.filter((e) => e.iteration > start.iteration).flatMap((e) => e.issueIds),
-            ]),
-        ],
-        issuesNoChange: added(start.issuesNoChange, state.issuesNoChange),
-        preexistingFailures: judged || tested ? state.preexistingFailures : [],
-        pullRequests: state.pullRequests.filter((p) => !hadPr.has(prKey(p))),
-        completedIterations: state.completedIterations.filter((n) => n > start.iteration),
-        costUsd: spent(state.costUsd - start.costUsd),
-        tokens: {
-            input: state.tokens.input - start.tokens.input,
-            output: state.tokens.output - start.tokens.output,
-        },
-        history,
-    };
-}
-/** A difference of dollar sums, without the float's noise (1e-9 of a cent) or a negative zero. */
-const spent = (usd) => Math.max(0, Math.round(usd * 1e9) / 1e9);
-function buildResult(input) {
-    const { state } = input;
-    const part = runPart(input.start, state);
-    return {
-        status: input.status,
-        haltReason: state.halt?.reason ?? null,
-        error: state.halt?.message ?? null,
-        ...part,
-        maxIterations: state.maxIterations,
-        checkpointId: input.checkpointId,
-        loop: loopTotals(state),
-        sliceIterations: part.iterations,
-        durationMs: Math.round(input.durationMs),
-        interrupted: input.interrupted,
-        tddError: state.tddError ?? null,
-        diagnostic: input.diagnostic ?? null,
-        standing: input.standing ?? null,
-        resume: input.status === 'halted' && state.halt ? resumeWays(state.halt) : null,
-        idle: input.idle ?? false,
-        issuesClaimedElsewhere: input.claimedElsewhere ?? [],
-        deferred: input.deferred ?? null,
-        unchanged: input.unchanged ?? (input.idle === true || input.standing != null),
-    };
-}
-/**
- * The run's exit code (the README's Exit codes): halted, its reason's (src/core/haltReasons.ts: 1); 75 deferred (sysexits.h EX_TEMPFAIL,
- * "temporary failure; the user is invited to retry": nothing was lost, the next run retries); 0
- * otherwise.
- */
-const result_EXIT_DEFERRED = 75;
-/** A halted result without its reason. */
-const result_HALTED = 1;
-function exitCodeFor(result) {
-    if (result.status === 'halted')
-        return result.haltReason ? HALT_REASONS[result.haltReason].exitCode : result_HALTED;
-    return result.status === 'deferred' ? result_EXIT_DEFERRED : 0;
-}
-/** The head line of a deferred run: what failed, and that nothing was lost. */
-function deferredLine(d) {
-    return `DEFERRED: ${d.message.replace(/\.$/, '')}. Nothing was lost, and no issue was started on an incomplete list: the issues are as they were, the checkpoint keeps what this run did, and the next run lists them again.`;
-}
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-/** The closing lines in text mode: how the run ended, what this run did, then the loop's totals. */
-function summaryLine(r) {
-    const head = r.standing
-        ? `STILL HALTED (${r.haltReason}) since ${r.standing.since ?? 'an earlier run'}: ${r.error}; no agent ran`
-        : r.deferred
-            ? deferredLine(r.deferred)
-            : r.status === 'halted'
-                ? `HALTED (${r.haltReason}): ${r.error}`
-                : r.idle
-                    ? 'COMPLETE: nothing to do (no ready issue, no cycle in flight); nothing was written'
-                    : r.status === 'complete'
-                        ? 'COMPLETE'
-                        : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
-    const loop = r.loop;
-    return [
-        head,
-        `  this run: ${plural(r.iterations, 'iteration')} (${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures); tests passed: ${testsPassedWords(r)}`,
-        `  closed in this run: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
-        ...(r.issuesNoChange.length ? [`  no change needed: ${noChangeWords(r)}`] : []),
-        ...(r.preexistingFailures.length
-            ? [
-                `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}${r.preexistingFailures.length > 10 ? ', \u2026' : ''}`,
-            ]
-            : []),
-        ...(r.issuesClaimedElsewhere.length
-            ? [`  left to other runs (claimed): ${r.issuesClaimedElsewhere.join(', ')}`]
-            : []),
-        ...(r.pullRequests.length
-            ? [
-                `  pull requests of this run: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`,
-            ]
-            : []),
-        ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0
-            ? [
-                `  agent spend of this run: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`,
-            ]
-            : []),
-        `  the loop so far: iterations ${loop.iterations}/${r.maxIterations}; ${plural(loop.issuesClosed.length, 'issue')} closed, ${loop.issuesEscalated.length} escalated${loop.pullRequests.length ? `, ${plural(loop.pullRequests.length, 'pull request')}` : ''}${loop.costUsd > 0 ? `; spend $${loop.costUsd.toFixed(4)}` : ''}`,
-        `  checkpoint ${r.checkpointId || 'none'}`,
-    ].join('\n');
-}
-/**
- * The closing line's "tests passed": the last verdict, with the failures it did not count beside it
- * (a test failing before the cycle is no failure of the work, and is not hidden either).
- */
-function testsPassedWords(r) {
-    if (r.testsPassed === null)
-        return 'not run';
-    const before = r.preexistingFailures.length;
-    return r.testsPassed && before > 0 ? `true, except ${before} failing before (listed below)` : String(r.testsPassed);
-}
-/** The issues that needed no change: which were closed, which are left open for a person. */
-function noChangeWords(r) {
-    const { closed, open } = splitNoChange(r);
-    return [
-        ...(closed.length ? [`${closed.join(', ')} (closed)`] : []),
-        ...(open.length ? [`${open.join(', ')} (labelled agent-loop:no-change, left open)`] : []),
-    ].join('; ');
-}
-/** issuesNoChange split into those closed and those left open for a person. Pure. */
-function splitNoChange(r) {
-    return {
-        closed: r.issuesNoChange.filter((id) => r.issuesClosed.includes(id)),
-        open: r.issuesNoChange.filter((id) => !r.issuesClosed.includes(id)),
     };
 }
 
@@ -37196,13 +35937,67 @@ async function enterLanding(deps, state, cycle, tip) {
 }
 
 ;// CONCATENATED MODULE: ./src/loop/effects/notices.ts
-/** The outbox's notices performed (an escalation's label, a tick, a halt's Discord post), and the halt recorded (halt.md). */
+/**
+ * The one halt pipeline, and the outbox's notices performed (an escalation's label, a tick, a halt's
+ * Discord post). A halt is recorded in halt.md (writeHaltFile: masked by the state directory's one
+ * writer) and its Discord post goes through the checkpoint's outbox: recorded with the halt, saved,
+ * then posted (sendHaltPost) and dropped once done. The slice does it through its effects
+ * (recordHalt, sendNotice); the drivers that are not a slice (run --parallel's coordinator, the
+ * action's reduce job) through haltThroughOutbox, the same functions in the same order.
+ */
 
 
 
 
 
 
+
+
+/** The halt's diagnostic in the state directory. */
+const HALT_FILE = 'halt.md';
+/** Writes halt.md (masked by the state directory's writer, as everything it writes); returns the diagnostic. */
+async function writeHaltFile(files, markdown) {
+    await files.write(external_node_path_default().join(files.dir, HALT_FILE), markdown);
+    return markdown;
+}
+/**
+ * A halt's Discord post sent: done whatever Discord answered. A post that failed after its retries
+ * is a warning (`notify`'s), not tried again by later runs; one a killed run left recorded is.
+ */
+async function sendHaltPost(notify, notice) {
+    if (notice.what.kind === 'notify')
+        await notify?.(notice.what.diagnostic);
+    return { id: notice.id, done: true };
+}
+/**
+ * A halt of run --parallel's coordinator or the action's reduce job, as the slice records it: halt.md
+ * written, the Discord post recorded in the outbox and saved with the halt (a driver killed before
+ * the post leaves it for the next run: sendLeftPosts), posted, then dropped. Returns the loop as it
+ * stands after (the caller saves it with the run's end) and halt.md's text.
+ */
+async function haltThroughOutbox(loop, diagnostic, markdown, out) {
+    const written = await writeHaltFile(out.files, markdown);
+    if (!out.notify)
+        return { loop, written };
+    const recorded = withNotice(loop, { kind: 'notify', diagnostic: { ...diagnostic } }, rfc3339(out.now));
+    await out.save(recorded.loop);
+    const sent = await sendHaltPost(out.notify, recorded.notice);
+    return { loop: { ...recorded.loop, notices: afterNoticesSent(recorded.loop.notices, [sent]) }, written };
+}
+/**
+ * The Discord posts a killed driver left in the outbox, sent first as the slice's start sends its
+ * left notices (other notices are not the driver's to send). The loop without them; unchanged
+ * (the same object) when there were none.
+ */
+async function sendLeftPosts(loop, notify) {
+    const left = loop.notices.filter((n) => n.what.kind === 'notify');
+    if (left.length === 0)
+        return loop;
+    const sent = [];
+    for (const notice of left)
+        sent.push(await sendHaltPost(notify, notice));
+    return { ...loop, notices: afterNoticesSent(loop.notices, sent) };
+}
 const sendNotice = async (effect, ctx) => {
     const { deps, run, me } = ctx;
     const { source } = deps;
@@ -37225,9 +36020,10 @@ const sendNotice = async (effect, ctx) => {
     }
     else if (notice.what.kind === 'tick')
         failures = await tickNotice(ctx, notice.what);
-    // A Discord post that failed after its retries is a warning (deps.notify), not tried again by later runs.
-    else
-        await deps.notify?.(notice.what.diagnostic);
+    else {
+        run.sent.push(await sendHaltPost(deps.notify, notice));
+        return undefined;
+    }
     run.sent.push({
         id: notice.id,
         done: failures.length === 0,
@@ -37235,22 +36031,33 @@ const sendNotice = async (effect, ctx) => {
     });
     return undefined;
 };
+/** What the slice says of its halt. */
+const notices_HALTED = {
+    jobLocal: (h) => `Job ended (${h.reason}): ${h.message}. Its share or its issue ended here; the run goes on, and this worktree is removed ` +
+        "at the wave's end (an escalated cycle's work stays on its wip: branch).",
+    waveJob: (h) => `HALT (${h.reason}): ${h.message}. Nothing was reset. This is a job of run --parallel: the run halts with it, and removes ` +
+        "this worktree at the wave's end after keeping its work as a wip: commit on agent-loop-halted/<issue>-<wave> " +
+        "(unless its change holds a secret: then it is discarded) and this diagnostic as the run's halt.md " +
+        '(and in <state-dir>/parallel/halts/).',
+    run: (h, checkpointId, file) => `HALT (${h.reason}): ${h.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left ` +
+        `for inspection; the diagnostic is in ${file}.`,
+};
 const recordHalt = async (effect, ctx) => {
     const { deps, run } = ctx;
     const { logger } = deps;
     const { halt } = effect;
     // Masked where its parts entered the engine; halt.md and the log mask what they write besides.
-    const diagnostic = renderMarkdown(effect.diagnostic);
+    const diagnostic = await writeHaltFile(filesOf(deps), renderMarkdown(effect.diagnostic));
     run.diagnostic = diagnostic;
-    await filesOf(deps).write(external_node_path_default().join(deps.stateDir, 'halt.md'), diagnostic);
     if (effect.jobLocal) {
         // Not the run's halt: a warning, without the diagnostic (the run's own, if it halts, is the coordinator's).
-        logger.warn('run.halted', `Job ended (${halt.reason}): ${halt.message}. Its share or its issue ended here; the run goes on, and this worktree is removed at the wave's end (an escalated cycle's work stays on its wip: branch).`, { haltReason: halt.reason, jobLocal: true });
+        logger.warn('run.halted', notices_HALTED.jobLocal(halt), { haltReason: halt.reason, jobLocal: true });
         return undefined;
     }
-    logger.error('run.halted', deps.waveJob
-        ? `HALT (${halt.reason}): ${halt.message}. Nothing was reset. This is a job of run --parallel: the run halts with it, and removes this worktree at the wave's end after keeping its work as a wip: commit on agent-loop-halted/<issue>-<wave> (unless its change holds a secret: then it is discarded) and this diagnostic as the run's halt.md (and in <state-dir>/parallel/halts/).`
-        : `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${ctx.checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${external_node_path_default().join(deps.stateDir, 'halt.md')}.`, { haltReason: halt.reason, diagnostic });
+    const said = deps.waveJob
+        ? notices_HALTED.waveJob(halt)
+        : notices_HALTED.run(halt, ctx.checkpointId, external_node_path_default().join(deps.stateDir, HALT_FILE));
+    logger.error('run.halted', said, { haltReason: halt.reason, diagnostic });
     logger.info('halt.diagnostic', diagnostic.trimEnd());
     return undefined;
 };
@@ -37566,23 +36373,20 @@ phaseOf) {
     let known;
     return async (status, loop, errors) => {
         const sourceState = source.exportState?.();
-        const { phase, stage } = phaseOf(status, loop);
-        await store.write({
+        await writeRunCheckpoint(store, {
             id: checkpointId,
-            phase,
-            state: {
-                ...extra,
-                [STAGE_KEY]: stage,
-                loop,
-                ...(sourceState !== undefined ? { source: sourceState } : {}),
-            },
-            ...(errors.length ? { errors: [...errors] } : {}),
+            end: phaseOf(status, loop),
+            loop,
+            extra: { ...extra, ...(sourceState !== undefined ? { source: sourceState } : {}) },
+            errors,
         }, { readBack: false });
         const now = await snapshotCheckpoints(filesOf(deps), store.dir);
         const foreign = known ? foreignChanges(known, now, `${checkpointId}.json`) : [];
         if (foreign.length > 0) {
             const moved = await quarantine(store.dir, deps.stateDir, foreign);
-            logger.warn('checkpoint.forged', `Checkpoint file(s) written during this run by something other than agent-loop (most likely the agent): ${foreign.join(', ')}. Moved to ${external_node_path_default().join(deps.stateDir, 'quarantine')}; they are never resumed.`, { files: foreign, movedTo: moved });
+            const said = `Checkpoint file(s) written during this run by something other than agent-loop (most likely the agent): ${foreign.join(', ')}. ` +
+                `Moved to ${external_node_path_default().join(deps.stateDir, 'quarantine')}; they are never resumed.`;
+            logger.warn('checkpoint.forged', said, { files: foreign, movedTo: moved });
         }
         known = foreign.length > 0 ? await snapshotCheckpoints(filesOf(deps), store.dir) : now;
     };
@@ -37750,180 +36554,6 @@ async function openCheckpoint(deps, warn) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/app/parallelJob.ts
-/**
- * One job of a `--parallel` wave (issue 16): `agent-loop run` as a child process in the job's own
- * worktree and state directory, for its one issue (`--issue`) and its share of the iterations; its
- * own process group (src/agents/process.ts), recorded so that a killed coordinator's jobs are ended
- * by the next run. Its NDJSON events become one progress line each, prefixed with the issue; its
- * final checkpoint is the job's partial state for the reduce (src/core/waveReduce.ts).
- */
-
-
-
-
-
-
-
-/** Flags the coordinator sets for each job itself; the user's others are passed through. */
-const JOB_FLAGS = new Set([
-    'parallel',
-    'issue',
-    'max-iterations',
-    'max-cost-usd',
-    'state-dir',
-    'json',
-    'on-success',
-    'fresh',
-    'resume',
-    'resume-halted',
-    'plan',
-    'discord-webhook',
-    'slice-iterations',
-    'slice-minutes',
-]);
-/** The environment variable that gives a job its issue's carried counts (JSON IssueCounts; empty: none). */
-const WAVE_COUNTS_ENV = 'AGENT_LOOP_WAVE_COUNTS';
-/** The counts a job's coordinator gave it; undefined when none, or not readable (a job starts from 0). Pure. */
-function waveJobCounts(env) {
-    const text = env[WAVE_COUNTS_ENV];
-    if (!text)
-        return undefined;
-    try {
-        const parsed = IssueCountsSchema.safeParse(JSON.parse(text));
-        return parsed.success ? parsed.data : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-/** The branch a job's worktree is on: its work is merged from here into the base branch. */
-const jobBranch = (issueId) => `agent-loop-wave/${issueId}`;
-/** Where a job of a wave works: under the run's state directory, never in the user's tree. Pure. */
-function jobPlace(stateDir, waveId, issueId) {
-    const dir = external_node_path_default().join(stateDir, 'parallel', waveId, issueId.replace(/[^A-Za-z0-9._-]/g, '_'));
-    // git names a worktree's admin directory after the tree's basename: one of its own per job.
-    return { tree: external_node_path_default().join(dir, `tree-${external_node_path_default().basename(dir)}`), stateDir: external_node_path_default().join(dir, 'state') };
-}
-/** The job's command line after `run`: the user's flags, then the job's own. Pure. */
-function jobArgs(flags, job, place, fresh) {
-    const args = ['run'];
-    for (const [flag, value] of flags) {
-        if (JOB_FLAGS.has(flag))
-            continue;
-        args.push(value === true ? `--${flag}` : `--${flag}=${value}`);
-    }
-    args.push('--json', '--parallel', '1', '--issue', job.issueId, '--max-iterations', String(job.maxIterations));
-    // No Discord post from a job (its halt is often only its share running out): the coordinator posts
-    // once; a job knows it is one (AGENT_LOOP_WAVE_JOB, src/safety/session.ts: isWaveJob).
-    args.push('--state-dir', place.stateDir, '--on-success', 'merge');
-    if (job.maxCostUsd !== undefined)
-        args.push('--max-cost-usd', String(Math.max(job.maxCostUsd, 0.0001)));
-    if (place.planFile)
-        args.push('--plan', place.planFile);
-    if (fresh)
-        args.push('--fresh');
-    return args;
-}
-/** The job's newest checkpoint, as a partial state. */
-async function readJobState(stateDir, clock) {
-    if (!(0,external_node_fs_namespaceObject.existsSync)(stateDir))
-        return { finished: false };
-    const { checkpoints } = await new FileCheckpointStore(stateDir, { clock }).list().catch(() => ({ checkpoints: [] }));
-    const newest = resume_newestFirst(checkpoints)[0];
-    if (!newest)
-        return { finished: false };
-    const loop = parseLoopState(newest.state);
-    // Complete, or halted (its share ran out, its issue escalated): run again, it would only say so.
-    const finished = !isResumable(newest) || isHaltedCheckpoint(newest);
-    return typeof loop === 'string' ? { finished: false } : { loop, finished };
-}
-const LEVELS = new Set(['debug', 'info', 'warn', 'error']);
-/** Runs the job's child to its end and reads what it left. */
-async function runJob(deps, job, place, fresh) {
-    const [command, ...pre] = deps.self;
-    const tag = `[${job.issueId}]`;
-    let pid;
-    const result = await runProcess({
-        command: command,
-        args: [...pre, ...jobArgs(deps.flags, job, place, fresh)],
-        cwd: place.tree,
-        // A job is never itself parallel, and posts no halt of its own: the coordinator posts once.
-        env: {
-            ...deps.env,
-            // Empty is unset: the coordinator's own choices of these do not reach the job through its environment.
-            ...Object.fromEntries([
-                'PARALLEL',
-                'ISSUE',
-                'DISCORD_WEBHOOK',
-                'FRESH',
-                'RESUME',
-                'RESUME_HALTED',
-                'SLICE_ITERATIONS',
-                'SLICE_MINUTES',
-            ].map((name) => [`AGENT_LOOP_${name}`, ''])),
-            // The coordinator holds the repository's lock for its jobs (src/safety/session.ts).
-            AGENT_LOOP_WAVE_JOB: String(process.pid),
-            // What the issue's earlier jobs counted: the job's cycle starts from it.
-            [WAVE_COUNTS_ENV]: job.counts ? JSON.stringify(job.counts) : '',
-        },
-        signal: deps.signal,
-        tailBytes: 16 * 1024,
-        onSpawn: (p) => {
-            pid = p;
-            deps.registry.spawned(p, 'agent');
-        },
-        onLine: (line, stream) => {
-            if (stream === 'stderr') {
-                deps.stderr(`${tag} ${line}\n`);
-                return;
-            }
-            let event;
-            try {
-                event = JSON.parse(line);
-            }
-            catch {
-                return;
-            }
-            // The job's own result (the line with no event) is read from its checkpoint; the coordinator prints the run's.
-            if (typeof event.event !== 'string')
-                return;
-            if (event.event.endsWith('.output')) {
-                if (deps.json)
-                    deps.logger.event(event.event, 'debug', String(event.line ?? ''), { issue: job.issueId });
-                return;
-            }
-            // The agent's output is not echoed in text mode: its cap (src/report/echo.ts) says nothing there.
-            if (event.event === 'output.capped' && !deps.json)
-                return;
-            const { time: _time, level, event: name, message, ...fields } = event;
-            deps.logger.event(name, (LEVELS.has(String(level)) ? level : 'info'), 
-            // Every line of a long message (a diagnostic) carries the issue: two jobs' blocks never mix unmarked.
-            String(message ?? name)
-                .split('\n')
-                .map((l) => `${tag} ${l}`)
-                .join('\n'), { ...fields, issue: job.issueId });
-        },
-    });
-    if (pid !== undefined)
-        deps.registry.exited(pid);
-    const state = await readJobState(place.stateDir, deps.clock);
-    return { ...state, exitCode: result.exitCode, stderrTail: result.stderrTail };
-}
-/** Writes the job's plan file (the user's plan, and why the issue is worked again); its path, or undefined when there is nothing to say. */
-async function writeJobPlan(dir, userPlan, context) {
-    if (!userPlan && !context)
-        return undefined;
-    const text = [
-        ...(userPlan ? [userPlan.trim(), ''] : []),
-        ...(context ? ['### Worked again', '', context.trim(), ''] : []),
-    ].join('\n');
-    await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
-    const file = external_node_path_default().join(dir, 'plan.md');
-    await external_node_fs_namespaceObject.promises.writeFile(file, text);
-    return file;
-}
-
 ;// CONCATENATED MODULE: ./src/core/haltGate.ts
 /**
  * Halted stays halted (issue 14): whether a persisted halt still stands when a later run opens its
@@ -37999,6 +36629,1632 @@ function owedLabels(loop) {
     const last = [...failed].reverse().find((n) => n.lastError)?.lastError;
     const one = ids.length === 1;
     return `${ids.join(', ')} ${one ? 'has' : 'have'} no ${ESCALATED_LABEL} label yet (${failed.length > 0 ? `writing it failed${last ? `: ${last}` : ''}` : 'a run ended before writing it'}); the run that resumes writes it first, and until then ${one ? 'it counts' : 'they count'} as escalated (edit ${one ? 'it' : 'them'} to have ${one ? 'it' : 'them'} tried again).`;
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/issueFields.ts
+/**
+ * What the GitHub issue source reads of a GitHub issue: the fields it keeps of GitHub's issue JSON
+ * (`CachedIssue`, also the shape of the cache in the checkpoint), the `Issue` made of them, the
+ * `priority:N` label, the "Blocked by #N" lines, and an issue id as its number.
+ */
+
+
+const PRIORITY_LABEL = /^priority:\s*(\d+)$/i;
+const cachedIssueSchema = object({
+    number: schemas_number().int().positive(),
+    title: schemas_string(),
+    body: schemas_string(),
+    state: schemas_string(),
+    labels: array(schemas_string()),
+    /** The issue type's name (Bug, Feature, Task), where the organisation has issue types. */
+    type: schemas_string().optional(),
+    createdAt: schemas_string().optional(),
+    url: schemas_string().optional(),
+    author: schemas_string().optional(),
+    authorAssociation: schemas_string().optional(),
+    pullRequest: schemas_boolean().optional(),
+    comments: schemas_number().int().nonnegative().optional(),
+});
+/** The issue numbers of "Blocked by #N" lines in a body. */
+function issueFields_blockedBy(body) {
+    return [...body.matchAll(/^\s*Blocked by #(\d+)\s*$/gim)].map((m) => m[1]);
+}
+/** The `priority:N` label's N (the smallest, when there are several). */
+function priorityOf(labels) {
+    let best;
+    for (const label of labels) {
+        const m = PRIORITY_LABEL.exec(label.trim());
+        if (m) {
+            const n = Number(m[1]);
+            if (best === undefined || n < best)
+                best = n;
+        }
+    }
+    return best;
+}
+/** The Issue the engine gets (its id is the issue number). */
+function toIssue(item) {
+    const issue = {
+        id: String(item.number),
+        title: item.title,
+        body: item.body,
+        status: item.state,
+        labels: [...item.labels],
+        dependencies: [],
+    };
+    const priority = priorityOf(item.labels);
+    if (priority !== undefined)
+        issue.priority = priority;
+    if (item.createdAt !== undefined)
+        issue.createdAt = item.createdAt;
+    if (item.type !== undefined)
+        issue.type = item.type;
+    if (item.url !== undefined)
+        issue.url = item.url;
+    if (item.authorAssociation !== undefined)
+        issue.authorAssociation = item.authorAssociation;
+    return issue;
+}
+/** The fields used of one item of GitHub's issue JSON; undefined when it is not an issue. */
+function toCached(raw) {
+    if (!json_isObject(raw) || typeof raw.number !== 'number' || !Number.isInteger(raw.number))
+        return undefined;
+    const labels = Array.isArray(raw.labels)
+        ? raw.labels
+            .map((l) => (typeof l === 'string' ? l : json_isObject(l) && typeof l.name === 'string' ? l.name : undefined))
+            .filter((l) => l !== undefined)
+        : [];
+    const item = {
+        number: raw.number,
+        title: typeof raw.title === 'string' ? raw.title : '',
+        body: typeof raw.body === 'string' ? raw.body : '',
+        state: typeof raw.state === 'string' ? raw.state : '',
+        labels,
+    };
+    if (typeof raw.created_at === 'string')
+        item.createdAt = raw.created_at;
+    if (json_isObject(raw.type) && typeof raw.type.name === 'string' && raw.type.name !== '')
+        item.type = raw.type.name;
+    if (typeof raw.html_url === 'string')
+        item.url = raw.html_url;
+    if (json_isObject(raw.user) && typeof raw.user.login === 'string')
+        item.author = raw.user.login;
+    if (typeof raw.author_association === 'string')
+        item.authorAssociation = raw.author_association;
+    if (raw.pull_request !== undefined && raw.pull_request !== null)
+        item.pullRequest = true;
+    if (typeof raw.comments === 'number')
+        item.comments = raw.comments;
+    return item;
+}
+/** The number of an issue id ("42" or "#42"); undefined when the id is not a GitHub issue number. */
+function issueNumber(id) {
+    const m = /^#?(\d+)$/.exec(id.trim());
+    if (!m)
+        return undefined;
+    const n = Number(m[1]);
+    return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/requests.ts
+
+/** Listing pages and comment pages are read this many items at a time. */
+const PER_PAGE = 100;
+/** The requests of one repository, through one Octokit; the source's and its pull requests' alike. */
+class GitHubRequests {
+    owner;
+    repo;
+    /** The rate limit as the last answer reported it. */
+    rateLimit;
+    request;
+    calls = { requests: 0, notModified: 0 };
+    constructor(octokit, owner, repo) {
+        this.owner = owner;
+        this.repo = repo;
+        this.request = octokit.request;
+    }
+    get apiCalls() {
+        return { ...this.calls, counted: this.calls.requests - this.calls.notModified };
+    }
+    /** `route` with `If-None-Match: etag` when there is one; a 304 answers 'not-modified' (and is counted). */
+    async conditionalGet(route, params, etag, what) {
+        try {
+            const answer = await this.send(route, { ...params, ...(etag ? { headers: { 'if-none-match': etag } } : {}) }, what);
+            const tag = answer.headers.etag;
+            return typeof tag === 'string' ? { ...answer, etag: tag } : answer;
+        }
+        catch (error) {
+            if (error instanceof GitHubSourceError && error.status === 304) {
+                this.calls.notModified++;
+                return 'not-modified';
+            }
+            throw error;
+        }
+    }
+    /**
+     * One request (`route`, templated or a URL); `what` names it in the error of a failure, a
+     * GitHubSourceError (a 304 too, which conditionalGet takes as its answer).
+     */
+    async send(route, params, what) {
+        this.calls.requests++;
+        try {
+            // Only templated routes get owner/repo: Octokit would append unused parameters to a URL's query.
+            const where = route.includes('{owner}') ? { owner: this.owner, repo: this.repo } : {};
+            const answer = await this.request(route, { ...where, ...params });
+            this.noteRateLimit(answer.headers);
+            return answer;
+        }
+        catch (error) {
+            const http = asHttpError(error);
+            if (!http)
+                throw new GitHubSourceError(`GitHub request failed while ${what}: ${error?.message ?? String(error)}`, 'other');
+            if (http.response?.headers)
+                this.noteRateLimit(http.response.headers);
+            throw explainHttpError(http, what, `${this.owner}/${this.repo}`);
+        }
+    }
+    noteRateLimit(headers) {
+        const limit = Number(headers['x-ratelimit-limit']);
+        const remaining = Number(headers['x-ratelimit-remaining']);
+        if (!Number.isFinite(limit) || !Number.isFinite(remaining))
+            return;
+        this.rateLimit = {
+            limit,
+            remaining,
+            used: Number(headers['x-ratelimit-used'] ?? limit - remaining),
+            reset: Number(headers['x-ratelimit-reset'] ?? 0),
+            resource: String(headers['x-ratelimit-resource'] ?? 'core'),
+        };
+    }
+}
+/** The URL of `rel="next"` in a `link` header. */
+function nextLink(header) {
+    if (typeof header !== 'string')
+        return undefined;
+    for (const part of header.split(',')) {
+        const m = /<([^>]+)>\s*;\s*rel="?([^";]+)"?/.exec(part.trim());
+        if (m && m[2]?.split(/\s+/).includes('next'))
+            return m[1];
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/cache.ts
+/**
+ * The GitHub issue source's ETag cache: the last listing's pages and the issues read one by one
+ * (at most MAX_CACHED_ISSUES, least recently used dropped), each with its ETag. Every read through
+ * it is a conditional request (`If-None-Match`); a 304 answers from the cache and does not count
+ * against the primary rate limit. The cache is kept in the checkpoint (`state`) and restored from
+ * it (`restore`).
+ *
+ * ETags are specific to the token that got them (GitHub support, eclipse-csi/otterdog#201), and a
+ * workflow run gets a new GITHUB_TOKEN: a state restored in a later run costs an ordinary 200 on
+ * its first request, then saves again within the run.
+ */
+
+
+
+
+const MAX_CACHED_ISSUES = 50;
+const gitHubSourceStateSchema = object({
+    version: literal(1),
+    /** `owner/repo label`: a state saved for another repository or label is not used. */
+    query: schemas_string(),
+    /** Listing pages of the last `ready()`, by request URL. */
+    pages: record(schemas_string(), object({ etag: schemas_string(), next: schemas_string().optional(), items: array(cachedIssueSchema) })),
+    /** Issues read one by one, by number. */
+    issues: record(schemas_string(), object({ etag: schemas_string(), item: cachedIssueSchema })),
+});
+class IssueCache {
+    api;
+    query;
+    pages = {};
+    issues = new Map();
+    constructor(api, 
+    /** `owner/repo label` (see gitHubSourceStateSchema). */
+    query) {
+        this.api = api;
+        this.query = query;
+    }
+    /** The cache to keep in the checkpoint: the last listing's pages and recently read issues, with their ETags. */
+    get state() {
+        return {
+            version: 1,
+            query: this.query,
+            pages: structuredClone(this.pages),
+            issues: Object.fromEntries([...this.issues].map(([n, entry]) => [String(n), structuredClone(entry)])),
+        };
+    }
+    /** Every stored ETag by request (listing pages by URL, issues as `issue #N`). */
+    get etags() {
+        const out = {};
+        for (const [url, page] of Object.entries(this.pages))
+            out[url] = page.etag;
+        for (const [n, entry] of this.issues)
+            out[`issue #${n}`] = entry.etag;
+        return out;
+    }
+    /**
+     * Takes in a saved state; one for another repository or label is ignored. Returns what is wrong
+     * with a state that is not valid (nothing is taken in then), else undefined.
+     */
+    restore(value) {
+        const parsed = gitHubSourceStateSchema.safeParse(value);
+        if (!parsed.success)
+            return parsed.error.issues[0]?.message ?? 'invalid';
+        if (parsed.data.query !== this.query)
+            return undefined; // another repository or label: nothing to reuse
+        this.pages = parsed.data.pages;
+        for (const [n, entry] of Object.entries(parsed.data.issues)) {
+            const number = Number(n);
+            if (Number.isInteger(number) && number > 0)
+                this.issues.set(number, entry);
+        }
+        return undefined;
+    }
+    /** The pages a finished listing read, in place of the last listing's. */
+    keepListing(pages) {
+        this.pages = pages;
+    }
+    /**
+     * One listing page, conditional on the last listing's ETag for `url`; `what` names the listing
+     * in errors. Counts the page, and a 304, in `summary`.
+     */
+    async listingPage(url, summary, what) {
+        const cached = this.pages[url];
+        summary.pages++;
+        const answer = await this.api.conditionalGet(`GET ${url}`, {}, cached?.etag, what);
+        if (answer === 'not-modified' && cached) {
+            summary.notModified++;
+            return cached;
+        }
+        if (answer === 'not-modified')
+            throw new GitHubSourceError(`GitHub answered 304 for ${url} without a cached page`, 'other', 304);
+        if (!Array.isArray(answer.data)) {
+            throw new GitHubSourceError(`Unexpected answer listing issues of ${this.api.owner}/${this.api.repo}: not a JSON array. Is the API URL right?`, 'other', answer.status);
+        }
+        const items = answer.data.map(toCached).filter((i) => i !== undefined);
+        const page = { etag: answer.etag ?? '', items };
+        const next = nextLink(answer.headers.link);
+        if (next !== undefined)
+            page.next = next;
+        return page;
+    }
+    /** Issue #`number`, conditional on its stored ETag; undefined when it is gone (404, 410). */
+    async issue(number, what) {
+        const cached = this.issues.get(number);
+        let answer;
+        try {
+            answer = await this.api.conditionalGet('GET /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number }, cached?.etag, what);
+        }
+        catch (error) {
+            if (error instanceof GitHubSourceError && (error.status === 404 || error.status === 410)) {
+                this.issues.delete(number);
+                return undefined;
+            }
+            throw error;
+        }
+        if (answer === 'not-modified') {
+            if (!cached)
+                throw new GitHubSourceError(`GitHub answered 304 for issue #${number} without a cached copy`, 'other', 304);
+            this.issues.delete(number); // re-insert: most recently used last
+            this.issues.set(number, cached);
+            return cached.item;
+        }
+        const item = toCached(answer.data);
+        if (!item)
+            throw new GitHubSourceError(`Unexpected answer reading issue #${number} of ${this.api.owner}/${this.api.repo}: not an issue`, 'other', answer.status);
+        this.issues.delete(number);
+        if (answer.etag)
+            this.issues.set(number, { etag: answer.etag, item });
+        while (this.issues.size > MAX_CACHED_ISSUES)
+            this.issues.delete(this.issues.keys().next().value);
+        return item;
+    }
+    /** Drops issue #`number` (changed by this source: the next read is an ordinary one). */
+    forget(number) {
+        this.issues.delete(number);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/postedText.ts
+/**
+ * What the GitHub issue source posts (comments, issue and pull request titles and bodies): redacted,
+ * then cut to fit what GitHub accepts.
+ */
+/** GitHub refuses comment bodies over 65536 characters; the note is cut well before. */
+const MAX_NOTE_LENGTH = 60_000;
+/** A comment or body as posted: redacted, then cut to MAX_NOTE_LENGTH. */
+function commentText(redact, text) {
+    return truncate(redact(text), MAX_NOTE_LENGTH);
+}
+/** `text` in at most `max` characters, marked as cut when it was. */
+function truncate(text, max) {
+    if (text.length <= max)
+        return text;
+    let cut = max - 20;
+    const code = text.charCodeAt(cut - 1);
+    if (code >= 0xd800 && code <= 0xdbff)
+        cut--; // do not split a surrogate pair
+    return `${text.slice(0, cut)}\n\n\u2026 (truncated)`;
+}
+
+;// CONCATENATED MODULE: ./src/util/dollars.ts
+/** Dollars as a maintainer reads them: cents, or more digits under a cent (`$0.46`, `$0.0042`). Pure. */
+function dollars(usd) {
+    return `$${usd >= 0.01 || usd === 0 ? usd.toFixed(2) : usd.toFixed(4)}`;
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/claimComments.ts
+/**
+ * Claims on GitHub issues (issue 14; the rules in src/issues/claims.ts): the IN_PROGRESS_LABEL and
+ * one claim comment per run, found by its hidden marker, edited in place (PATCH) when renewed or
+ * released. A lease is judged by GitHub's clock: it runs for its length (`leaseSeconds`) from the
+ * comment's updated_at, and is compared with the `date` header of the answer that listed it. Every
+ * runner shares that clock: a runner whose own clock is off never takes a live lease for an
+ * expired one. The `expires` written in the comment is the writer's own estimate, for people.
+ *
+ * The claim comment is also the issue's progress comment (issue 15): what a maintainer reads on the
+ * issue while it is worked (iterations and spend so far, a link to the workflow run), edited at
+ * each renewal, and at the release edited to how the cycle ended (the pull request, escalated, no
+ * change needed), marked released: it stays on the issue as the attempt's record. A later attempt
+ * on the issue claims with a new comment (race safety: the oldest comment wins, and an old comment
+ * revived would jump ahead of a newer live claim).
+ *
+ * Requests: claiming lists the claim comments (1), adds the label (1), posts or edits the run's own
+ * (1) and lists them again (1); a run that loses the race deletes its comment (1 more), one that
+ * takes over a dead run's expired claim deletes that one (1 each). Renewing is
+ * 1 PATCH; releasing edits the comment to its last word (1; deletes it when there is nothing to tell)
+ * and removes the label (1; GitHub's 404 when a person removed it already is fine). Listing reads
+ * only comments updated in the last days (`since`), where every live claim is.
+ */
+
+
+
+
+
+
+
+/** The hidden first line of a claim comment: `<!-- agent-loop:claim {json} -->`. */
+const CLAIM_MARKER = '<!-- agent-loop:claim';
+/** Claims updated longer ago than this are not read: no lease lasts that long. */
+const CLAIMS_LOOKBACK_MS = 7 * 24 * 3_600_000;
+const CLAIM_PAGES = 3;
+/**
+ * The comment's text: the marker with the claim as JSON, then what a maintainer reads (issue 15):
+ * how the work goes (`progress`), the workflow run (`runUrl`: a link), and while the claim holds,
+ * until when and how to free the issue.
+ */
+function claimCommentBody(claim, progress, runUrl) {
+    const { run, checkpoint, expires, leaseSeconds } = claim;
+    const json = JSON.stringify({
+        run,
+        checkpoint,
+        expires,
+        ...(leaseSeconds !== undefined ? { leaseSeconds } : {}),
+        ...(claim.released ? { released: true } : {}),
+        // The progress in the marker too, for a reduce to read back (the text below is for people).
+        ...(progress?.iterations !== undefined ? { iterations: progress.iterations } : {}),
+        ...(progress?.costUsd !== undefined ? { costUsd: progress.costUsd } : {}),
+    });
+    const runRef = runUrl ? `[\`${run}\`](${runUrl})` : `\`${run}\``;
+    const facts = [
+        progress?.iterations !== undefined
+            ? `${claim.released ? 'Iterations' : 'Iterations so far'}: ${progress.iterations}`
+            : '',
+        progress?.costUsd !== undefined ? `${claim.released ? 'cost' : 'cost so far'}: ${dollars(progress.costUsd)}` : '',
+        `run ${runRef}`,
+    ].filter(Boolean);
+    const lines = claim.released
+        ? [
+            `**${endedHeadline(progress)}**`,
+            '',
+            `${facts.join(' \u00b7 ')}.`,
+            '',
+            ['agent-loop is no longer working on this issue.', progress ? endedNext(progress) : '']
+                .filter(Boolean)
+                .join(' '),
+        ]
+        : [
+            `**agent-loop is working on this issue.**`,
+            '',
+            `${facts.join(' \u00b7 ')} \u00b7 checkpoint \`${checkpoint}\`.`,
+            '',
+            `This comment is updated at each iteration, and says how the work ended once it has. ` +
+                `Other runs leave the issue alone until ${expires}. ` +
+                `If that run is gone and you want the issue freed now, remove the \`${IN_PROGRESS_LABEL}\` label.`,
+        ];
+    return `${CLAIM_MARKER} ${json} -->\n${lines.join('\n')}`;
+}
+/** The released comment's headline: how the cycle ended. */
+function endedHeadline(progress) {
+    const pr = progress?.pullRequest;
+    switch (progress?.state) {
+        case 'pull_request':
+            // The same words whether it was opened now or found open (a re-landing after a crash finds its own).
+            return pr ? `The work is in pull request [#${pr.number}](${pr.url})` : 'The work is in a pull request';
+        case 'done':
+            return 'Done: the work landed';
+        case 'no_change':
+            return 'No change needed';
+        case 'escalated':
+            return 'Escalated: agent-loop could not finish this issue';
+        case 'lost':
+            return 'Work lost';
+        case 'unfinished':
+            return 'Unfinished: the job\u2019s share of the run ran out';
+        default:
+            return 'agent-loop stopped working on this issue';
+    }
+}
+/** What follows for the maintainer, after the headline. */
+function endedNext(progress) {
+    switch (progress.state) {
+        case 'pull_request':
+            return 'Merging the pull request closes the issue.';
+        case 'no_change':
+            return 'Nothing needed changing: the comment below has the evidence.';
+        case 'escalated':
+            return 'See the comment below for why, and how to have it tried again.';
+        case 'lost':
+            return 'The run that did the work ended before it reached GitHub: the issue is worked again.';
+        case 'unfinished':
+            return 'Its work so far is pushed as a wip: commit on its branch; the next wave takes the issue up and continues from there.';
+        default:
+            return '';
+    }
+}
+/** The claim a comment holds, or undefined when it is not a claim comment. */
+function parseClaimComment(body) {
+    if (!body.startsWith(CLAIM_MARKER))
+        return undefined;
+    const end = body.indexOf('-->');
+    if (end < 0)
+        return undefined;
+    try {
+        const value = JSON.parse(body.slice(CLAIM_MARKER.length, end));
+        if (!json_isObject(value))
+            return undefined;
+        const { run, checkpoint, expires, released, leaseSeconds, iterations, costUsd } = value;
+        if (typeof run !== 'string' || typeof checkpoint !== 'string' || typeof expires !== 'string')
+            return undefined;
+        const count = (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+        return {
+            run,
+            checkpoint,
+            expires,
+            ...(typeof leaseSeconds === 'number' && leaseSeconds >= 0 ? { leaseSeconds } : {}),
+            ...(released === true ? { released: true } : {}),
+            ...(count(iterations) ? { iterations: Math.floor(iterations) } : {}),
+            ...(count(costUsd) ? { costUsd: costUsd } : {}),
+        };
+    }
+    catch {
+        return undefined;
+    }
+}
+class GitHubClaims {
+    api;
+    now;
+    trusted;
+    shown;
+    /** This run's claim comment per issue number. */
+    comments = new Map();
+    constructor(api, 
+    /** The injected clock: when GitHub's answer carries no date. */
+    now, 
+    /**
+     * Whose comments can hold a claim: a bot (the workflow token's github-actions[bot], an app) or an
+     * allowed author (a personal token's owner). Anyone may comment on a public repository: an
+     * outsider's comment with the marker must not keep agent-loop off an issue.
+     */
+    trusted, 
+    /** The workflow run's page (linked from the comment) and the redaction of every comment posted. */
+    shown = {}) {
+        this.api = api;
+        this.now = now;
+        this.trusted = trusted;
+        this.shown = shown;
+    }
+    /** The issue's claim comments, oldest first, and GitHub's time. */
+    async list(number) {
+        const claims = [];
+        const since = new Date(this.now() - CLAIMS_LOOKBACK_MS).toISOString().replace(/\.\d{3}Z$/, 'Z');
+        let now = this.now();
+        for (let page = 1; page <= CLAIM_PAGES; page++) {
+            const answer = await this.api.send('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, since, per_page: PER_PAGE, page }, `reading the claims on issue #${number}`);
+            const date = Date.parse(String(answer.headers.date ?? ''));
+            if (Number.isFinite(date))
+                now = date;
+            const items = Array.isArray(answer.data) ? answer.data : [];
+            for (const c of items) {
+                if (!json_isObject(c) || typeof c.id !== 'number' || typeof c.body !== 'string')
+                    continue;
+                const user = json_isObject(c.user) ? c.user : {};
+                const author = {
+                    ...(typeof user.type === 'string' ? { type: user.type } : {}),
+                    ...(typeof c.author_association === 'string' ? { association: c.author_association } : {}),
+                };
+                if (!this.trusted(author))
+                    continue;
+                const claim = parseClaimComment(c.body);
+                if (claim)
+                    claims.push({ id: c.id, claim, ...(typeof c.updated_at === 'string' ? { updatedAt: c.updated_at } : {}) });
+            }
+            if (items.length < PER_PAGE)
+                break;
+        }
+        return { claims, now };
+    }
+    /** The newest claim of `me` (its run and checkpoint) on the issue, released or not; undefined when there is none. */
+    async ownNewest(number, me) {
+        const { claims } = await this.list(number);
+        return claims.filter((c) => c.claim.run === me.run && c.claim.checkpoint === me.checkpoint).at(-1)?.claim;
+    }
+    /** The live claim of a run other than `run` that holds the issue, if any (1 request). */
+    async heldBy(number, run) {
+        const { claims, now } = await this.list(number);
+        return heldByOther(claims, now, run);
+    }
+    /**
+     * Claims an issue for `me` until `expires`: the label, then the claim comment (`me`'s own edited
+     * when there is one; for a cycle `me`'s loop had in flight, `resuming`, its loop's live one), then
+     * the claims read back: the oldest live claim wins. A loser releases its comment and leaves the
+     * label to the winner.
+     */
+    async claim(number, me, expires, resuming, progress) {
+        const before = await this.list(number);
+        const holder = heldByOther(before.claims, before.now, me.run);
+        const mine = ownClaim(before.claims, before.now, me, resuming);
+        if (holder && !(mine && resuming && holder.checkpoint === me.checkpoint))
+            return { won: false, holder };
+        await this.api.send('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { issue_number: number, labels: [IN_PROGRESS_LABEL] }, `labelling issue #${number} ${IN_PROGRESS_LABEL}`);
+        const claim = this.leased(me, expires);
+        const id = mine ? await this.edit(number, mine.id, claim, progress) : await this.post(number, claim, progress);
+        this.comments.set(number, id);
+        const after = await this.list(number);
+        const winner = winningClaim(after.claims, after.now);
+        if (winner && winner.id !== id) {
+            await this.remove(number, id);
+            this.comments.delete(number);
+            return { won: false, holder: winner.claim };
+        }
+        // The dead runs' claims it took over go: one claim comment on the issue, this run's.
+        const adopted = expiredClaims(before.claims, before.now, me.run);
+        for (const dead of after.claims)
+            if (dead.id !== id && !dead.claim.released && !isLive(dead, after.now))
+                await this.remove(number, dead.id);
+        return { won: true, adopted };
+    }
+    /**
+     * Moves the lease of this run's claim on (1 PATCH). Its comment gone (404): claimed again, and the
+     * claim of the run that holds the issue now returned (undefined: this run's, or no comment known).
+     */
+    async renew(number, me, expires, progress) {
+        const id = this.comments.get(number);
+        if (id === undefined)
+            return undefined;
+        try {
+            await this.edit(number, id, this.leased(me, expires), progress);
+            return undefined;
+        }
+        catch (error) {
+            if (!(error instanceof GitHubSourceError && error.status === 404))
+                throw error;
+        }
+        // The claim comment is gone: a run that took the issue over (this run's lease ran out) deleted it,
+        // or a person did. Claimed again, race-safe: the issue stays this run's unless another run holds it.
+        this.comments.delete(number);
+        const outcome = await this.claim(number, me, expires, true, progress);
+        return outcome.won ? undefined : outcome.holder;
+    }
+    /**
+     * Ends this run's claim (or, when this run took none, its loop's from an earlier run, still
+     * unreleased): with `progress`, its comment is edited to how the cycle ended, marked released (it
+     * stays as the attempt's record); without, nothing was done under it and it is deleted. The label
+     * goes. GitHub's 404 for any of them, gone already, is fine.
+     */
+    async release(number, me, at, progress) {
+        const id = this.comments.get(number);
+        // A cycle an earlier run of this loop claimed (its work landed now, from the outbox): its claim goes.
+        const ids = id !== undefined
+            ? [id]
+            : (await this.list(number)).claims
+                .filter((c) => c.claim.checkpoint === me.checkpoint && !c.claim.released)
+                .map((c) => c.id);
+        for (const each of ids)
+            if (progress)
+                await absentIsFine(() => this.edit(number, each, { ...me, expires: at, released: true }, progress));
+            else
+                await this.remove(number, each);
+        this.comments.delete(number);
+        await absentIsFine(() => this.api.send('DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}', { issue_number: number, name: IN_PROGRESS_LABEL }, `removing the ${IN_PROGRESS_LABEL} label from issue #${number}`));
+    }
+    async remove(number, id) {
+        await absentIsFine(() => this.api.send('DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}', { comment_id: id }, `deleting the claim comment on issue #${number}`));
+    }
+    /** The claim until `expires`, with the lease's length: GitHub's stamp on the comment starts it. */
+    leased(me, expires) {
+        const leaseSeconds = Math.max(0, Math.round((Date.parse(expires) - this.now()) / 1000));
+        return { ...me, expires, ...(Number.isFinite(leaseSeconds) ? { leaseSeconds } : {}) };
+    }
+    /** The comment as posted: the marker and the text, redacted like every comment (issue 15: it tells the work's progress). */
+    body(claim, progress) {
+        return commentText(this.shown.redact ?? ((t) => t), claimCommentBody(claim, progress, this.shown.runUrl));
+    }
+    async post(number, claim, progress) {
+        const answer = await this.api.send('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, body: this.body(claim, progress) }, `claiming issue #${number}`);
+        const id = json_isObject(answer.data) ? answer.data.id : undefined;
+        if (typeof id !== 'number')
+            throw new GitHubSourceError(`Unexpected answer claiming issue #${number}: no comment id`, 'other', answer.status);
+        return id;
+    }
+    async edit(number, id, claim, progress) {
+        await this.api.send('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { comment_id: id, body: this.body(claim, progress) }, claim.released ? `releasing the claim on issue #${number}` : `renewing the claim on issue #${number}`);
+        return id;
+    }
+}
+/** A DELETE whose target is gone already (404) has done its work. */
+async function absentIsFine(request) {
+    try {
+        await request();
+    }
+    catch (error) {
+        if (!(error instanceof GitHubSourceError && error.status === 404))
+            throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/issues/messages.ts
+/** The issue sources' long messages, one string each so a search finds them whole. */
+
+/** The end of a no-change comment on a GitHub issue: what was done, and how to have it tried again. */
+const noChangeNext = (closed) => closed
+    ? `Nothing was changed or merged: the issue's own tests pass, so it is closed. Reopen it and remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`
+    : `Nothing was changed or merged. Close this issue if that is right; remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`;
+
+;// CONCATENATED MODULE: ./src/issues/github/comments.ts
+/**
+ * agent-loop's comments on an issue, each posted once: a hidden first line says what it is for and
+ * carries a hash of its text, so a run killed after posting it finds it again instead of posting twice.
+ */
+
+
+
+
+const COMMENT_PAGES_SEARCHED = 2;
+function sha256(text) {
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(text, 'utf8').digest('hex');
+}
+/** The hidden line that marks a comment agent-loop posted: what it is for and a hash of its text. */
+function commentMarker(kind, text) {
+    return `<!-- agent-loop:${kind} sha256=${sha256(text).slice(0, 16)} -->`;
+}
+/** Looks through the newest comments (the last pages) for one that `matches`. */
+async function hasComment(api, number, count, matches) {
+    const lastPage = Math.ceil(count / PER_PAGE);
+    for (let page = lastPage; page >= 1 && page > lastPage - COMMENT_PAGES_SEARCHED; page--) {
+        const answer = await api.send('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, per_page: PER_PAGE, page }, `reading the comments of issue #${number}`);
+        const comments = Array.isArray(answer.data) ? answer.data : [];
+        if (comments.some((c) => json_isObject(c) && typeof c.body === 'string' && matches(c.body)))
+            return true;
+    }
+    return false;
+}
+/**
+ * Posts `note` (redacted) as a comment once: its hidden first line says what it is for and
+ * carries the note's hash (`<!-- agent-loop:<kind> sha256=\u2026 -->`); when the issue has comments,
+ * the newest pages are searched for that line first (up to 2 requests) and nothing is posted when
+ * it is there.
+ */
+async function postOnce(api, redact, c) {
+    const text = commentText(redact, c.note);
+    const marker = commentMarker(c.kind, text);
+    if (c.comments > 0 && (await hasComment(api, c.number, c.comments, (b) => b.includes(marker))))
+        return;
+    await api.send('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: c.number, body: [...(c.lines ?? []), marker, '', text].join('\n') }, c.what);
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/issueMarks.ts
+/**
+ * What the GitHub issue source writes on an issue: a ticked checklist item, a close with its reason,
+ * the escalation's label and note, the no-change label and evidence, a label. Each reads the issue
+ * first (a conditional GET) and does nothing twice when called again after a crash half-way.
+ */
+
+
+
+
+
+
+
+/** Hidden first line of every escalation comment. */
+const ESCALATION_MARKER = '<!-- agent-loop:escalation -->';
+/** The issue's number, or an error naming what could not be done. */
+function requireNumber(where, id, action) {
+    const number = issueNumber(id);
+    if (number === undefined) {
+        throw new GitHubSourceError(`Cannot ${action} issue ${JSON.stringify(id)} in ${where}: a GitHub issue id is its number, e.g. "42".`, 'other');
+    }
+    return number;
+}
+function unknownIssue(where, number, action) {
+    return new GitHubSourceError(`Cannot ${action} issue #${number} in ${where}: there is no such issue (deleted, transferred, or a pull request).`, 'not-found', 404);
+}
+/** The issue, read again (a conditional GET), or the error that it is none. */
+async function readIssue(ctx, id, action, reading) {
+    const number = requireNumber(ctx.where, id, action);
+    const item = await ctx.cache.issue(number, reading(number));
+    if (!item || item.pullRequest)
+        throw unknownIssue(ctx.where, number, action);
+    return { number, item };
+}
+async function addLabelTo(ctx, number, label) {
+    await ctx.api.send('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { issue_number: number, labels: [label] }, `labelling issue #${number} ${label}`);
+}
+async function closeIssue(ctx, number) {
+    await ctx.api.send('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number, state: 'closed', state_reason: 'completed' }, `closing issue #${number}`);
+}
+/** GitHubIssueSource.tickChecklistItem (see its contract there). */
+async function tickChecklistItem(ctx, id, item) {
+    const action = 'tick a checklist item of';
+    const { number, item: found } = await readIssue(ctx, id, action, (n) => `reading issue #${n} before ticking "${item}" in it`);
+    const body = tickItem(found.body, item);
+    if (body === undefined)
+        return false;
+    await ctx.api.send('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number, body }, `ticking "${item}" in issue #${number}`);
+    ctx.cache.forget(number);
+    return true;
+}
+/** GitHubIssueSource.close (see its contract there). */
+async function closeWithReason(ctx, id, reason) {
+    const { number, item } = await readIssue(ctx, id, 'close', (n) => `reading issue #${n} before closing it`);
+    if (item.state === 'closed')
+        return;
+    if (commentText(ctx.redact, reason).trim() !== '')
+        await postOnce(ctx.api, ctx.redact, {
+            number,
+            comments: item.comments ?? 0,
+            kind: 'close',
+            note: reason,
+            what: `commenting on issue #${number} before closing it`,
+        });
+    await closeIssue(ctx, number);
+    ctx.cache.forget(number);
+}
+/** GitHubIssueSource.markEscalated (see its contract there). */
+async function markEscalated(ctx, id, note) {
+    const { number, item } = await readIssue(ctx, id, 'escalate', (n) => `reading issue #${n} before escalating it`);
+    const labelled = item.labels.some((l) => l.toLowerCase() === ESCALATED_LABEL);
+    if (!labelled)
+        await addLabelTo(ctx, number, ESCALATED_LABEL);
+    // Looked for only when the label was there already: a run killed after labelling, or after commenting too.
+    await postOnce(ctx.api, ctx.redact, {
+        number,
+        comments: labelled ? (item.comments ?? 0) : 0,
+        kind: 'escalation-note',
+        note,
+        what: `commenting on escalated issue #${number}`,
+        lines: [ESCALATION_MARKER],
+    });
+    ctx.cache.forget(number);
+}
+/** GitHubIssueSource.markNoChange (see its contract there). */
+async function markNoChange(ctx, id, note, close) {
+    const { number, item } = await readIssue(ctx, id, 'label', (n) => `reading issue #${n} before labelling it ${NO_CHANGE_LABEL}`);
+    if (item.state === 'closed')
+        return;
+    // The label, then the comment (found by its marker: a run killed between the two posts it on the next try, once).
+    const labelled = item.labels.some((l) => l.toLowerCase() === NO_CHANGE_LABEL);
+    if (!labelled)
+        await addLabelTo(ctx, number, NO_CHANGE_LABEL);
+    const next = noChangeNext(close);
+    await postOnce(ctx.api, ctx.redact, {
+        number,
+        comments: labelled ? (item.comments ?? 0) : 0,
+        kind: 'no-change',
+        note: `${note}\n\n${next}`,
+        what: `commenting on issue #${number}`,
+    });
+    if (close)
+        await closeIssue(ctx, number);
+    ctx.cache.forget(number);
+}
+/** GitHubIssueSource.addLabel (see its contract there). */
+async function addLabel(ctx, id, label) {
+    const number = requireNumber(ctx.where, id, 'label');
+    await addLabelTo(ctx, number, label);
+    ctx.cache.forget(number);
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/listingFilter.ts
+/**
+ * What a listing of labelled GitHub issues holds, decided item by item: pull requests, closed items
+ * and issues waiting in a pull request left out, escalated issues apart, outsiders' issues skipped
+ * (and named), "Blocked by #N" issues held back while #N is open. Pure: listing.ts's caller pages.
+ */
+
+
+function emptySummary() {
+    return {
+        pages: 0,
+        notModified: 0,
+        scanned: 0,
+        pullRequests: 0,
+        escalated: 0,
+        prOpen: 0,
+        blocked: 0,
+        outsiders: 0,
+        ready: 0,
+        truncated: false,
+    };
+}
+/** Sorts one page's items into `into`, counting them in `summary`. Pure (but for the two it adds to). */
+function sortPage(items, who, into, summary) {
+    for (const item of items) {
+        summary.scanned++;
+        if (item.pullRequest) {
+            summary.pullRequests++;
+            continue;
+        }
+        if (item.state !== 'open')
+            continue;
+        const escalated = item.labels.some((l) => l.toLowerCase() === ESCALATED_LABEL);
+        if (escalated)
+            summary.escalated++;
+        if (item.labels.some((l) => l.toLowerCase() === PR_OPEN_LABEL || l.toLowerCase() === NO_CHANGE_LABEL)) {
+            summary.prOpen++;
+            continue;
+        }
+        const association = (item.authorAssociation ?? 'NONE').toUpperCase();
+        if (!who.allowed.has(association) && !who.trusted.has(String(item.number))) {
+            summary.outsiders++;
+            const outsider = {
+                id: String(item.number),
+                title: item.title,
+                author: item.author ?? '',
+                association,
+            };
+            if (item.url !== undefined)
+                outsider.url = item.url;
+            into.outsiders.push(outsider);
+            into.warnings.push(`issue #${item.number} by ${item.author ? `@${item.author}` : 'an unknown author'} (${association}) skipped: ` +
+                `only issues by ${[...who.allowed].join(', ')} are worked on (allowed-authors)`);
+            continue;
+        }
+        (escalated ? into.escalated : into.listed).push(toIssue(item));
+    }
+}
+/**
+ * "Blocked by #N" (the planning pipeline's phase N+1): `issues` but those blocked by an issue open in
+ * the listing's `pages`, each held back counted in `summary`.
+ */
+function unblockedBy(pages, summary) {
+    const open = new Set(Object.values(pages)
+        .flatMap((p) => p.items)
+        .filter((i) => i.state === 'open' && !i.pullRequest)
+        .map((i) => String(i.number)));
+    return (issues) => issues.filter((issue) => {
+        const blocker = issueFields_blockedBy(issue.body).find((n) => open.has(n));
+        if (blocker !== undefined)
+            summary.blocked++;
+        return blocker === undefined;
+    });
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/phaseIssues.ts
+/**
+ * The planning pipeline's phase issues on GitHub (src/workflows/pipeline/githubSink.ts): issues opened
+ * carrying the source's label, and found again by the hidden marker in their body on a re-run.
+ * GitHubIssueSource.createIssue and findByMarkers are these, through the source's requests.
+ */
+
+
+
+
+/** Opens an issue carrying `label` (1 request); its number. */
+async function createLabelledIssue(api, label, redact, issue) {
+    const answer = await api.send('POST /repos/{owner}/{repo}/issues', { title: truncate(redact(issue.title), 250), body: commentText(redact, issue.body), labels: [label] }, `opening an issue "${issue.title.slice(0, 60)}"`);
+    const number = json_isObject(answer.data) ? answer.data.number : undefined;
+    if (typeof number !== 'number')
+        throw new GitHubSourceError(`Unexpected answer opening an issue in ${api.owner}/${api.repo}: no number`, 'other', answer.status);
+    return number;
+}
+/**
+ * The issues (open or closed) carrying `label` whose body contains each marker: at most `maxPages`
+ * pages of 100, newest first (where a re-run's own issues are).
+ */
+async function findIssuesByMarkers(api, label, maxPages, markers) {
+    const found = new Map();
+    const q = new URLSearchParams({
+        state: 'all',
+        labels: label,
+        sort: 'created',
+        direction: 'desc',
+        per_page: String(PER_PAGE),
+    });
+    let url = `/repos/${encodeURIComponent(api.owner)}/${encodeURIComponent(api.repo)}/issues?${q.toString()}`;
+    for (let page = 0; url !== undefined && page < maxPages && found.size < markers.length; page++) {
+        const answer = await api.send(`GET ${url}`, {}, `looking for issues an earlier run opened (${label})`);
+        for (const raw of Array.isArray(answer.data) ? answer.data : []) {
+            if (!json_isObject(raw) || typeof raw.number !== 'number' || typeof raw.body !== 'string' || raw.pull_request)
+                continue;
+            for (const marker of markers)
+                if (!found.has(marker) && raw.body.includes(marker))
+                    found.set(marker, raw.number);
+        }
+        url = nextLink(answer.headers.link);
+    }
+    return found;
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/pullRequests.ts
+/**
+ * Pull requests, for the action's way to land a finished cycle (src/publish/pullRequest.ts): the
+ * open pull request from a branch is found and reused, or a new one opened, its title and body
+ * redacted. GitHubIssueSource.openPullRequest is this, through the source's requests.
+ */
+
+
+
+
+/**
+ * The open pull request from `head` (a branch of this repository), or a new one: 1 GET, plus 1
+ * POST when there is none. A 422 "already exists" (another run won the race) reads it again.
+ */
+async function openOrReusePullRequest(api, redact, pr) {
+    const find = async () => {
+        const answer = await api.send('GET /repos/{owner}/{repo}/pulls', { head: `${api.owner}:${pr.head}`, base: pr.base, state: 'open', per_page: 1 }, `looking for an open pull request from ${pr.head}`);
+        const first = Array.isArray(answer.data) ? answer.data[0] : undefined;
+        return json_isObject(first) && typeof first.number === 'number'
+            ? { number: first.number, url: typeof first.html_url === 'string' ? first.html_url : '', reused: true }
+            : undefined;
+    };
+    const existing = await find();
+    if (existing)
+        return existing;
+    try {
+        const answer = await api.send('POST /repos/{owner}/{repo}/pulls', {
+            head: pr.head,
+            base: pr.base,
+            title: truncate(redact(pr.title), 250),
+            body: commentText(redact, pr.body),
+            draft: pr.draft,
+        }, `opening a pull request from ${pr.head} into ${pr.base}`);
+        const data = json_isObject(answer.data) ? answer.data : {};
+        if (typeof data.number !== 'number')
+            throw new GitHubSourceError(`Unexpected answer opening a pull request from ${pr.head}: no number`, 'other', answer.status);
+        return { number: data.number, url: typeof data.html_url === 'string' ? data.html_url : '', reused: false };
+    }
+    catch (error) {
+        if (error instanceof GitHubSourceError && error.status === 422 && /already exists/i.test(error.message)) {
+            const raced = await find();
+            if (raced)
+                return raced;
+        }
+        // A refusal's fix is named where the landing is classified (src/publish/landingFailures.ts).
+        throw error;
+    }
+}
+/**
+ * The open pull requests whose head is a branch of this repository starting with `prefix`: at most
+ * `maxPages` pages of 100 (1 request for up to 100 open pull requests). A listing GitHub did not
+ * answer (after the client's retries) is a ListingError, never an empty list.
+ */
+async function listOpenPullRequests(api, prefix, maxPages = 3) {
+    try {
+        return await listPages(api, prefix, maxPages);
+    }
+    catch (error) {
+        throw listingFailed(error, `listing the open pull requests of ${api.owner}/${api.repo}`);
+    }
+}
+async function listPages(api, prefix, maxPages) {
+    const found = [];
+    for (let page = 1; page <= maxPages; page++) {
+        const answer = await api.send('GET /repos/{owner}/{repo}/pulls', { state: 'open', per_page: 100, page }, 'listing the open pull requests');
+        const items = Array.isArray(answer.data) ? answer.data : [];
+        for (const item of items) {
+            if (!isObject(item) || typeof item.number !== 'number' || !isObject(item.head))
+                continue;
+            const head = item.head;
+            const fullName = isObject(head.repo) ? head.repo.full_name : undefined;
+            const ref = typeof head.ref === 'string' ? head.ref : '';
+            // A fork's branch of the same name is not agent-loop's.
+            if (!ref.startsWith(prefix) ||
+                (typeof fullName === 'string' && fullName.toLowerCase() !== `${api.owner}/${api.repo}`.toLowerCase()))
+                continue;
+            found.push({
+                number: item.number,
+                url: typeof item.html_url === 'string' ? item.html_url : '',
+                head: ref,
+                body: typeof item.body === 'string' ? item.body : '',
+            });
+        }
+        if (items.length < 100)
+            break;
+    }
+    return found;
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/issueSource.ts
+/**
+ * GitHub issues as the issue source (the action): open issues carrying a label, pull requests
+ * excluded, most urgent first. Only issues whose author association is allowed are worked on; the
+ * others are skipped and listed (`skippedOutsiders`) so that an outsider cannot make the agent run
+ * their text. Escalation adds ESCALATED_LABEL and one comment; `ready()` lists such issues last, and
+ * the engine skips them until a person removes the label or edits the issue. The same source opens the action's pull requests (pullRequests.ts)
+ * and the planning pipeline's phase issues (phaseIssues.ts), through the same requests.
+ *
+ * API budget (what a slice costs, whatever the backlog size):
+ * - `ready()`: one `GET \u2026/issues?per_page=100` page, more only while fewer than `maxIssues`
+ *   workable issues were found, never more than `maxPages` (default 3) pages. Each page is a
+ *   conditional request (`If-None-Match` with the page's stored ETag, cache.ts); a 304 reuses the
+ *   cached page and does not count against the primary rate limit.
+ * - `get(id)`: 1 conditional `GET \u2026/issues/{n}`.
+ * - `close(id, reason)`: 1 conditional GET, then a comment and a PATCH (3; 1 when already closed).
+ * - `tickChecklistItem(id, item)`: 1 conditional GET, the PATCH of the body (2; 1 when already ticked).
+ * - `markEscalated(id, note)`: 1 conditional GET, the label (when absent), the comment (3).
+ * - `markNoChange(id, note, close)`: 1 conditional GET, the label (when absent), the comment, the
+ *   PATCH when `close` (4).
+ * Every comment is posted once (postOnce): when the issue already has comments, up to 2 comment
+ * pages are read first to find an earlier one with the same marker (a run killed after posting it).
+ * - Claims (issue 14, claimComments.ts): `ready()` reads the claims of each listed issue carrying
+ *   IN_PROGRESS_LABEL (1 each); claiming an issue costs 4 (5 when it loses the race, 1 more per
+ *   dead claim it takes over), renewing 1, releasing 2.
+ * Retries (5xx, network errors, rate limits, see `createOctokit` in client.ts) come on top, at most
+ * `retries` per request.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+const DEFAULT_ALLOWED_AUTHORS = ['OWNER', 'MEMBER', 'COLLABORATOR'];
+class GitHubIssueSource {
+    description;
+    /** Outsiders' issues the last ready() skipped, for the summary. */
+    skippedOutsiders = [];
+    /** What the last ready() looked at. */
+    lastListing;
+    /** The rate limit as the last answer reported it. */
+    get rateLimit() {
+        return this.api.rateLimit;
+    }
+    api;
+    cache;
+    owner;
+    repo;
+    label;
+    allowed;
+    onWarning;
+    maxIssues;
+    maxPages;
+    redact;
+    query;
+    warned = new Set();
+    trusted = new Set();
+    claims;
+    runId;
+    claimsOf;
+    marks;
+    constructor(options) {
+        this.owner = options.owner;
+        this.repo = options.repo;
+        this.label = options.label;
+        this.allowed = new Set((options.allowedAuthors ?? DEFAULT_ALLOWED_AUTHORS).map((a) => a.trim().toUpperCase()).filter((a) => a !== ''));
+        this.onWarning = options.onWarning ?? (() => { });
+        this.maxIssues = Math.max(1, Math.floor(options.maxIssues ?? 100));
+        this.maxPages = Math.max(1, Math.floor(options.maxPages ?? 3));
+        this.redact = options.redact ?? ((t) => t);
+        this.query = `${this.owner.toLowerCase()}/${this.repo.toLowerCase()} ${this.label}`;
+        this.api = new GitHubRequests(options.octokit, this.owner, this.repo);
+        this.cache = new IssueCache(this.api, this.query);
+        this.claims = new GitHubClaims(this.api, options.now ?? Date.now, (author) => author.type === 'Bot' || this.allowed.has((author.association ?? '').toUpperCase()), { redact: this.redact, ...(options.runUrl ? { runUrl: options.runUrl } : {}) });
+        this.marks = { api: this.api, cache: this.cache, redact: this.redact, where: `${this.owner}/${this.repo}` };
+        this.runId = options.runId;
+        this.claimsOf = options.claimsOf ? new Set(options.claimsOf.map((id) => String(issueNumber(id) ?? id))) : undefined;
+        this.description = `GitHub issues of ${this.owner}/${this.repo} labelled ${this.label}`;
+        if (options.state !== undefined)
+            this.restore(options.state);
+    }
+    /** The cache to keep in the checkpoint: the last listing's pages and recently read issues, with their ETags. */
+    get state() {
+        return this.cache.state;
+    }
+    /** Every stored ETag by request (listing pages by URL, issues as `issue #N`). */
+    get etags() {
+        return this.cache.etags;
+    }
+    trust(ids) {
+        for (const id of ids)
+            this.trusted.add(String(issueNumber(id) ?? id));
+    }
+    exportState() {
+        return this.state;
+    }
+    importState(state) {
+        this.restore(state);
+    }
+    get apiCalls() {
+        return this.api.apiCalls;
+    }
+    /**
+     * The workable issues, most urgent first, then the escalated ones. A listing GitHub did not answer
+     * (after the client's retries) is a ListingError, never an empty list: the run is deferred.
+     */
+    async ready() {
+        try {
+            return await this.list();
+        }
+        catch (error) {
+            throw listing_listingFailed(error, `listing the open issues labelled ${this.label} in ${this.owner}/${this.repo}`);
+        }
+    }
+    async list() {
+        const sorted = { listed: [], escalated: [], outsiders: [], warnings: [] };
+        const summary = emptySummary();
+        const pages = {};
+        let url = this.firstPageUrl();
+        while (url !== undefined) {
+            if (summary.pages >= this.maxPages || sorted.listed.length >= this.maxIssues) {
+                summary.truncated = true;
+                break;
+            }
+            const page = await this.cache.listingPage(url, summary, `listing open issues labelled ${this.label} in ${this.owner}/${this.repo}`);
+            pages[url] = page;
+            sorted.warnings = [];
+            sortPage(page.items, { allowed: this.allowed, trusted: this.trusted }, sorted, summary);
+            for (const warning of sorted.warnings)
+                this.warnOnce(warning);
+            url = page.next;
+        }
+        this.cache.keepListing(pages);
+        this.skippedOutsiders = sorted.outsiders;
+        const unblocked = unblockedBy(pages, summary);
+        const ready = sortIssues(unblocked(sorted.listed)).slice(0, this.maxIssues);
+        // An issue another run is working on: its claim is read (1 request per such issue) and handed on.
+        for (const issue of ready) {
+            if (!issue.labels.some((l) => l.toLowerCase() === IN_PROGRESS_LABEL))
+                continue;
+            if (this.claimsOf && !this.claimsOf.has(issue.id))
+                continue;
+            const holder = await this.claims.heldBy(Number(issue.id), this.runId ?? '');
+            if (holder)
+                issue.claimedBy = holder;
+        }
+        summary.ready = ready.length;
+        this.lastListing = summary;
+        if (summary.truncated && ready.length < this.maxIssues) {
+            this.warnOnce(`${this.description}: only the oldest ${summary.scanned} of the labelled items were looked at (${this.maxPages} pages of ${PER_PAGE}); ` +
+                `newer issues, and priority labels on them, are seen once older ones are closed or escalated`);
+        }
+        return [...ready, ...sortIssues(unblocked(sorted.escalated)).slice(0, this.maxIssues)];
+    }
+    async get(id) {
+        const number = issueNumber(id);
+        if (number === undefined)
+            return undefined;
+        const item = await this.cache.issue(number, `reading issue #${number}`);
+        return item && !item.pullRequest ? toIssue(item) : undefined;
+    }
+    /**
+     * Ticks one checklist item's box in the issue's body: the body read again (a conditional GET, so a
+     * person's edit up to now is in it), that one `[ ]` made `[x]`, the body PATCHed back; nothing sent
+     * when the box is already ticked or not there. A person's edit in the moment between the read
+     * and the PATCH would be lost: GitHub offers no conditional PATCH of an issue.
+     */
+    tickChecklistItem(id, item) {
+        return tickChecklistItem(this.marks, id, item);
+    }
+    /**
+     * A comment with the reason (marked: posted once, see postOnce), then `state: closed,
+     * state_reason: completed`. A closed issue is left as it is. Called again after a crash between
+     * the comment and the close, it finds the comment and only closes.
+     */
+    close(id, reason) {
+        return closeWithReason(this.marks, id, reason);
+    }
+    /**
+     * Adds ESCALATED_LABEL and posts one comment: a hidden marker, the note's hash, the (redacted)
+     * note. Called again for the same note while the issue still carries the label, it finds that
+     * comment and posts nothing. Once a person has removed the label, a new escalation comments anew.
+     */
+    markEscalated(id, note) {
+        return markEscalated(this.marks, id, note);
+    }
+    /**
+     * An issue found already satisfied: NO_CHANGE_LABEL and one comment with the evidence (label,
+     * comment: 2 calls after the read), then closed when `close` (the issue's own named tests or
+     * `verify:` pass: 1 more call), else left open for a person to close. Called again with the same
+     * note (a run killed on the way), it labels and comments nothing twice.
+     */
+    markNoChange(id, note, close) {
+        return markNoChange(this.marks, id, note, close);
+    }
+    /**
+     * The open pull request from `head` (a branch of this repository), or a new one: 1 GET, plus 1
+     * POST when there is none. A 422 "already exists" (another run won the race) reads it again.
+     */
+    openPullRequest(pr) {
+        return openOrReusePullRequest(this.api, this.redact, pr);
+    }
+    /** Opens an issue carrying this source's label (1 request); its number. */
+    createIssue(issue) {
+        return createLabelledIssue(this.api, this.label, this.redact, issue);
+    }
+    /**
+     * The issues (open or closed) carrying this source's label whose body contains each marker: at
+     * most `maxPages` pages of 100, newest first (where a re-run's own issues are).
+     */
+    findByMarkers(markers) {
+        return findIssuesByMarkers(this.api, this.label, this.maxPages, markers);
+    }
+    /** Adds a label to an issue (1 request; GitHub creates a missing repository label). */
+    addLabel(id, label) {
+        return addLabel(this.marks, id, label);
+    }
+    /**
+     * Claims the issue (issue 14; claimComments.ts): the label, the claim comment (issue 15: the issue's
+     * progress comment, telling `progress`), the race read back.
+     */
+    claim(id, me, expires, resuming, progress) {
+        // The issue's cached ETag stays: its label changed, so the next conditional read gets it anew.
+        return this.claims.claim(this.requireNumber(id, 'claim'), me, expires, resuming, progress);
+    }
+    /** Renews this run's claim on the issue (1 PATCH of its comment, telling `progress`); the run that took it over, if one did. */
+    renewClaim(id, me, expires, progress) {
+        return this.claims.renew(this.requireNumber(id, 'claim'), me, expires, progress);
+    }
+    /** The progress `me`'s claim on the issue last recorded (a wave job that died: what it had run). */
+    async claimProgress(id, me) {
+        const claim = await this.claims.ownNewest(this.requireNumber(id, 'read the claim of'), me);
+        if (claim?.iterations === undefined)
+            return undefined;
+        return { iterations: claim.iterations, ...(claim.costUsd !== undefined ? { costUsd: claim.costUsd } : {}) };
+    }
+    /** Releases this run's claim: its comment says how the work ended (`progress`; deleted without), the label goes. */
+    async releaseClaim(id, me, at, progress) {
+        const number = this.requireNumber(id, 'release');
+        await this.claims.release(number, me, at, progress);
+        this.cache.forget(number);
+    }
+    // --- requests ----------------------------------------------------------------------------------
+    firstPageUrl() {
+        const q = new URLSearchParams({
+            state: 'open',
+            labels: this.label,
+            sort: 'created',
+            direction: 'asc',
+            per_page: String(PER_PAGE),
+        });
+        return `/repos/${encodeURIComponent(this.owner)}/${encodeURIComponent(this.repo)}/issues?${q.toString()}`;
+    }
+    // --- helpers -----------------------------------------------------------------------------------
+    restore(value) {
+        const problem = this.cache.restore(value);
+        if (problem !== undefined) {
+            this.warnOnce(`${this.description}: the saved GitHub cache is not valid and is ignored (${problem}); the first requests are ordinary ones`);
+        }
+    }
+    requireNumber(id, action) {
+        return requireNumber(`${this.owner}/${this.repo}`, id, action);
+    }
+    warnOnce(message) {
+        if (this.warned.has(message))
+            return;
+        this.warned.add(message);
+        this.onWarning(message);
+    }
+}
+/** Requests the source made so far (for tests and the summary). */
+function apiCallsOf(source) {
+    return source.apiCalls;
+}
+
+;// CONCATENATED MODULE: ./src/issues/index.ts
+
+
+
+
+
+
+/** The bd CLI when `bd` is on PATH (unless preferCli is false), else the JSONL file. */
+async function createBeadsSource(options) {
+    const { issuesFile, cwd, onWarning, preferCli = true } = options;
+    if (preferCli && (await isOnPath('bd', options.envPath))) {
+        return new BdCliSource({ cwd, onWarning, ...(options.exec ? { exec: options.exec } : {}) });
+    }
+    return new BeadsFileSource({
+        file: issuesFile,
+        cwd,
+        onWarning,
+        ...(options.now ? { now: options.now } : {}),
+        ...(options.terms ? { terms: options.terms } : {}),
+    });
+}
+
+;// CONCATENATED MODULE: ./src/issues/registry.ts
+/**
+ * The issue sources by name: one line per source, how it is built from what its builder holds. A
+ * source any run builds (builtBy 'any' in catalog.ts) takes the repository and --issues-file; a source
+ * only the action builds takes what the action holds for its service (the client, the repository, the
+ * label). What is said and decided about each source by name is its entry in catalog.ts; the compiler
+ * requires a line here for every entry there.
+ */
+
+
+
+
+const SOURCE_FACTORIES = {
+    // An explicit --issues-file means that file, even when bd is installed.
+    beads: ((c) => createBeadsSource({
+        issuesFile: external_node_path_default().resolve(c.cwd, c.options.issuesFile),
+        cwd: c.cwd,
+        ...(c.terms ? { terms: c.terms } : {}),
+        preferCli: c.options.issuesFile === '.beads/issues.jsonl',
+        onWarning: c.onWarning,
+    })),
+    github: ((options) => new GitHubIssueSource(options)),
+};
+/** The factory of a source any run builds (builtBy 'any'); undefined for one only the action builds. */
+function runSourceFactory(name) {
+    return ISSUE_SOURCES[name].builtBy === 'any'
+        ? SOURCE_FACTORIES[name]
+        : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/report/workflowCommands.ts
+/**
+ * GitHub's runner reads a workflow command from any line of a step's output: `::name::data` after
+ * leading white space (its TryParseV2 trims the line first), and the older `##[name]data` anywhere
+ * in a line. Text agent-loop did not write itself (agent and test output, issue text, a diagnostic
+ * quoting them, a server's error message) must never be one: it could annotate, mask, end a group,
+ * or stop the runner's command processing. `inert` makes such a line plain text by putting a
+ * visible backslash inside the marker (`:\:error::`, `##\[error]`): no invisible character, so what
+ * a reader copies from the log is what they see. agent-loop's own commands (groups, annotations,
+ * masks) are written around it, never through it. Pure.
+ */
+/** `text` with no line the runner would read as a workflow command. */
+function inert(text) {
+    if (!text.includes('::') && !text.includes('##['))
+        return text;
+    return text.replace(/^([^\S\r\n]*):(?=:)/gm, '$1:\\').replaceAll('##[', '##\\[');
+}
+/** The same for a line of JSON, which stays valid and decodes to the same value: `[` escaped. */
+function inertJson(json) {
+    return json.includes('##[') ? json.replaceAll('##[', '##\\u005b') : json;
+}
+/** Whether the runner would read `line` as a workflow command (for tests and checks). */
+function isWorkflowCommand(line) {
+    return line.trimStart().startsWith('::') || line.includes('##[');
+}
+
+;// CONCATENATED MODULE: ./src/report/wrap.ts
+/**
+ * agent-loop's own text on a terminal, wrapped at word boundaries (issue 40). A terminal breaks a
+ * line that is wider than itself wherever the edge falls, mid-word: the halt's "What to do", one
+ * line of 400 characters, read "remove the agent-loop:esca" / "lated label". Lines are broken at
+ * spaces, one column short of the width; a word (a path, a URL) or an inline code span (`agent-loop
+ * run --resume-halted`) is never broken, and stands on a line of its own when it is wider than the
+ * line. A continued line is indented under its list item, or by two spaces. Fenced blocks (the agent's
+ * and the tests' output quoted in a diagnostic) are left as they are: they are output, not advice.
+ * Where the width is unknown (a pipe, a file, the action's log) nothing is wrapped. Pure.
+ */
+/** Narrower than this, wrapping helps nobody: the text is left as it is. */
+const MIN_WIDTH = 20;
+/**
+ * The console's width: COLUMNS when it holds a whole number (a user's or a test's choice, as
+ * Python's shutil and GNU tools take it), else the terminal's columns, else undefined (not a
+ * terminal: nothing is wrapped).
+ */
+function consoleWidth(columnsEnv, terminalColumns) {
+    const fromEnv = columnsEnv !== undefined && /^\s*\d+\s*$/.test(columnsEnv) ? Number(columnsEnv) : undefined;
+    const width = fromEnv ?? terminalColumns;
+    return width !== undefined && Number.isInteger(width) && width >= MIN_WIDTH ? width : undefined;
+}
+/** `text` with every line wider than `width` - 1 broken at spaces (see above). */
+function wrapText(text, width) {
+    if (width < MIN_WIDTH)
+        return text;
+    const max = width - 1;
+    let fence;
+    const out = [];
+    for (const line of text.split('\n')) {
+        const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+        if (fence) {
+            if (marker && marker[0] === fence.char && marker.length >= fence.length && line.trim() === marker)
+                fence = undefined;
+            out.push(line);
+            continue;
+        }
+        if (marker) {
+            fence = { char: marker[0], length: marker.length };
+            out.push(line);
+            continue;
+        }
+        out.push(...wrapLine(line, max));
+    }
+    return out.join('\n');
+}
+/** Words, each glued to what touches it: an inline code span keeps its spaces. */
+const WORD = /(?:`[^`\n]*`|[^\s`]|`)+/g;
+function wrapLine(line, max) {
+    if (line.length <= max)
+        return [line];
+    const lead = /^(\s*)((?:[-*+]|\d+[.)])\s+)?/.exec(line);
+    const first = lead[0];
+    const hang = (lead[1] ?? '') + ' '.repeat((lead[2] ?? '').length || 2);
+    const words = line.slice(first.length).match(WORD) ?? [];
+    const lines = [];
+    let current = first;
+    let empty = true;
+    for (const word of words) {
+        if (!empty && current.length + 1 + word.length > max) {
+            lines.push(current);
+            current = hang;
+            empty = true;
+        }
+        current += (empty ? '' : ' ') + word;
+        empty = false;
+    }
+    lines.push(current);
+    return lines;
+}
+
+;// CONCATENATED MODULE: ./src/report/logger.ts
+
+
+
+function createLogger({ json, write: writeRaw, clock, redact, before, width }) {
+    // No line of the log can be a workflow command but those `before` writes (workflowCommands.ts).
+    const write = (text) => writeRaw(json ? inertJson(text) : inert(text));
+    // Wrapped once masked: a mask is what the line shows.
+    const fit = (text) => (width === undefined ? text : wrapText(text, width));
+    const emit = (event, level, message, fields) => {
+        const prefix = before?.(event, level, message);
+        if (prefix)
+            writeRaw(redact(prefix));
+        const time = rfc3339(clock.now());
+        if (json) {
+            write(redact(JSON.stringify({ time, level, event, message, ...fields })) + '\n');
+        }
+        else {
+            const tag = level === 'info' || level === 'debug' ? '' : `${level.toUpperCase()} `;
+            write(fit(redact(`${time} ${tag}${message}`)) + '\n');
+        }
+    };
+    return {
+        event: emit,
+        info: (e, m, f) => emit(e, 'info', m, f),
+        warn: (e, m, f) => emit(e, 'warn', m, f),
+        error: (e, m, f) => emit(e, 'error', m, f),
+        output(source, rawLine, stream, cut) {
+            // A piece of an overlong line: a secret may straddle the cut, so its edges are masked too.
+            const line = cut && 'piece' in redact ? redact.piece(rawLine, cut) : rawLine;
+            if (json)
+                write(redact(JSON.stringify({ event: `${source}.output`, stream, line, ...(cut ? { cut } : {}) })) + '\n');
+            else
+                write(redact(`  \u2502 ${line}`) + '\n');
+        },
+        result(result, textLine) {
+            if (json)
+                write(redact(JSON.stringify(result)) + '\n');
+            else
+                write(fit(redact(textLine)) + '\n');
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/app/runPorts.ts
+
+
+/** The run's log: text or NDJSON (--json) on the caller's stdout, masked, with the caller's prefix per event. */
+function runLogger(options, io, redact) {
+    return createLogger({
+        json: options.json,
+        write: io.stdout,
+        clock: io.clock,
+        redact,
+        before: io.beforeEvent,
+        ...(io.width !== undefined ? { width: io.width } : {}),
+    });
+}
+/** The caller's issue source (the action's GitHub issues), else the beads source of the options. */
+function sourceOf(options, io, onWarning) {
+    if (io.source)
+        return Promise.resolve(io.source(onWarning));
+    // A source only the action builds, asked for elsewhere: prepareRun says so; the beads source stands in.
+    const build = runSourceFactory(options.source) ?? SOURCE_FACTORIES.beads;
+    return Promise.resolve(build({ cwd: io.cwd, options, env: io.env, ...(io.terms ? { terms: io.terms } : {}), onWarning }));
+}
+
+;// CONCATENATED MODULE: ./src/app/earlyEnds.ts
+
+
+
+
+
+/**
+ * The halt of an earlier run still stands: said in the log and the result (status halted, with
+ * `standing`), and nothing else done: no agent, no checkpoint written, no Discord post. Exit 1 (the
+ * action turns it into a warning and a green step).
+ */
+async function standingHalt(options, io, halt, startedAt) {
+    const redact = createRedactor(io.secrets);
+    const logger = runLogger(options, io, redact);
+    const { loop } = halt;
+    const stood = loop.halt;
+    const ways = resumeWays(stood).map((w) => describeResumeWay(w, io.terms ?? 'cli', loop.baseBranch));
+    const owed = owedLabels(loop);
+    const said = `Still halted since ${stood.at ?? 'an earlier run'} (${stood.reason}): ${stood.message}. ` +
+        `Nothing was run. To resume: ${ways.join('; ')}.${owed ? ` ${owed}` : ''}`;
+    logger.warn('run.still_halted', said, {
+        haltReason: stood.reason,
+        since: stood.at ?? null,
+        checkpointId: halt.checkpointId,
+    });
+    return endedEarly(io, logger, startedAt, {
+        status: 'halted',
+        state: loop,
+        checkpointId: halt.checkpointId,
+        standing: { since: stood.at ?? null, advice: stood.advice ?? null, resume: resumeWays(stood) },
+    });
+}
+/**
+ * Nothing to do (src/core/idle.ts): said in the log and the result (status complete, `idle`, the
+ * newest checkpoint's id and counters), and nothing else done: no checkpoint written, no agent
+ * installed or prepared, no lock taken. Exit 0.
+ */
+async function idleRun(io, logger, idle, where, startedAt) {
+    const { loop, checkpointId } = idle;
+    const left = checkpointId
+        ? `Checkpoint ${checkpointId} is left as it was`
+        : 'There is no checkpoint yet, and none is written';
+    const said = `Nothing to do: no ready issue in ${where}, no cycle in flight, nothing waiting to land. ${left}; no agent was prepared.`;
+    logger.info('run.idle', said, { checkpointId: checkpointId || null });
+    return endedEarly(io, logger, startedAt, { status: 'complete', state: loop, checkpointId, idle: true });
+}
+/**
+ * The issues could not be listed before the run started (src/app/idleCheck.ts): said in the log and
+ * the result (status deferred, what failed), and nothing else done: no checkpoint written, no agent
+ * installed or prepared, no lock taken. Exit 75 (the action: green, with a warning).
+ */
+async function deferredRun(io, logger, deferred, startedAt) {
+    const { loop, checkpointId, failed } = deferred;
+    const redact = createRedactor(io.secrets);
+    const kept = checkpointId ? ` (checkpoint ${checkpointId} is left as it was)` : '';
+    const said = `Deferred: ${failed.message.replace(/\.$/, '')}. No issue was started and nothing was written${kept}; ` +
+        'the next run lists the issues again.';
+    logger.warn('run.deferred', said, { what: failed.what, status: failed.status, checkpointId: checkpointId || null });
+    const deferredAs = { ...failed, message: redact(failed.message) };
+    return endedEarly(io, logger, startedAt, {
+        status: 'deferred',
+        state: loop,
+        checkpointId,
+        deferred: deferredAs,
+        unchanged: true,
+    });
+}
+/** A run that ended before it started: its result (counted from the loop as it stands: nothing added) logged and handed over. */
+async function endedEarly(io, logger, startedAt, end) {
+    const result = buildResult({
+        ...end,
+        start: end.state,
+        durationMs: io.clock.now().getTime() - startedAt,
+        interrupted: false,
+    });
+    logger.result(result, summaryLine(result));
+    await io.onResult?.(result);
+    return exitCodeFor(result);
 }
 
 ;// CONCATENATED MODULE: ./src/app/haltCheck.ts
@@ -38147,784 +38403,9 @@ async function reported(opened, store, maxIterations) {
         : { checkpointId: '', loop: initialLoopState(maxIterations) };
 }
 
-;// CONCATENATED MODULE: ./src/report/workflowCommands.ts
-/**
- * GitHub's runner reads a workflow command from any line of a step's output: `::name::data` after
- * leading white space (its TryParseV2 trims the line first), and the older `##[name]data` anywhere
- * in a line. Text agent-loop did not write itself (agent and test output, issue text, a diagnostic
- * quoting them, a server's error message) must never be one: it could annotate, mask, end a group,
- * or stop the runner's command processing. `inert` makes such a line plain text by putting a
- * visible backslash inside the marker (`:\:error::`, `##\[error]`): no invisible character, so what
- * a reader copies from the log is what they see. agent-loop's own commands (groups, annotations,
- * masks) are written around it, never through it. Pure.
- */
-/** `text` with no line the runner would read as a workflow command. */
-function inert(text) {
-    if (!text.includes('::') && !text.includes('##['))
-        return text;
-    return text.replace(/^([^\S\r\n]*):(?=:)/gm, '$1:\\').replaceAll('##[', '##\\[');
-}
-/** The same for a line of JSON, which stays valid and decodes to the same value: `[` escaped. */
-function inertJson(json) {
-    return json.includes('##[') ? json.replaceAll('##[', '##\\u005b') : json;
-}
-/** Whether the runner would read `line` as a workflow command (for tests and checks). */
-function isWorkflowCommand(line) {
-    return line.trimStart().startsWith('::') || line.includes('##[');
-}
-
-;// CONCATENATED MODULE: ./src/report/wrap.ts
-/**
- * agent-loop's own text on a terminal, wrapped at word boundaries (issue 40). A terminal breaks a
- * line that is wider than itself wherever the edge falls, mid-word: the halt's "What to do", one
- * line of 400 characters, read "remove the agent-loop:esca" / "lated label". Lines are broken at
- * spaces, one column short of the width; a word (a path, a URL) or an inline code span (`agent-loop
- * run --resume-halted`) is never broken, and stands on a line of its own when it is wider than the
- * line. A continued line is indented under its list item, or by two spaces. Fenced blocks (the agent's
- * and the tests' output quoted in a diagnostic) are left as they are: they are output, not advice.
- * Where the width is unknown (a pipe, a file, the action's log) nothing is wrapped. Pure.
- */
-/** Narrower than this, wrapping helps nobody: the text is left as it is. */
-const MIN_WIDTH = 20;
-/**
- * The console's width: COLUMNS when it holds a whole number (a user's or a test's choice, as
- * Python's shutil and GNU tools take it), else the terminal's columns, else undefined (not a
- * terminal: nothing is wrapped).
- */
-function consoleWidth(columnsEnv, terminalColumns) {
-    const fromEnv = columnsEnv !== undefined && /^\s*\d+\s*$/.test(columnsEnv) ? Number(columnsEnv) : undefined;
-    const width = fromEnv ?? terminalColumns;
-    return width !== undefined && Number.isInteger(width) && width >= MIN_WIDTH ? width : undefined;
-}
-/** `text` with every line wider than `width` - 1 broken at spaces (see above). */
-function wrapText(text, width) {
-    if (width < MIN_WIDTH)
-        return text;
-    const max = width - 1;
-    let fence;
-    const out = [];
-    for (const line of text.split('\n')) {
-        const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
-        if (fence) {
-            if (marker && marker[0] === fence.char && marker.length >= fence.length && line.trim() === marker)
-                fence = undefined;
-            out.push(line);
-            continue;
-        }
-        if (marker) {
-            fence = { char: marker[0], length: marker.length };
-            out.push(line);
-            continue;
-        }
-        out.push(...wrapLine(line, max));
-    }
-    return out.join('\n');
-}
-/** Words, each glued to what touches it: an inline code span keeps its spaces. */
-const WORD = /(?:`[^`\n]*`|[^\s`]|`)+/g;
-function wrapLine(line, max) {
-    if (line.length <= max)
-        return [line];
-    const lead = /^(\s*)((?:[-*+]|\d+[.)])\s+)?/.exec(line);
-    const first = lead[0];
-    const hang = (lead[1] ?? '') + ' '.repeat((lead[2] ?? '').length || 2);
-    const words = line.slice(first.length).match(WORD) ?? [];
-    const lines = [];
-    let current = first;
-    let empty = true;
-    for (const word of words) {
-        if (!empty && current.length + 1 + word.length > max) {
-            lines.push(current);
-            current = hang;
-            empty = true;
-        }
-        current += (empty ? '' : ' ') + word;
-        empty = false;
-    }
-    lines.push(current);
-    return lines;
-}
-
-;// CONCATENATED MODULE: ./src/report/logger.ts
-
-
-
-function createLogger({ json, write: writeRaw, clock, redact, before, width }) {
-    // No line of the log can be a workflow command but those `before` writes (workflowCommands.ts).
-    const write = (text) => writeRaw(json ? inertJson(text) : inert(text));
-    // Wrapped once masked: a mask is what the line shows.
-    const fit = (text) => (width === undefined ? text : wrapText(text, width));
-    const emit = (event, level, message, fields) => {
-        const prefix = before?.(event, level, message);
-        if (prefix)
-            writeRaw(redact(prefix));
-        const time = rfc3339(clock.now());
-        if (json) {
-            write(redact(JSON.stringify({ time, level, event, message, ...fields })) + '\n');
-        }
-        else {
-            const tag = level === 'info' || level === 'debug' ? '' : `${level.toUpperCase()} `;
-            write(fit(redact(`${time} ${tag}${message}`)) + '\n');
-        }
-    };
-    return {
-        event: emit,
-        info: (e, m, f) => emit(e, 'info', m, f),
-        warn: (e, m, f) => emit(e, 'warn', m, f),
-        error: (e, m, f) => emit(e, 'error', m, f),
-        output(source, rawLine, stream, cut) {
-            // A piece of an overlong line: a secret may straddle the cut, so its edges are masked too.
-            const line = cut && 'piece' in redact ? redact.piece(rawLine, cut) : rawLine;
-            if (json)
-                write(redact(JSON.stringify({ event: `${source}.output`, stream, line, ...(cut ? { cut } : {}) })) + '\n');
-            else
-                write(redact(`  \u2502 ${line}`) + '\n');
-        },
-        result(result, textLine) {
-            if (json)
-                write(redact(JSON.stringify(result)) + '\n');
-            else
-                write(fit(redact(textLine)) + '\n');
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/failure/retryCall.ts
-/**
- * The executor of the outside calls' rows (OUTSIDE_CALL_POLICIES in policy.ts): an operation
- * tried until the caller's `classify` says its outcome is final, the row's attempts are used up,
- * or the next wait would go past the row's wait budget. The decision (`nextRetry`) is pure; the
- * loop only runs the operation and sleeps through the injected `sleep`.
- *
- * A retry-after is waited as given (it is the server's own answer, and may be shorter than the
- * backoff), bounded by the budget, and does not advance the backoff; an agent failure's
- * retry-after (decideFailure) is a floor instead, since it is read from the agent's output.
- */
-
-/** What the row says after an attempt with this verdict. Pure. */
-function nextRetry(policy, progress, verdict) {
-    if (!verdict.retry)
-        return { end: 'final' };
-    if (exhausted(policy, progress.attempts))
-        return { end: 'exhausted' };
-    const timed = verdict.retryAfterMs !== undefined;
-    const backoffSteps = progress.backoffSteps + (timed ? 0 : 1);
-    const waitMs = timed ? Math.max(0, verdict.retryAfterMs ?? 0) : backoffMs(policy, backoffSteps);
-    const leftMs = policy.waitBudgetMs - progress.spentMs;
-    if (waitMs > leftMs)
-        return { end: 'over_budget', waitMs, leftMs };
-    return { retryInMs: waitMs, backoffSteps };
-}
-/** Runs `op` under the row: never throws for the operation (its error is in `last`); a throwing `sleep` or `classify` does. */
-async function retryCall(op, options) {
-    const { policy, classify, sleep, now } = options;
-    const started = now?.();
-    let attempts = 0;
-    let backoffSteps = 0;
-    let waited = 0;
-    for (;;) {
-        const last = await retryCall_settle(op);
-        attempts += 1;
-        const spentMs = now && started !== undefined ? Math.max(waited, now() - started) : waited;
-        const step = nextRetry(policy, { attempts, backoffSteps, spentMs }, classify(last));
-        if (!('retryInMs' in step))
-            return { ...step, last, attempts };
-        options.onRetry?.({ attempt: attempts, waitMs: step.retryInMs, last });
-        backoffSteps = step.backoffSteps;
-        waited += step.retryInMs;
-        await sleep(step.retryInMs);
-    }
-}
-/** The last attempt's value, or its error thrown again. */
-function lastValue(end) {
-    if (end.last.ok)
-        return end.last.value;
-    throw end.last.error;
-}
-async function retryCall_settle(op) {
-    try {
-        return { ok: true, value: await op() };
-    }
-    catch (error) {
-        return { ok: false, error };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/report/discordPayload.ts
-/**
- * A halt diagnostic as a Discord message (pure; the webhook call is discordWebhook.ts).
- *
- * `buildDiscordPayload` turns a generic `HaltMessage` into the JSON body of Discord's
- * "Execute Webhook" call (POST /webhooks/{id}/{token}): one rich embed that always fits Discord's
- * documented limits, truncating visibly ("\u2026") instead of failing, and `allowed_mentions` that
- * parses nothing, so issue text can never ping @everyone, @here, a role or a user.
- *
- * Limits, from discord/discord-api-docs (docs/resources/message.mdx "Embed Limits",
- * docs/resources/webhook.mdx "Execute Webhook"): content 2000 characters; up to 10 embeds; embed
- * title 256, description 4096, up to 25 fields, field name 256, field value 1024, footer text 2048,
- * author name 256; and the sum of title, description, field names and values, footer text and
- * author names across all embeds of a message at most 6000. Discord trims leading and trailing
- * whitespace before measuring; this module measures untrimmed UTF-16 length (never less than
- * what Discord counts), so it stays within the limits either way.
- */
-const DISCORD_LIMITS = {
-    content: 2000,
-    embeds: 10,
-    title: 256,
-    description: 4096,
-    fields: 25,
-    fieldName: 256,
-    fieldValue: 1024,
-    footer: 2048,
-    authorName: 256,
-    /** title + description + field names and values + footer text + author name, all embeds. */
-    total: 6000,
-};
-const ELLIPSIS = '\u2026';
-const FOOTER_BASE = 'agent-loop';
-/** Room kept for the footer (which notes what was left out) when sharing out the 6000. */
-const FOOTER_RESERVE = 200;
-/** The description keeps at least this much (or all it needs, if less) before fields use the rest. */
-const DESCRIPTION_RESERVE = 1500;
-/** The output tail keeps at least this much of the description (or all it needs, if less). */
-const TAIL_RESERVE = 400;
-/** A field is cut short rather than left out only if at least this much of its value fits. */
-const MIN_FIELD_VALUE = 40;
-const OPEN_BLOCK = '```\n';
-const CLOSE_BLOCK = '\n```';
-/** The webhook JSON body for a halt message (pure; apply redaction before, as postToDiscord does). */
-function buildDiscordPayload(message) {
-    const title = truncateEnd(singleLine(message.title ?? ''), DISCORD_LIMITS.title);
-    // Everything but the footer shares what is left of the 6000 once the title is placed.
-    let budget = DISCORD_LIMITS.total - title.length - FOOTER_RESERVE;
-    const summary = escapeBackticks(stripControl(message.summary ?? '').trim());
-    const tail = message.outputTail === undefined ? '' : breakFences(stripControl(message.outputTail).replace(/^\n+|\s+$/g, ''));
-    const descriptionWanted = Math.min(DISCORD_LIMITS.description, summary.length + (tail ? 2 + OPEN_BLOCK.length + tail.length + CLOSE_BLOCK.length : 0));
-    // Fields, in order, while they fit next to the description's reserve; the rest are left out
-    // (and the footer says how many).
-    let fieldBudget = budget - Math.min(descriptionWanted, DESCRIPTION_RESERVE);
-    const inputFields = Array.isArray(message.fields) ? message.fields : [];
-    const fields = [];
-    for (const field of inputFields) {
-        if (fields.length >= DISCORD_LIMITS.fields)
-            break;
-        const name = truncateEnd(nonBlank(singleLine(field.name ?? '')), DISCORD_LIMITS.fieldName);
-        let value = truncateEnd(nonBlank(stripControl(field.value ?? '').trim()), DISCORD_LIMITS.fieldValue);
-        if (name.length + value.length > fieldBudget) {
-            const room = fieldBudget - name.length;
-            if (room < Math.min(MIN_FIELD_VALUE, value.length))
-                break;
-            value = truncateEnd(value, room);
-        }
-        fields.push(field.inline === undefined ? { name, value } : { name, value, inline: field.inline });
-        fieldBudget -= name.length + value.length;
-    }
-    const usedByFields = fields.reduce((n, f) => n + f.name.length + f.value.length, 0);
-    budget -= usedByFields;
-    const description = composeDescription(summary, tail, Math.min(DISCORD_LIMITS.description, budget));
-    const dropped = inputFields.length - fields.length;
-    const footer = dropped > 0
-        ? `${FOOTER_BASE} \u00b7 ${dropped} more field${dropped === 1 ? '' : 's'} left out (Discord allows ${DISCORD_LIMITS.fields} ` +
-            `fields and ${DISCORD_LIMITS.total} characters per message)`
-        : FOOTER_BASE;
-    const embed = { fields, footer: { text: footer } };
-    if (title)
-        embed.title = title;
-    if (description)
-        embed.description = description;
-    const url = message.url === undefined ? undefined : discordPayload_httpUrl(message.url);
-    if (url)
-        embed.url = url;
-    if (typeof message.color === 'number' &&
-        Number.isInteger(message.color) &&
-        message.color >= 0 &&
-        message.color <= 0xffffff) {
-        embed.color = message.color;
-    }
-    return { embeds: [embed], allowed_mentions: { parse: [] } };
-}
-/** The summary, then the output tail in a code block, in at most `budget` characters. */
-function composeDescription(summary, tail, budget) {
-    if (budget <= 0)
-        return '';
-    if (!tail)
-        return truncateEnd(summary, budget);
-    const overhead = OPEN_BLOCK.length + CLOSE_BLOCK.length;
-    const tailBlock = overhead + tail.length;
-    const sep = summary ? '\n\n' : '';
-    // The summary comes first, but leaves the tail its reserve.
-    const summaryRoom = Math.max(0, budget - sep.length - Math.min(tailBlock, overhead + TAIL_RESERVE));
-    const head = truncateEnd(summary, summaryRoom);
-    const tailRoom = budget - head.length - (head ? sep.length : 0) - overhead;
-    if (tailRoom < 40) {
-        // No useful room for the output: say so rather than leave it out silently.
-        const note = '(agent output left out: no room)';
-        const room = budget - (note.length + 2);
-        return room > 0 ? `${truncateEnd(summary, room)}\n\n${note}` : truncateEnd(summary, budget);
-    }
-    return `${head}${head ? sep : ''}${OPEN_BLOCK}${truncateStart(tail, tailRoom)}${CLOSE_BLOCK}`;
-}
-/** At most `max` characters: the beginning, then "\u2026". */
-function truncateEnd(text, max) {
-    if (text.length <= max)
-        return text;
-    if (max <= 0)
-        return '';
-    let cut = text.slice(0, max - ELLIPSIS.length);
-    if (isHighSurrogate(cut.charCodeAt(cut.length - 1)))
-        cut = cut.slice(0, -1);
-    return cut + ELLIPSIS;
-}
-/** At most `max` characters: a note of how much was left out, then the end (from a line start if one is near). */
-function truncateStart(text, max) {
-    if (text.length <= max)
-        return text;
-    const markerFor = (omitted) => `${ELLIPSIS} (${omitted} earlier characters left out)\n`;
-    const keep = max - markerFor(text.length).length; // the longest the marker can be
-    if (keep <= 0)
-        return truncateEnd(markerFor(text.length).trimEnd(), max);
-    let kept = text.slice(text.length - keep);
-    const newline = kept.indexOf('\n');
-    if (newline >= 0 && newline < 200 && newline < kept.length - 1)
-        kept = kept.slice(newline + 1);
-    if (isLowSurrogate(kept.charCodeAt(0)))
-        kept = kept.slice(1);
-    return markerFor(text.length - kept.length) + kept;
-}
-/**
- * Runs of two or more backticks in plain text shown as themselves (Markdown's backslash escape), so
- * none opens a code block or swallows the text after it; a single pair still reads as inline code
- * (`resume: true` in the advice). What a reader sees and copies is the text, with nothing invisible added.
- */
-function escapeBackticks(text) {
-    return text.replace(/\\?`{2,}/g, (run) => (run.startsWith('\\') ? '\\\\' : '') + run.replace(/^\\/, '').replace(/`/g, '\\`'));
-}
-/**
- * Discord ends a code block at the first ``` whatever its opening fence (unlike CommonMark, where a
- * longer fence keeps shorter runs inside), and nothing is escaped inside one. So a run of three or
- * more backticks in the output gets a visible space after every second backtick (``` becomes `` `):
- * the block cannot be broken out of, and the change shows. halt.md and the job summary keep the
- * output as it is (src/report/markdown.ts).
- */
-function breakFences(text) {
-    return text.replace(/`{3,}/g, (run) => run.replace(/``(?=`)/g, '`` '));
-}
-/** ANSI escape sequences and control characters other than newline and tab go. */
-function stripControl(text) {
-    return (String(text)
-        .replace(/\r\n?/g, '\n')
-        // eslint-disable-next-line no-control-regex
-        .replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b[@-_]/g, '')
-        // eslint-disable-next-line no-control-regex
-        .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ''));
-}
-function singleLine(text) {
-    return stripControl(text).replace(/\s+/g, ' ').trim();
-}
-/** Discord requires field names and values; blank ones (trimmed away) would be rejected. */
-function nonBlank(text) {
-    return text.trim() ? text : '(empty)';
-}
-function discordPayload_httpUrl(text) {
-    try {
-        const url = new URL(text.trim());
-        return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-function isHighSurrogate(code) {
-    return code >= 0xd800 && code <= 0xdbff;
-}
-function isLowSurrogate(code) {
-    return code >= 0xdc00 && code <= 0xdfff;
-}
-
-;// CONCATENATED MODULE: ./src/report/discordWebhook.ts
-/**
- * Posting a halt diagnostic to a Discord webhook (the message itself: discordPayload.ts).
- *
- * `postToDiscord` sends it with `?wait=true`, retries 429 (after `retry_after`) and 5xx/network
- * errors (exponential backoff) within a 30 s budget of waiting (the row
- * OUTSIDE_CALL_POLICIES.discord in failure/policy.ts, run by retryCall), and reports every other
- * outcome as a warning: it never throws and never changes the run's outcome. The webhook URL is a secret
- * (its token lets anyone post): it never appears in a warning or in the returned error, even if
- * the redactor does not know it.
- */
-
-
-
-
-/** The webhook's retry row (attempts, backoff, wait budget): OUTSIDE_CALL_POLICIES.discord in failure/policy.ts. */
-const POLICY = OUTSIDE_CALL_POLICIES.discord;
-/** The most time a call spends waiting between attempts (and, with a real clock, in total). */
-const DISCORD_WAIT_BUDGET_MS = POLICY.waitBudgetMs;
-const WEBHOOK = 'the Discord webhook';
-/**
- * POSTs the message to the webhook. Resolves, never rejects: `ok` says whether Discord accepted
- * it; every failure is also passed to `warn` (redacted, without the webhook URL).
- */
-async function postToDiscord(webhookUrl, message, deps) {
-    const mask = webhookMasker(String(webhookUrl));
-    const clean = (text) => {
-        try {
-            return mask(deps.redact(mask(text)));
-        }
-        catch {
-            return '(a message that could not be redacted)';
-        }
-    };
-    const warn = (text) => {
-        try {
-            deps.warn(clean(text));
-        }
-        catch {
-            // A broken warn must not turn a failed notification into a failed run.
-        }
-    };
-    const fail = (attempts, reason) => {
-        const error = clean(reason);
-        warn(`Could not post the halt diagnostic to ${WEBHOOK}: ${error}`);
-        return { ok: false, attempts, error };
-    };
-    try {
-        let target;
-        try {
-            target = new URL(String(webhookUrl).trim());
-            if (target.protocol !== 'https:' && target.protocol !== 'http:')
-                throw new Error('not http(s)');
-        }
-        catch {
-            return fail(0, `${WEBHOOK} URL is not a valid http(s) URL`);
-        }
-        target.searchParams.set('wait', 'true');
-        let body;
-        try {
-            const text = (s) => mask(deps.redact(mask(s)));
-            const safe = {
-                title: text(message.title ?? ''),
-                summary: text(message.summary ?? ''),
-                fields: (message.fields ?? []).map((f) => ({ ...f, name: text(f.name ?? ''), value: text(f.value ?? '') })),
-            };
-            if (message.outputTail !== undefined)
-                safe.outputTail = text(message.outputTail);
-            if (message.url !== undefined)
-                safe.url = text(message.url);
-            if (message.color !== undefined)
-                safe.color = message.color;
-            body = JSON.stringify(buildDiscordPayload(safe));
-        }
-        catch {
-            // Without redaction nothing is sent: better no message than a leaked secret.
-            return fail(0, 'the message could not be redacted or built, so it was not sent');
-        }
-        const doFetch = deps.fetch ?? globalThis.fetch;
-        const timeoutMs = deps.requestTimeoutMs ?? 10_000;
-        const post = async () => {
-            const controller = new AbortController();
-            const timer = setTimeout(() => controller.abort(), timeoutMs);
-            let response;
-            try {
-                response = await doFetch(target.href, {
-                    method: 'POST',
-                    headers: { 'Content-Type': 'application/json' },
-                    body,
-                    signal: controller.signal,
-                });
-            }
-            catch (error) {
-                const problem = controller.signal.aborted
-                    ? `no answer within ${discordWebhook_seconds(timeoutMs)}`
-                    : describeNetworkError(error);
-                return { kind: 'transient', problem };
-            }
-            finally {
-                clearTimeout(timer);
-            }
-            const status = response.status;
-            const text = await readBody(response);
-            if (status >= 200 && status < 300)
-                return { kind: 'accepted' };
-            const detail = describeDiscordError(text);
-            if (status === 429) {
-                const problem = `rate limited (HTTP 429${detail ? `: ${detail}` : ''})`;
-                return { kind: 'transient', problem, retryAfterMs: retryAfter(text, response.headers) };
-            }
-            if (status >= 500)
-                return { kind: 'transient', problem: `HTTP ${status}${detail ? `: ${detail}` : ''}` };
-            // 4xx other than 429: retrying the same request cannot help.
-            const hint = status === 404
-                ? ` (${WEBHOOK} does not exist: check ${surface(deps.terms).option('discordWebhook')})`
-                : status === 401 || status === 403
-                    ? ` (${WEBHOOK} token is not accepted: check ${surface(deps.terms).option('discordWebhook')})`
-                    : status === 400
-                        ? ' (Discord rejected the message body)'
-                        : '';
-            return { kind: 'refused', problem: `HTTP ${status}${detail ? `: ${detail}` : ''}${hint}` };
-        };
-        const end = await retryCall(post, {
-            policy: POLICY,
-            classify: (attempt) => attempt.ok && attempt.value.kind === 'transient'
-                ? { retry: true, retryAfterMs: attempt.value.retryAfterMs }
-                : { retry: false },
-            sleep: deps.sleep ?? defaultSleep,
-            now: deps.now ?? Date.now,
-        });
-        const { attempts } = end;
-        if (!end.last.ok)
-            throw end.last.error;
-        const answer = end.last.value;
-        if (answer.kind === 'accepted')
-            return { ok: true, attempts };
-        if (end.end === 'exhausted')
-            return fail(attempts, `${answer.problem}; gave up after ${attempts} attempts`);
-        if (end.end === 'over_budget')
-            return fail(attempts, `${answer.problem}; retrying would mean waiting ${discordWebhook_seconds(end.waitMs)}, more than the ${discordWebhook_seconds(Math.max(0, end.leftMs))} ` +
-                `left of the ${discordWebhook_seconds(DISCORD_WAIT_BUDGET_MS)} budget, so gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}`);
-        return fail(attempts, answer.problem);
-    }
-    catch (error) {
-        return fail(0, `unexpected error: ${error instanceof Error ? error.message : String(error)}`);
-    }
-}
-function defaultSleep(ms) {
-    return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-}
-async function readBody(response) {
-    try {
-        return await response.text();
-    }
-    catch {
-        return '';
-    }
-}
-/**
- * How long a 429 asks to wait, in ms: the body's `retry_after` (seconds, fractional), else
- * `X-RateLimit-Reset-After`, else `Retry-After` (seconds or an HTTP date); 1 s if none says.
- */
-function retryAfter(body, headers) {
-    const fromBody = (() => {
-        try {
-            const parsed = JSON.parse(body);
-            const value = parsed && typeof parsed === 'object' ? parsed.retry_after : undefined;
-            return typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
-        }
-        catch {
-            return NaN;
-        }
-    })();
-    const candidates = [
-        fromBody,
-        Number(headers.get('x-ratelimit-reset-after') ?? NaN),
-        retryAfterHeader(headers.get('retry-after')),
-    ];
-    const seconds = candidates.find((s) => Number.isFinite(s) && s >= 0);
-    return seconds === undefined ? 1000 : Math.ceil(seconds * 1000);
-}
-function retryAfterHeader(value) {
-    if (value === null || value.trim() === '')
-        return NaN;
-    const asNumber = Number(value);
-    if (Number.isFinite(asNumber))
-        return asNumber;
-    const date = Date.parse(value);
-    return Number.isFinite(date) ? Math.max(0, (date - Date.now()) / 1000) : NaN;
-}
-/** Discord's JSON error `{code, message, errors}` in one line; other bodies, shortened. */
-function describeDiscordError(body) {
-    const text = body.trim();
-    if (!text)
-        return '';
-    try {
-        const parsed = JSON.parse(text);
-        if (parsed && typeof parsed === 'object') {
-            const { code, message, errors } = parsed;
-            const parts = [];
-            if (typeof message === 'string')
-                parts.push(message);
-            if (typeof code === 'number' && code !== 0)
-                parts.push(`code ${code}`);
-            const where = errors && typeof errors === 'object' ? flattenErrors(errors) : [];
-            if (where.length > 0)
-                parts.push(where.slice(0, 3).join('; ') + (where.length > 3 ? `; and ${where.length - 3} more` : ''));
-            if (parts.length > 0)
-                return truncateEnd(parts.join(', '), 500);
-        }
-    }
-    catch {
-        // not JSON (e.g. a proxy's HTML error page)
-    }
-    return truncateEnd(text
-        .replace(/<[^>]*>/g, ' ')
-        .replace(/\s+/g, ' ')
-        .trim(), 200);
-}
-/** Discord's nested `errors` object as "embeds.0.title: Must be 256 or fewer in length." lines. */
-function flattenErrors(errors, path = '') {
-    const out = [];
-    for (const [key, value] of Object.entries(errors)) {
-        if (key === '_errors' && Array.isArray(value)) {
-            for (const e of value) {
-                const msg = e && typeof e === 'object' ? e.message : undefined;
-                out.push(`${path || 'body'}: ${typeof msg === 'string' ? msg : 'invalid'}`);
-            }
-        }
-        else if (value && typeof value === 'object') {
-            out.push(...flattenErrors(value, path ? `${path}.${key}` : key));
-        }
-    }
-    return out;
-}
-function describeNetworkError(error) {
-    if (!(error instanceof Error))
-        return `network error: ${String(error)}`;
-    const cause = error.cause;
-    const causeText = cause instanceof Error
-        ? cause.code !== undefined
-            ? String(cause.code)
-            : cause.message
-        : '';
-    return `network error: ${error.message}${causeText && !error.message.includes(causeText) ? ` (${causeText})` : ''}`;
-}
-function discordWebhook_seconds(ms) {
-    const s = ms / 1000;
-    return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
-}
-/**
- * Replaces the webhook URL (as given, as parsed, with or without its query) and its token with
- * "the Discord webhook"; and, in case of another spelling, any http(s) URL with /webhooks/ in it.
- */
-function webhookMasker(webhookUrl) {
-    const literals = new Set([webhookUrl, webhookUrl.trim()]);
-    try {
-        const url = new URL(webhookUrl.trim());
-        literals.add(url.href);
-        literals.add(url.origin + url.pathname);
-        const withWait = new URL(url.href);
-        withWait.searchParams.set('wait', 'true');
-        literals.add(withWait.href);
-        const segments = url.pathname.split('/').filter(Boolean);
-        const at = segments.indexOf('webhooks');
-        const token = at >= 0 ? segments[at + 2] : undefined;
-        if (token) {
-            literals.add(token);
-            try {
-                literals.add(decodeURIComponent(token));
-            }
-            catch {
-                // not percent-decodable: the raw token is masked already
-            }
-        }
-    }
-    catch {
-        // not a URL: the literal text is masked
-    }
-    const list = [...literals].filter((s) => s.length >= 6).sort((a, b) => b.length - a.length);
-    return (text) => {
-        let out = String(text);
-        for (const literal of list) {
-            if (out.includes(literal))
-                out = out.split(literal).join(WEBHOOK);
-        }
-        return out.replace(/https?:\/\/[^\s"'<>]*\/webhooks\/[^\s"'<>]*/gi, WEBHOOK);
-    };
-}
-
-;// CONCATENATED MODULE: ./src/safety/secretScan.ts
-/**
- * Whether a line of the agent's change holds a secret, before it is committed: a declared secret's
- * value (the run's secrets, as the redactor masks them) or a token whose shape leaves no doubt
- * (GitHub, Anthropic). Looser shapes the redactor masks in logs (`Bearer \u2026`, `sk-\u2026`) are left out
- * here: test fixtures hold such strings, and refusing their commit would stop honest work.
- */
-
-const UNMISTAKABLE = /gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}|sk-ant-[A-Za-z0-9_-]{20,}/g;
-/** The secrets a line holds (the values themselves, for comparing; never printed). */
-function secretDetector(secrets) {
-    const values = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH))];
-    return (line) => [...(line.match(UNMISTAKABLE) ?? []), ...values.filter((v) => line.includes(v))];
-}
-
-;// CONCATENATED MODULE: ./src/issues/guard.ts
-/* eslint-disable no-control-regex -- control characters are what this removes */
-const guard_ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]/g;
-const CONTROL_BUT_NEWLINE_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-/* eslint-enable no-control-regex */
-/** One line of plain text. Pure. */
-function cleanLine(text) {
-    return text
-        .replace(guard_ANSI, '')
-        .replace(/[\r\n\t\u2028\u2029]+/g, ' ')
-        .replace(CONTROL_BUT_NEWLINE_TAB, '')
-        .replace(/ {2,}/g, ' ')
-        .trim();
-}
-/** Text that may span lines (a body): newlines and tabs kept, CRLF made LF. Pure. */
-function cleanText(text) {
-    return text.replace(guard_ANSI, '').replace(/\r\n?/g, '\n').replace(CONTROL_BUT_NEWLINE_TAB, '');
-}
-function cleanIssue(issue, redact) {
-    return {
-        ...issue,
-        title: redact(cleanLine(issue.title)),
-        body: redact(cleanText(issue.body)),
-        labels: issue.labels.map((l) => cleanLine(l)),
-    };
-}
-/** The source, with every issue it returns cleaned and masked. Writes go through unchanged (by id). */
-function guardIssues(source, redact) {
-    return {
-        ...forwarding(source),
-        ready: async () => (await source.ready()).map((i) => cleanIssue(i, redact)),
-        get: async (id) => {
-            const issue = await source.get(id);
-            return issue ? cleanIssue(issue, redact) : undefined;
-        },
-    };
-}
-/**
- * The source whose first ready() answers what was read already (before the run started: the idle
- * check), without asking again; later calls ask the source. Its state was imported before that read,
- * so the run does not import the checkpoint's older one over it.
- */
-function withFirstReady(source, first) {
-    let pending = first;
-    return {
-        ...forwarding(source),
-        ready: async () => {
-            const answer = pending ?? (await source.ready());
-            pending = undefined;
-            return answer;
-        },
-        importState: undefined,
-    };
-}
-/** Every method of the source, called on it. */
-function forwarding(source) {
-    return {
-        description: source.description,
-        ...(source.issuesFile !== undefined ? { issuesFile: source.issuesFile } : {}),
-        ready: () => source.ready(),
-        get: (id) => source.get(id),
-        close: (id, reason) => source.close(id, reason),
-        markEscalated: (id, note) => source.markEscalated(id, note),
-        ...(source.markNoChange
-            ? { markNoChange: (id, note, close) => source.markNoChange(id, note, close) }
-            : {}),
-        ...(source.tickChecklistItem
-            ? { tickChecklistItem: (id, item) => source.tickChecklistItem(id, item) }
-            : {}),
-        ...(source.exportState ? { exportState: () => source.exportState?.() } : {}),
-        ...(source.importState ? { importState: (state) => source.importState?.(state) } : {}),
-        ...(source.trust ? { trust: (ids) => source.trust?.(ids) } : {}),
-        ...(source.health ? { health: () => source.health() } : {}),
-        ...(source.openRecords ? { openRecords: () => source.openRecords() } : {}),
-        ...(source.reinstate ? { reinstate: (id, record) => source.reinstate(id, record) } : {}),
-        ...(source.claim ? { claim: source.claim.bind(source) } : {}),
-        ...(source.renewClaim ? { renewClaim: source.renewClaim.bind(source) } : {}),
-        ...(source.releaseClaim ? { releaseClaim: source.releaseClaim.bind(source) } : {}),
-    };
+;// CONCATENATED MODULE: ./src/agents/maskOutput.ts
+function maskOutput(agent, mask) {
+    return { displayName: agent.displayName, run: (request) => agent.run({ ...request, mask }) };
 }
 
 ;// CONCATENATED MODULE: ./src/publish/landingFailures.ts
@@ -39116,6 +38597,21 @@ function classifyLandingFailure(step, error, ctx) {
     return step === 'push' ? classifyPush(error, ctx) : classifyRest(step, error, ctx);
 }
 
+;// CONCATENATED MODULE: ./src/safety/secretScan.ts
+/**
+ * Whether a line of the agent's change holds a secret, before it is committed: a declared secret's
+ * value (the run's secrets, as the redactor masks them) or a token whose shape leaves no doubt
+ * (GitHub, Anthropic). Looser shapes the redactor masks in logs (`Bearer \u2026`, `sk-\u2026`) are left out
+ * here: test fixtures hold such strings, and refusing their commit would stop honest work.
+ */
+
+const UNMISTAKABLE = /gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}|sk-ant-[A-Za-z0-9_-]{20,}/g;
+/** The secrets a line holds (the values themselves, for comparing; never printed). */
+function secretDetector(secrets) {
+    const values = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH))];
+    return (line) => [...(line.match(UNMISTAKABLE) ?? []), ...values.filter((v) => line.includes(v))];
+}
+
 ;// CONCATENATED MODULE: ./src/secrets/agentEnv.ts
 /**
  * The environment an agent (and the test command it can edit) runs with: the engine's own, less
@@ -39146,11 +38642,6 @@ function agentEnvironment(env, opts) {
     }
     out.GIT_TERMINAL_PROMPT = '0';
     return out;
-}
-
-;// CONCATENATED MODULE: ./src/agents/maskOutput.ts
-function maskOutput(agent, mask) {
-    return { displayName: agent.displayName, run: (request) => agent.run({ ...request, mask }) };
 }
 
 ;// CONCATENATED MODULE: ./src/workflows/implement/prompt.ts
@@ -41552,6 +41043,740 @@ function workflowFor(name, options = {}) {
     return name === 'tdd' ? tddWorkflow(options.tddTemplates) : implementWorkflow;
 }
 
+;// CONCATENATED MODULE: ./src/failure/retryCall.ts
+/**
+ * The executor of the outside calls' rows (OUTSIDE_CALL_POLICIES in policy.ts): an operation
+ * tried until the caller's `classify` says its outcome is final, the row's attempts are used up,
+ * or the next wait would go past the row's wait budget. The decision (`nextRetry`) is pure; the
+ * loop only runs the operation and sleeps through the injected `sleep`.
+ *
+ * A retry-after is waited as given (it is the server's own answer, and may be shorter than the
+ * backoff), bounded by the budget, and does not advance the backoff; an agent failure's
+ * retry-after (decideFailure) is a floor instead, since it is read from the agent's output.
+ */
+
+/** What the row says after an attempt with this verdict. Pure. */
+function nextRetry(policy, progress, verdict) {
+    if (!verdict.retry)
+        return { end: 'final' };
+    if (exhausted(policy, progress.attempts))
+        return { end: 'exhausted' };
+    const timed = verdict.retryAfterMs !== undefined;
+    const backoffSteps = progress.backoffSteps + (timed ? 0 : 1);
+    const waitMs = timed ? Math.max(0, verdict.retryAfterMs ?? 0) : backoffMs(policy, backoffSteps);
+    const leftMs = policy.waitBudgetMs - progress.spentMs;
+    if (waitMs > leftMs)
+        return { end: 'over_budget', waitMs, leftMs };
+    return { retryInMs: waitMs, backoffSteps };
+}
+/** Runs `op` under the row: never throws for the operation (its error is in `last`); a throwing `sleep` or `classify` does. */
+async function retryCall(op, options) {
+    const { policy, classify, sleep, now } = options;
+    const started = now?.();
+    let attempts = 0;
+    let backoffSteps = 0;
+    let waited = 0;
+    for (;;) {
+        const last = await retryCall_settle(op);
+        attempts += 1;
+        const spentMs = now && started !== undefined ? Math.max(waited, now() - started) : waited;
+        const step = nextRetry(policy, { attempts, backoffSteps, spentMs }, classify(last));
+        if (!('retryInMs' in step))
+            return { ...step, last, attempts };
+        options.onRetry?.({ attempt: attempts, waitMs: step.retryInMs, last });
+        backoffSteps = step.backoffSteps;
+        waited += step.retryInMs;
+        await sleep(step.retryInMs);
+    }
+}
+/** The last attempt's value, or its error thrown again. */
+function lastValue(end) {
+    if (end.last.ok)
+        return end.last.value;
+    throw end.last.error;
+}
+async function retryCall_settle(op) {
+    try {
+        return { ok: true, value: await op() };
+    }
+    catch (error) {
+        return { ok: false, error };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/report/discordPayload.ts
+/**
+ * A halt diagnostic as a Discord message (pure; the webhook call is discordWebhook.ts).
+ *
+ * `buildDiscordPayload` turns a generic `HaltMessage` into the JSON body of Discord's
+ * "Execute Webhook" call (POST /webhooks/{id}/{token}): one rich embed that always fits Discord's
+ * documented limits, truncating visibly ("\u2026") instead of failing, and `allowed_mentions` that
+ * parses nothing, so issue text can never ping @everyone, @here, a role or a user.
+ *
+ * Limits, from discord/discord-api-docs (docs/resources/message.mdx "Embed Limits",
+ * docs/resources/webhook.mdx "Execute Webhook"): content 2000 characters; up to 10 embeds; embed
+ * title 256, description 4096, up to 25 fields, field name 256, field value 1024, footer text 2048,
+ * author name 256; and the sum of title, description, field names and values, footer text and
+ * author names across all embeds of a message at most 6000. Discord trims leading and trailing
+ * whitespace before measuring; this module measures untrimmed UTF-16 length (never less than
+ * what Discord counts), so it stays within the limits either way.
+ */
+const DISCORD_LIMITS = {
+    content: 2000,
+    embeds: 10,
+    title: 256,
+    description: 4096,
+    fields: 25,
+    fieldName: 256,
+    fieldValue: 1024,
+    footer: 2048,
+    authorName: 256,
+    /** title + description + field names and values + footer text + author name, all embeds. */
+    total: 6000,
+};
+const ELLIPSIS = '\u2026';
+const FOOTER_BASE = 'agent-loop';
+/** Room kept for the footer (which notes what was left out) when sharing out the 6000. */
+const FOOTER_RESERVE = 200;
+/** The description keeps at least this much (or all it needs, if less) before fields use the rest. */
+const DESCRIPTION_RESERVE = 1500;
+/** The output tail keeps at least this much of the description (or all it needs, if less). */
+const TAIL_RESERVE = 400;
+/** A field is cut short rather than left out only if at least this much of its value fits. */
+const MIN_FIELD_VALUE = 40;
+const OPEN_BLOCK = '```\n';
+const CLOSE_BLOCK = '\n```';
+/** The webhook JSON body for a halt message (pure; apply redaction before, as postToDiscord does). */
+function buildDiscordPayload(message) {
+    const title = truncateEnd(singleLine(message.title ?? ''), DISCORD_LIMITS.title);
+    // Everything but the footer shares what is left of the 6000 once the title is placed.
+    let budget = DISCORD_LIMITS.total - title.length - FOOTER_RESERVE;
+    const summary = escapeBackticks(stripControl(message.summary ?? '').trim());
+    const tail = message.outputTail === undefined ? '' : breakFences(stripControl(message.outputTail).replace(/^\n+|\s+$/g, ''));
+    const descriptionWanted = Math.min(DISCORD_LIMITS.description, summary.length + (tail ? 2 + OPEN_BLOCK.length + tail.length + CLOSE_BLOCK.length : 0));
+    // Fields, in order, while they fit next to the description's reserve; the rest are left out
+    // (and the footer says how many).
+    let fieldBudget = budget - Math.min(descriptionWanted, DESCRIPTION_RESERVE);
+    const inputFields = Array.isArray(message.fields) ? message.fields : [];
+    const fields = [];
+    for (const field of inputFields) {
+        if (fields.length >= DISCORD_LIMITS.fields)
+            break;
+        const name = truncateEnd(nonBlank(singleLine(field.name ?? '')), DISCORD_LIMITS.fieldName);
+        let value = truncateEnd(nonBlank(stripControl(field.value ?? '').trim()), DISCORD_LIMITS.fieldValue);
+        if (name.length + value.length > fieldBudget) {
+            const room = fieldBudget - name.length;
+            if (room < Math.min(MIN_FIELD_VALUE, value.length))
+                break;
+            value = truncateEnd(value, room);
+        }
+        fields.push(field.inline === undefined ? { name, value } : { name, value, inline: field.inline });
+        fieldBudget -= name.length + value.length;
+    }
+    const usedByFields = fields.reduce((n, f) => n + f.name.length + f.value.length, 0);
+    budget -= usedByFields;
+    const description = composeDescription(summary, tail, Math.min(DISCORD_LIMITS.description, budget));
+    const dropped = inputFields.length - fields.length;
+    const footer = dropped > 0
+        ? `${FOOTER_BASE} \u00b7 ${dropped} more field${dropped === 1 ? '' : 's'} left out (Discord allows ${DISCORD_LIMITS.fields} ` +
+            `fields and ${DISCORD_LIMITS.total} characters per message)`
+        : FOOTER_BASE;
+    const embed = { fields, footer: { text: footer } };
+    if (title)
+        embed.title = title;
+    if (description)
+        embed.description = description;
+    const url = message.url === undefined ? undefined : discordPayload_httpUrl(message.url);
+    if (url)
+        embed.url = url;
+    if (typeof message.color === 'number' &&
+        Number.isInteger(message.color) &&
+        message.color >= 0 &&
+        message.color <= 0xffffff) {
+        embed.color = message.color;
+    }
+    return { embeds: [embed], allowed_mentions: { parse: [] } };
+}
+/** The summary, then the output tail in a code block, in at most `budget` characters. */
+function composeDescription(summary, tail, budget) {
+    if (budget <= 0)
+        return '';
+    if (!tail)
+        return truncateEnd(summary, budget);
+    const overhead = OPEN_BLOCK.length + CLOSE_BLOCK.length;
+    const tailBlock = overhead + tail.length;
+    const sep = summary ? '\n\n' : '';
+    // The summary comes first, but leaves the tail its reserve.
+    const summaryRoom = Math.max(0, budget - sep.length - Math.min(tailBlock, overhead + TAIL_RESERVE));
+    const head = truncateEnd(summary, summaryRoom);
+    const tailRoom = budget - head.length - (head ? sep.length : 0) - overhead;
+    if (tailRoom < 40) {
+        // No useful room for the output: say so rather than leave it out silently.
+        const note = '(agent output left out: no room)';
+        const room = budget - (note.length + 2);
+        return room > 0 ? `${truncateEnd(summary, room)}\n\n${note}` : truncateEnd(summary, budget);
+    }
+    return `${head}${head ? sep : ''}${OPEN_BLOCK}${truncateStart(tail, tailRoom)}${CLOSE_BLOCK}`;
+}
+/** At most `max` characters: the beginning, then "\u2026". */
+function truncateEnd(text, max) {
+    if (text.length <= max)
+        return text;
+    if (max <= 0)
+        return '';
+    let cut = text.slice(0, max - ELLIPSIS.length);
+    if (isHighSurrogate(cut.charCodeAt(cut.length - 1)))
+        cut = cut.slice(0, -1);
+    return cut + ELLIPSIS;
+}
+/** At most `max` characters: a note of how much was left out, then the end (from a line start if one is near). */
+function truncateStart(text, max) {
+    if (text.length <= max)
+        return text;
+    const markerFor = (omitted) => `${ELLIPSIS} (${omitted} earlier characters left out)\n`;
+    const keep = max - markerFor(text.length).length; // the longest the marker can be
+    if (keep <= 0)
+        return truncateEnd(markerFor(text.length).trimEnd(), max);
+    let kept = text.slice(text.length - keep);
+    const newline = kept.indexOf('\n');
+    if (newline >= 0 && newline < 200 && newline < kept.length - 1)
+        kept = kept.slice(newline + 1);
+    if (isLowSurrogate(kept.charCodeAt(0)))
+        kept = kept.slice(1);
+    return markerFor(text.length - kept.length) + kept;
+}
+/**
+ * Runs of two or more backticks in plain text shown as themselves (Markdown's backslash escape), so
+ * none opens a code block or swallows the text after it; a single pair still reads as inline code
+ * (`resume: true` in the advice). What a reader sees and copies is the text, with nothing invisible added.
+ */
+function escapeBackticks(text) {
+    return text.replace(/\\?`{2,}/g, (run) => (run.startsWith('\\') ? '\\\\' : '') + run.replace(/^\\/, '').replace(/`/g, '\\`'));
+}
+/**
+ * Discord ends a code block at the first ``` whatever its opening fence (unlike CommonMark, where a
+ * longer fence keeps shorter runs inside), and nothing is escaped inside one. So a run of three or
+ * more backticks in the output gets a visible space after every second backtick (``` becomes `` `):
+ * the block cannot be broken out of, and the change shows. halt.md and the job summary keep the
+ * output as it is (src/report/markdown.ts).
+ */
+function breakFences(text) {
+    return text.replace(/`{3,}/g, (run) => run.replace(/``(?=`)/g, '`` '));
+}
+/** ANSI escape sequences and control characters other than newline and tab go. */
+function stripControl(text) {
+    return (String(text)
+        .replace(/\r\n?/g, '\n')
+        // eslint-disable-next-line no-control-regex
+        .replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b[@-_]/g, '')
+        // eslint-disable-next-line no-control-regex
+        .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ''));
+}
+function singleLine(text) {
+    return stripControl(text).replace(/\s+/g, ' ').trim();
+}
+/** Discord requires field names and values; blank ones (trimmed away) would be rejected. */
+function nonBlank(text) {
+    return text.trim() ? text : '(empty)';
+}
+function discordPayload_httpUrl(text) {
+    try {
+        const url = new URL(text.trim());
+        return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+function isHighSurrogate(code) {
+    return code >= 0xd800 && code <= 0xdbff;
+}
+function isLowSurrogate(code) {
+    return code >= 0xdc00 && code <= 0xdfff;
+}
+
+;// CONCATENATED MODULE: ./src/report/discordWebhook.ts
+/**
+ * Posting a halt diagnostic to a Discord webhook (the message itself: discordPayload.ts).
+ *
+ * `postToDiscord` sends it with `?wait=true`, retries 429 (after `retry_after`) and 5xx/network
+ * errors (exponential backoff) within a 30 s budget of waiting (the row
+ * OUTSIDE_CALL_POLICIES.discord in failure/policy.ts, run by retryCall), and reports every other
+ * outcome as a warning: it never throws and never changes the run's outcome. The webhook URL is a secret
+ * (its token lets anyone post): it never appears in a warning or in the returned error, even if
+ * the redactor does not know it.
+ */
+
+
+
+
+/** The webhook's retry row (attempts, backoff, wait budget): OUTSIDE_CALL_POLICIES.discord in failure/policy.ts. */
+const POLICY = OUTSIDE_CALL_POLICIES.discord;
+/** The most time a call spends waiting between attempts (and, with a real clock, in total). */
+const DISCORD_WAIT_BUDGET_MS = POLICY.waitBudgetMs;
+const WEBHOOK = 'the Discord webhook';
+/**
+ * POSTs the message to the webhook. Resolves, never rejects: `ok` says whether Discord accepted
+ * it; every failure is also passed to `warn` (redacted, without the webhook URL).
+ */
+async function postToDiscord(webhookUrl, message, deps) {
+    const mask = webhookMasker(String(webhookUrl));
+    const clean = (text) => {
+        try {
+            return mask(deps.redact(mask(text)));
+        }
+        catch {
+            return '(a message that could not be redacted)';
+        }
+    };
+    const warn = (text) => {
+        try {
+            deps.warn(clean(text));
+        }
+        catch {
+            // A broken warn must not turn a failed notification into a failed run.
+        }
+    };
+    const fail = (attempts, reason) => {
+        const error = clean(reason);
+        warn(`Could not post the halt diagnostic to ${WEBHOOK}: ${error}`);
+        return { ok: false, attempts, error };
+    };
+    try {
+        let target;
+        try {
+            target = new URL(String(webhookUrl).trim());
+            if (target.protocol !== 'https:' && target.protocol !== 'http:')
+                throw new Error('not http(s)');
+        }
+        catch {
+            return fail(0, `${WEBHOOK} URL is not a valid http(s) URL`);
+        }
+        target.searchParams.set('wait', 'true');
+        let body;
+        try {
+            const text = (s) => mask(deps.redact(mask(s)));
+            const safe = {
+                title: text(message.title ?? ''),
+                summary: text(message.summary ?? ''),
+                fields: (message.fields ?? []).map((f) => ({ ...f, name: text(f.name ?? ''), value: text(f.value ?? '') })),
+            };
+            if (message.outputTail !== undefined)
+                safe.outputTail = text(message.outputTail);
+            if (message.url !== undefined)
+                safe.url = text(message.url);
+            if (message.color !== undefined)
+                safe.color = message.color;
+            body = JSON.stringify(buildDiscordPayload(safe));
+        }
+        catch {
+            // Without redaction nothing is sent: better no message than a leaked secret.
+            return fail(0, 'the message could not be redacted or built, so it was not sent');
+        }
+        const doFetch = deps.fetch ?? globalThis.fetch;
+        const timeoutMs = deps.requestTimeoutMs ?? 10_000;
+        const post = async () => {
+            const controller = new AbortController();
+            const timer = setTimeout(() => controller.abort(), timeoutMs);
+            let response;
+            try {
+                response = await doFetch(target.href, {
+                    method: 'POST',
+                    headers: { 'Content-Type': 'application/json' },
+                    body,
+                    signal: controller.signal,
+                });
+            }
+            catch (error) {
+                const problem = controller.signal.aborted
+                    ? `no answer within ${discordWebhook_seconds(timeoutMs)}`
+                    : describeNetworkError(error);
+                return { kind: 'transient', problem };
+            }
+            finally {
+                clearTimeout(timer);
+            }
+            const status = response.status;
+            const text = await readBody(response);
+            if (status >= 200 && status < 300)
+                return { kind: 'accepted' };
+            const detail = describeDiscordError(text);
+            if (status === 429) {
+                const problem = `rate limited (HTTP 429${detail ? `: ${detail}` : ''})`;
+                return { kind: 'transient', problem, retryAfterMs: retryAfter(text, response.headers) };
+            }
+            if (status >= 500)
+                return { kind: 'transient', problem: `HTTP ${status}${detail ? `: ${detail}` : ''}` };
+            // 4xx other than 429: retrying the same request cannot help.
+            const hint = status === 404
+                ? ` (${WEBHOOK} does not exist: check ${surface(deps.terms).option('discordWebhook')})`
+                : status === 401 || status === 403
+                    ? ` (${WEBHOOK} token is not accepted: check ${surface(deps.terms).option('discordWebhook')})`
+                    : status === 400
+                        ? ' (Discord rejected the message body)'
+                        : '';
+            return { kind: 'refused', problem: `HTTP ${status}${detail ? `: ${detail}` : ''}${hint}` };
+        };
+        const end = await retryCall(post, {
+            policy: POLICY,
+            classify: (attempt) => attempt.ok && attempt.value.kind === 'transient'
+                ? { retry: true, retryAfterMs: attempt.value.retryAfterMs }
+                : { retry: false },
+            sleep: deps.sleep ?? defaultSleep,
+            now: deps.now ?? Date.now,
+        });
+        const { attempts } = end;
+        if (!end.last.ok)
+            throw end.last.error;
+        const answer = end.last.value;
+        if (answer.kind === 'accepted')
+            return { ok: true, attempts };
+        if (end.end === 'exhausted')
+            return fail(attempts, `${answer.problem}; gave up after ${attempts} attempts`);
+        if (end.end === 'over_budget')
+            return fail(attempts, `${answer.problem}; retrying would mean waiting ${discordWebhook_seconds(end.waitMs)}, more than the ${discordWebhook_seconds(Math.max(0, end.leftMs))} ` +
+                `left of the ${discordWebhook_seconds(DISCORD_WAIT_BUDGET_MS)} budget, so gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}`);
+        return fail(attempts, answer.problem);
+    }
+    catch (error) {
+        return fail(0, `unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+    }
+}
+function defaultSleep(ms) {
+    return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}
+async function readBody(response) {
+    try {
+        return await response.text();
+    }
+    catch {
+        return '';
+    }
+}
+/**
+ * How long a 429 asks to wait, in ms: the body's `retry_after` (seconds, fractional), else
+ * `X-RateLimit-Reset-After`, else `Retry-After` (seconds or an HTTP date); 1 s if none says.
+ */
+function retryAfter(body, headers) {
+    const fromBody = (() => {
+        try {
+            const parsed = JSON.parse(body);
+            const value = parsed && typeof parsed === 'object' ? parsed.retry_after : undefined;
+            return typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
+        }
+        catch {
+            return NaN;
+        }
+    })();
+    const candidates = [
+        fromBody,
+        Number(headers.get('x-ratelimit-reset-after') ?? NaN),
+        retryAfterHeader(headers.get('retry-after')),
+    ];
+    const seconds = candidates.find((s) => Number.isFinite(s) && s >= 0);
+    return seconds === undefined ? 1000 : Math.ceil(seconds * 1000);
+}
+function retryAfterHeader(value) {
+    if (value === null || value.trim() === '')
+        return NaN;
+    const asNumber = Number(value);
+    if (Number.isFinite(asNumber))
+        return asNumber;
+    const date = Date.parse(value);
+    return Number.isFinite(date) ? Math.max(0, (date - Date.now()) / 1000) : NaN;
+}
+/** Discord's JSON error `{code, message, errors}` in one line; other bodies, shortened. */
+function describeDiscordError(body) {
+    const text = body.trim();
+    if (!text)
+        return '';
+    try {
+        const parsed = JSON.parse(text);
+        if (parsed && typeof parsed === 'object') {
+            const { code, message, errors } = parsed;
+            const parts = [];
+            if (typeof message === 'string')
+                parts.push(message);
+            if (typeof code === 'number' && code !== 0)
+                parts.push(`code ${code}`);
+            const where = errors && typeof errors === 'object' ? flattenErrors(errors) : [];
+            if (where.length > 0)
+                parts.push(where.slice(0, 3).join('; ') + (where.length > 3 ? `; and ${where.length - 3} more` : ''));
+            if (parts.length > 0)
+                return truncateEnd(parts.join(', '), 500);
+        }
+    }
+    catch {
+        // not JSON (e.g. a proxy's HTML error page)
+    }
+    return truncateEnd(text
+        .replace(/<[^>]*>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim(), 200);
+}
+/** Discord's nested `errors` object as "embeds.0.title: Must be 256 or fewer in length." lines. */
+function flattenErrors(errors, path = '') {
+    const out = [];
+    for (const [key, value] of Object.entries(errors)) {
+        if (key === '_errors' && Array.isArray(value)) {
+            for (const e of value) {
+                const msg = e && typeof e === 'object' ? e.message : undefined;
+                out.push(`${path || 'body'}: ${typeof msg === 'string' ? msg : 'invalid'}`);
+            }
+        }
+        else if (value && typeof value === 'object') {
+            out.push(...flattenErrors(value, path ? `${path}.${key}` : key));
+        }
+    }
+    return out;
+}
+function describeNetworkError(error) {
+    if (!(error instanceof Error))
+        return `network error: ${String(error)}`;
+    const cause = error.cause;
+    const causeText = cause instanceof Error
+        ? cause.code !== undefined
+            ? String(cause.code)
+            : cause.message
+        : '';
+    return `network error: ${error.message}${causeText && !error.message.includes(causeText) ? ` (${causeText})` : ''}`;
+}
+function discordWebhook_seconds(ms) {
+    const s = ms / 1000;
+    return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}
+/**
+ * Replaces the webhook URL (as given, as parsed, with or without its query) and its token with
+ * "the Discord webhook"; and, in case of another spelling, any http(s) URL with /webhooks/ in it.
+ */
+function webhookMasker(webhookUrl) {
+    const literals = new Set([webhookUrl, webhookUrl.trim()]);
+    try {
+        const url = new URL(webhookUrl.trim());
+        literals.add(url.href);
+        literals.add(url.origin + url.pathname);
+        const withWait = new URL(url.href);
+        withWait.searchParams.set('wait', 'true');
+        literals.add(withWait.href);
+        const segments = url.pathname.split('/').filter(Boolean);
+        const at = segments.indexOf('webhooks');
+        const token = at >= 0 ? segments[at + 2] : undefined;
+        if (token) {
+            literals.add(token);
+            try {
+                literals.add(decodeURIComponent(token));
+            }
+            catch {
+                // not percent-decodable: the raw token is masked already
+            }
+        }
+    }
+    catch {
+        // not a URL: the literal text is masked
+    }
+    const list = [...literals].filter((s) => s.length >= 6).sort((a, b) => b.length - a.length);
+    return (text) => {
+        let out = String(text);
+        for (const literal of list) {
+            if (out.includes(literal))
+                out = out.split(literal).join(WEBHOOK);
+        }
+        return out.replace(/https?:\/\/[^\s"'<>]*\/webhooks\/[^\s"'<>]*/gi, WEBHOOK);
+    };
+}
+
+;// CONCATENATED MODULE: ./src/app/discordNotify.ts
+
+
+function discordNotifier(webhook, deps) {
+    if (!webhook)
+        return undefined;
+    return async (diagnostic) => {
+        const r = await postToDiscord(webhook, toDiscordMessage(diagnostic), {
+            redact: deps.redact,
+            sleep: (ms) => deps.clock.sleep(ms),
+            now: () => deps.clock.now().getTime(),
+            warn: deps.warn,
+        });
+        if (r.ok)
+            deps.info(`Posted the halt diagnostic to Discord (${r.attempts} attempt${r.attempts === 1 ? '' : 's'}).`);
+    };
+}
+
+;// CONCATENATED MODULE: ./src/app/parallelJob.ts
+/**
+ * One job of a `--parallel` wave (issue 16): `agent-loop run` as a child process in the job's own
+ * worktree and state directory, for its one issue (`--issue`) and its share of the iterations; its
+ * own process group (src/agents/process.ts), recorded so that a killed coordinator's jobs are ended
+ * by the next run. Its NDJSON events become one progress line each, prefixed with the issue; its
+ * final checkpoint is the job's partial state for the reduce (src/core/waveReduce.ts).
+ */
+
+
+
+
+
+
+
+/** Flags the coordinator sets for each job itself; the user's others are passed through. */
+const JOB_FLAGS = new Set([
+    'parallel',
+    'issue',
+    'max-iterations',
+    'max-cost-usd',
+    'state-dir',
+    'json',
+    'on-success',
+    'fresh',
+    'resume',
+    'resume-halted',
+    'plan',
+    'discord-webhook',
+    'slice-iterations',
+    'slice-minutes',
+]);
+/** The environment variable that gives a job its issue's carried counts (JSON IssueCounts; empty: none). */
+const WAVE_COUNTS_ENV = 'AGENT_LOOP_WAVE_COUNTS';
+/** The counts a job's coordinator gave it; undefined when none, or not readable (a job starts from 0). Pure. */
+function waveJobCounts(env) {
+    const text = env[WAVE_COUNTS_ENV];
+    if (!text)
+        return undefined;
+    try {
+        const parsed = IssueCountsSchema.safeParse(JSON.parse(text));
+        return parsed.success ? parsed.data : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/** The branch a job's worktree is on: its work is merged from here into the base branch. */
+const jobBranch = (issueId) => `agent-loop-wave/${issueId}`;
+/** Where a job of a wave works: under the run's state directory, never in the user's tree. Pure. */
+function jobPlace(stateDir, waveId, issueId) {
+    const dir = external_node_path_default().join(stateDir, 'parallel', waveId, issueId.replace(/[^A-Za-z0-9._-]/g, '_'));
+    // git names a worktree's admin directory after the tree's basename: one of its own per job.
+    return { tree: external_node_path_default().join(dir, `tree-${external_node_path_default().basename(dir)}`), stateDir: external_node_path_default().join(dir, 'state') };
+}
+/** The job's command line after `run`: the user's flags, then the job's own. Pure. */
+function jobArgs(flags, job, place, fresh) {
+    const args = ['run'];
+    for (const [flag, value] of flags) {
+        if (JOB_FLAGS.has(flag))
+            continue;
+        args.push(value === true ? `--${flag}` : `--${flag}=${value}`);
+    }
+    args.push('--json', '--parallel', '1', '--issue', job.issueId, '--max-iterations', String(job.maxIterations));
+    // No Discord post from a job (its halt is often only its share running out): the coordinator posts
+    // once; a job knows it is one (AGENT_LOOP_WAVE_JOB, src/safety/session.ts: isWaveJob).
+    args.push('--state-dir', place.stateDir, '--on-success', 'merge');
+    if (job.maxCostUsd !== undefined)
+        args.push('--max-cost-usd', String(Math.max(job.maxCostUsd, 0.0001)));
+    if (place.planFile)
+        args.push('--plan', place.planFile);
+    if (fresh)
+        args.push('--fresh');
+    return args;
+}
+/** The job's newest checkpoint, as a partial state. */
+async function readJobState(stateDir, clock) {
+    if (!(0,external_node_fs_namespaceObject.existsSync)(stateDir))
+        return { finished: false };
+    const { checkpoints } = await new FileCheckpointStore(stateDir, { clock }).list().catch(() => ({ checkpoints: [] }));
+    const newest = resume_newestFirst(checkpoints)[0];
+    if (!newest)
+        return { finished: false };
+    const loop = parseLoopState(newest.state);
+    // Complete, or halted (its share ran out, its issue escalated): run again, it would only say so.
+    const finished = !isResumable(newest) || isHaltedCheckpoint(newest);
+    return typeof loop === 'string' ? { finished: false } : { loop, finished };
+}
+const LEVELS = new Set(['debug', 'info', 'warn', 'error']);
+/** Runs the job's child to its end and reads what it left. */
+async function runJob(deps, job, place, fresh) {
+    const [command, ...pre] = deps.self;
+    const tag = `[${job.issueId}]`;
+    let pid;
+    const result = await runProcess({
+        command: command,
+        args: [...pre, ...jobArgs(deps.flags, job, place, fresh)],
+        cwd: place.tree,
+        // A job is never itself parallel, and posts no halt of its own: the coordinator posts once.
+        env: {
+            ...deps.env,
+            // Empty is unset: the coordinator's own choices of these do not reach the job through its environment.
+            ...Object.fromEntries([
+                'PARALLEL',
+                'ISSUE',
+                'DISCORD_WEBHOOK',
+                'FRESH',
+                'RESUME',
+                'RESUME_HALTED',
+                'SLICE_ITERATIONS',
+                'SLICE_MINUTES',
+            ].map((name) => [`AGENT_LOOP_${name}`, ''])),
+            // The coordinator holds the repository's lock for its jobs (src/safety/session.ts).
+            AGENT_LOOP_WAVE_JOB: String(process.pid),
+            // What the issue's earlier jobs counted: the job's cycle starts from it.
+            [WAVE_COUNTS_ENV]: job.counts ? JSON.stringify(job.counts) : '',
+        },
+        signal: deps.signal,
+        tailBytes: 16 * 1024,
+        onSpawn: (p) => {
+            pid = p;
+            deps.registry.spawned(p, 'agent');
+        },
+        onLine: (line, stream) => {
+            if (stream === 'stderr') {
+                deps.stderr(`${tag} ${line}\n`);
+                return;
+            }
+            let event;
+            try {
+                event = JSON.parse(line);
+            }
+            catch {
+                return;
+            }
+            // The job's own result (the line with no event) is read from its checkpoint; the coordinator prints the run's.
+            if (typeof event.event !== 'string')
+                return;
+            if (event.event.endsWith('.output')) {
+                if (deps.json)
+                    deps.logger.event(event.event, 'debug', String(event.line ?? ''), { issue: job.issueId });
+                return;
+            }
+            // The agent's output is not echoed in text mode: its cap (src/report/echo.ts) says nothing there.
+            if (event.event === 'output.capped' && !deps.json)
+                return;
+            const { time: _time, level, event: name, message, ...fields } = event;
+            deps.logger.event(name, (LEVELS.has(String(level)) ? level : 'info'), 
+            // Every line of a long message (a diagnostic) carries the issue: two jobs' blocks never mix unmarked.
+            String(message ?? name)
+                .split('\n')
+                .map((l) => `${tag} ${l}`)
+                .join('\n'), { ...fields, issue: job.issueId });
+        },
+    });
+    if (pid !== undefined)
+        deps.registry.exited(pid);
+    const state = await readJobState(place.stateDir, deps.clock);
+    return { ...state, exitCode: result.exitCode, stderrTail: result.stderrTail };
+}
+/** Writes the job's plan file (the user's plan, and why the issue is worked again); its path, or undefined when there is nothing to say. */
+async function writeJobPlan(dir, userPlan, context) {
+    if (!userPlan && !context)
+        return undefined;
+    const text = [
+        ...(userPlan ? [userPlan.trim(), ''] : []),
+        ...(context ? ['### Worked again', '', context.trim(), ''] : []),
+    ].join('\n');
+    await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
+    const file = external_node_path_default().join(dir, 'plan.md');
+    await external_node_fs_namespaceObject.promises.writeFile(file, text);
+    return file;
+}
+
 ;// CONCATENATED MODULE: ./src/app/problems.ts
 const problem = (code) => (message) => ({ code, message });
 /**
@@ -41568,11 +41793,11 @@ function cannotStart(io, command, problems, redact) {
     return 2;
 }
 
-;// CONCATENATED MODULE: ./src/app/run.ts
+;// CONCATENATED MODULE: ./src/app/prepareRun.ts
 /**
- * A run, as the application starts it for the CLI's `agent-loop run` and the action alike: the
- * engine's dependencies built from the options, then one slice. Why it cannot start is handed to
- * the caller as typed problems (problems.ts), rendered by each entrypoint its own way.
+ * Everything a run needs before its first agent runs (prepareRun): the agent on PATH, the test
+ * command, the inputs read, the issue source, git, the session, and the engine's dependencies
+ * assembled from them; or every reason it cannot start.
  */
 
 
@@ -41600,60 +41825,32 @@ function cannotStart(io, command, problems, redact) {
 
 
 
-
-
-
-
-
-
-
-
-
-
-
-/** The run's log: text or NDJSON (--json) on the caller's stdout, masked, with the caller's prefix per event. */
-function runLogger(options, io, redact) {
-    return createLogger({
-        json: options.json,
-        write: io.stdout,
-        clock: io.clock,
-        redact,
-        before: io.beforeEvent,
-        ...(io.width !== undefined ? { width: io.width } : {}),
-    });
-}
-/** The caller's issue source (the action's GitHub issues), else the beads source of the options. */
-function sourceOf(options, io, onWarning) {
-    if (io.source)
-        return Promise.resolve(io.source(onWarning));
-    // A source only the action builds, asked for elsewhere: prepareRun says so; the beads source stands in.
-    const build = runSourceFactory(options.source) ?? SOURCE_FACTORIES.beads;
-    return Promise.resolve(build({ cwd: io.cwd, options, env: io.env, ...(io.terms ? { terms: io.terms } : {}), onWarning }));
-}
-/**
- * Everything a run needs before its first agent runs, from the options and the ports: the agent on
- * PATH, the test command, the inputs read, the issue source, git, the session (one run at a time, a
- * killed run's agent ended, the repository fit to work in). A run, or every reason it cannot start.
- */
-async function prepareRun(options, io) {
-    const redact = createRedactor(io.secrets);
+/** The messages of the problems a run can be refused with (each says what to do). */
+const REFUSED = {
+    actionSource: (given, title, beads) => `${given}: ${title} runs inside the GitHub Action; locally use ${beads}.`,
+    noTestCommand: (option, example) => `${option}: none given and none detected (no package.json test script, pytest configuration or test_*.py files, ` +
+        `go.mod, Cargo.toml, or Makefile test target). Give the command that runs the test suite, e.g. ${example}.`,
+    plan: (option, why) => `${option}: ${why}; expected a readable file (the plan, up to 1 MiB).`,
+    issuesFile: (option, why) => `${option}: ${why}. Point ${option} at a beads JSONL file.`,
+    noIssuesFile: (option, file) => `${option}: '${file}' does not exist and bd is not on PATH. Point ${option} at a beads JSONL file, or install beads.`,
+    notGit: (cwd) => `pull requests: ${cwd} is not a git work tree. ` +
+        'Check the repository out first (actions/checkout) so that each finished issue can be pushed as a branch.',
+};
+/** What the options ask the run to read, checked: the agent, the test command, the plan, TDD's prompts. */
+async function readInputs(options, io, agentEnv, problems) {
     const say = surface(io.terms);
-    const problems = [];
     const invalid = problem('invalid_input');
-    const fail = () => ({ ok: false, problems, redact });
-    if (ISSUE_SOURCES[options.source].builtBy === 'action' && !io.source)
-        problems.push(invalid(`${say.given('source', options.source)}: ${ISSUE_SOURCES[options.source].title} runs inside the GitHub Action; locally use ${say.given('source', 'beads')}.`));
-    // What the agent and the tests it can edit may reach: no runtime tokens, file-command paths or inputs.
-    const agentEnv = agentEnvironment(io.env, { githubToken: options.agentGithubToken });
+    const built = ISSUE_SOURCES[options.source];
+    if (built.builtBy === 'action' && !io.source)
+        problems.push(invalid(REFUSED.actionSource(say.given('source', options.source), built.title, say.given('source', 'beads'))));
     // A run that halts as it starts (a refusal seen before any agent ran) runs no agent: none need be installed.
     const { agent, problems: agentProblems } = io.refusedBeforehand
         ? { agent: createAgent(options, agentEnv), problems: [] }
         : await availableAgent(options, agentEnv, say);
     problems.push(...agentProblems.map(problem('agent_not_on_path')));
     const testCommand = options.testCommand ?? detectTestCommand(io.cwd);
-    if (!testCommand) {
-        problems.push(invalid(`${say.option('testCommand')}: none given and none detected (no package.json test script, pytest configuration or test_*.py files, go.mod, Cargo.toml, or Makefile test target). Give the command that runs the test suite, e.g. ${say.given('testCommand', '"npm test"')}.`));
-    }
+    if (!testCommand)
+        problems.push(invalid(REFUSED.noTestCommand(say.option('testCommand'), say.given('testCommand', '"npm test"'))));
     const junitProblem = options.junitFile ? junitFileProblem(options.junitFile, io.cwd, say) : undefined;
     if (junitProblem)
         problems.push(invalid(junitProblem));
@@ -41663,7 +41860,7 @@ async function prepareRun(options, io) {
             plan = readInput(external_node_path_default().resolve(io.cwd, options.plan), MiB);
         }
         catch (error) {
-            problems.push(invalid(`${say.option('plan')}: ${error.message}; expected a readable file (the plan, up to 1 MiB).`));
+            problems.push(invalid(REFUSED.plan(say.option('plan'), error.message)));
         }
     }
     const prompts = options.tddPrompts
@@ -41671,21 +41868,39 @@ async function prepareRun(options, io) {
         : { templates: {} };
     if (prompts.problem)
         problems.push(invalid(prompts.problem));
-    const templates = prompts.templates;
-    const logger = runLogger(options, io, redact);
-    const onWarning = (message) => logger.warn('source.warning', message);
-    const source = await sourceOf(options, io, onWarning);
+    return { agent, testCommand, plan, templates: prompts.templates };
+}
+/** The issue source, its text guarded as it enters the engine; a file it reads is there and readable. */
+async function openIssues(options, io, redact, logger, problems) {
+    const say = surface(io.terms);
+    const invalid = problem('invalid_input');
+    const source = await sourceOf(options, io, (message) => logger.warn('source.warning', message));
     if (io.onlyIssues)
         source.trust?.(io.onlyIssues);
     // Issue text enters the engine here: one line titles, no control characters, secrets masked.
     const issues = guardIssues(source, redact);
-    // A source that reads a file of the repository: the file is there and readable, or the run does not start.
-    const unusable = !io.source && source.issuesFile !== undefined ? inputProblem(source.issuesFile, ISSUES_MAX_BYTES) : undefined;
+    const file = io.source ? undefined : source.issuesFile;
+    const unusable = file !== undefined ? inputProblem(file, ISSUES_MAX_BYTES) : undefined;
     if (unusable)
-        problems.push(invalid(`${say.option('issuesFile')}: ${unusable}. Point ${say.option('issuesFile')} at a beads JSONL file.`));
-    if (!io.source && source.issuesFile !== undefined && !(0,external_node_fs_namespaceObject.existsSync)(source.issuesFile)) {
-        problems.push(invalid(`${say.option('issuesFile')}: '${options.issuesFile}' does not exist and bd is not on PATH. Point ${say.option('issuesFile')} at a beads JSONL file, or install beads.`));
-    }
+        problems.push(invalid(REFUSED.issuesFile(say.option('issuesFile'), unusable)));
+    if (file !== undefined && !(0,external_node_fs_namespaceObject.existsSync)(file))
+        problems.push(invalid(REFUSED.noIssuesFile(say.option('issuesFile'), options.issuesFile)));
+    return { source, issues };
+}
+/**
+ * Everything a run needs before its first agent runs, from the options and the ports: the agent on
+ * PATH, the test command, the inputs read, the issue source, git, the session (one run at a time, a
+ * killed run's agent ended, the repository fit to work in). A run, or every reason it cannot start.
+ */
+async function prepareRun(options, io) {
+    const redact = createRedactor(io.secrets);
+    const problems = [];
+    const fail = () => ({ ok: false, problems, redact });
+    // What the agent and the tests it can edit may reach: no runtime tokens, file-command paths or inputs.
+    const agentEnv = agentEnvironment(io.env, { githubToken: options.agentGithubToken });
+    const inputs = await readInputs(options, io, agentEnv, problems);
+    const logger = runLogger(options, io, redact);
+    const { source, issues } = await openIssues(options, io, redact, logger, problems);
     const git = await openGit(io.cwd, io.env, {
         redact,
         ...(options.commitAuthor ? { author: options.commitAuthor } : {}),
@@ -41695,7 +41910,8 @@ async function prepareRun(options, io) {
         ...(io.remoteEnv ? { remoteEnv: io.remoteEnv } : {}),
     });
     if (io.publisher && !git)
-        problems.push(problem('repository')(`pull requests: ${io.cwd} is not a git work tree. Check the repository out first (actions/checkout) so that each finished issue can be pushed as a branch.`));
+        problems.push(problem('repository')(REFUSED.notGit(io.cwd)));
+    const { agent, testCommand } = inputs;
     if (problems.length > 0 || !agent || !testCommand)
         return fail();
     // One run at a time; a killed run's agent ended; the repository fit to work in. Before any agent runs.
@@ -41713,40 +41929,8 @@ async function prepareRun(options, io) {
     const registry = session.registry;
     const publisher = io.publisher && git ? io.publisher(git, testCommand) : undefined;
     const deps = {
-        settings: {
-            terms: io.terms ?? 'cli',
-            maxIterations: options.maxIterations,
-            sliceIterations: options.sliceIterations,
-            sliceMinutes: options.sliceMinutes,
-            iterationDelaySeconds: options.iterationDelay ?? defaultIterationDelay(options.agent),
-            agentTimeoutMinutes: options.agentTimeoutMinutes,
-            batch: options.batch,
-            // Where work is published, merge means onto the base on the remote (beads issues); else a pull request.
-            onSuccess: publisher
-                ? options.onSuccess === 'merge' && publisher.pushToBase
-                    ? 'merge'
-                    : 'pull-request'
-                : options.onSuccess,
-            // Beads issues live in the repository: their closing is committed with the work it lands with.
-            ...(publisher && ISSUE_SOURCES[options.source].inRepository ? { closeOnBranch: true } : {}),
-            strict: options.strict,
-            resume: options.resume,
-            fresh: options.fresh,
-            testCommand,
-            ...(options.junitFile ? { junitFile: options.junitFile } : {}),
-            plan,
-            maxCostUsd: options.maxCostUsd,
-            agentSession: options.agentSession,
-            maxRetriesPerStep: options.maxRetriesPerStep,
-            maxIterationsPerIssue: options.maxIterationsPerIssue,
-            maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-            ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
-            ...waveCarried(io, options),
-            ...(io.refusedBeforehand ? { refusedBeforehand: io.refusedBeforehand } : {}),
-            ...(io.resumedByHand ? { resumedByHand: true } : {}),
-            ...(options.discordWebhook && !isWaveJob(io.env) ? { posts: true } : {}),
-        },
-        workflow: workflowFor(options.workflow, { tddTemplates: templates }),
+        settings: sliceSettings(options, io, { testCommand, plan: inputs.plan, publisher }),
+        workflow: workflowFor(options.workflow, { tddTemplates: inputs.templates }),
         cwd: io.cwd,
         stateDir: io.stateDir,
         ...(isWaveJob(io.env) ? { waveJob: true } : {}),
@@ -41760,52 +41944,140 @@ async function prepareRun(options, io) {
         signal: io.signal,
         redact,
         classifyIssueFailure: (error, issue, what) => classifyIssueFailure(error, issue, what, source.description),
-        notify: options.discordWebhook && !isWaveJob(io.env)
-            ? async (d) => {
-                const r = await postToDiscord(options.discordWebhook, toDiscordMessage(d), {
-                    redact,
-                    sleep: (ms) => io.clock.sleep(ms),
-                    now: () => io.clock.now().getTime(),
-                    warn: (message) => logger.warn('discord.failed', message),
-                });
-                if (r.ok)
-                    logger.info('discord.posted', `Posted the halt diagnostic to Discord (${r.attempts} attempt${r.attempts === 1 ? '' : 's'}).`);
-            }
-            : undefined,
+        // A job of run --parallel never posts: its coordinator does, once, for the run.
+        notify: isWaveJob(io.env)
+            ? undefined
+            : discordNotifier(options.discordWebhook, {
+                redact,
+                clock: io.clock,
+                warn: (message) => logger.warn('discord.failed', message),
+                info: (message) => logger.info('discord.posted', message),
+            }),
         store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact, terms: io.terms ?? 'cli' }),
-        runTests: async (command, signal, purpose) => {
-            const pids = [];
-            // What the test command writes into the work tree (a JUnit report, caches) is never committed.
-            const before = git ? new Set(await git.untracked()) : undefined;
-            try {
-                return await runTestCommand(command, {
-                    cwd: io.cwd,
-                    env: agentEnv,
-                    timeoutMs: options.agentTimeoutMinutes * 60_000,
-                    signal,
-                    mask: redact,
-                    ...(purpose ? { purpose } : {}),
-                    // The report is read only for the test command itself, in the implement workflow (TDD reads its own).
-                    ...(options.junitFile && command === testCommand && purpose
-                        ? { junitFile: external_node_path_default().resolve(io.cwd, options.junitFile) }
-                        : {}),
-                    onLine: cappedEcho(logger, 'tests', undefined),
-                    onSpawn: (pid) => {
-                        pids.push(pid);
-                        registry.spawned(pid, 'tests');
-                    },
-                });
-            }
-            finally {
-                for (const pid of pids)
-                    registry.exited(pid);
-                if (git && before)
-                    await excludeWritten(git, before, logger);
-            }
-        },
+        runTests: testRunner(options, io, { testCommand, agentEnv, git, registry, logger, redact }),
     };
     return { ok: true, run: { deps, logger, session, redact } };
 }
+/** The engine's settings, from the options and what the run found. */
+function sliceSettings(options, io, found) {
+    const { publisher } = found;
+    return {
+        terms: io.terms ?? 'cli',
+        maxIterations: options.maxIterations,
+        sliceIterations: options.sliceIterations,
+        sliceMinutes: options.sliceMinutes,
+        iterationDelaySeconds: options.iterationDelay ?? defaultIterationDelay(options.agent),
+        agentTimeoutMinutes: options.agentTimeoutMinutes,
+        batch: options.batch,
+        // Where work is published, merge means onto the base on the remote (beads issues); else a pull request.
+        onSuccess: publisher
+            ? options.onSuccess === 'merge' && publisher.pushToBase
+                ? 'merge'
+                : 'pull-request'
+            : options.onSuccess,
+        // Beads issues live in the repository: their closing is committed with the work it lands with.
+        ...(publisher && ISSUE_SOURCES[options.source].inRepository ? { closeOnBranch: true } : {}),
+        strict: options.strict,
+        resume: options.resume,
+        fresh: options.fresh,
+        testCommand: found.testCommand,
+        ...(options.junitFile ? { junitFile: options.junitFile } : {}),
+        plan: found.plan,
+        maxCostUsd: options.maxCostUsd,
+        agentSession: options.agentSession,
+        maxRetriesPerStep: options.maxRetriesPerStep,
+        maxIterationsPerIssue: options.maxIterationsPerIssue,
+        maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+        ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
+        ...waveCarried(io, options),
+        ...(io.refusedBeforehand ? { refusedBeforehand: io.refusedBeforehand } : {}),
+        ...(io.resumedByHand ? { resumedByHand: true } : {}),
+        ...(options.discordWebhook && !isWaveJob(io.env) ? { posts: true } : {}),
+    };
+}
+/** Runs the test command for the engine: in the agent's environment, its processes tracked, what it writes never committed. */
+function testRunner(options, io, run) {
+    const { git, registry, logger } = run;
+    return async (command, signal, purpose) => {
+        const pids = [];
+        // What the test command writes into the work tree (a JUnit report, caches) is never committed.
+        const before = git ? new Set(await git.untracked()) : undefined;
+        try {
+            return await runTestCommand(command, {
+                cwd: io.cwd,
+                env: run.agentEnv,
+                timeoutMs: options.agentTimeoutMinutes * 60_000,
+                signal,
+                mask: run.redact,
+                ...(purpose ? { purpose } : {}),
+                // The report is read only for the test command itself, in the implement workflow (TDD reads its own).
+                ...(options.junitFile && command === run.testCommand && purpose
+                    ? { junitFile: external_node_path_default().resolve(io.cwd, options.junitFile) }
+                    : {}),
+                onLine: cappedEcho(logger, 'tests', undefined),
+                onSpawn: (pid) => {
+                    pids.push(pid);
+                    registry.spawned(pid, 'tests');
+                },
+            });
+        }
+        finally {
+            for (const pid of pids)
+                registry.exited(pid);
+            if (git && before)
+                await excludeWritten(git, before, logger);
+        }
+    };
+}
+/** The counts a fan-out job's issue brings from its earlier jobs: the action's, or the coordinator's. */
+function waveCarried(io, options) {
+    if (io.carried)
+        return { carried: io.carried };
+    const issueId = options.issue?.length === 1 ? options.issue[0] : undefined;
+    const counts = isWaveJob(io.env) && issueId !== undefined ? waveJobCounts(io.env) : undefined;
+    return counts && issueId !== undefined ? { carried: { ...counts, issueId } } : {};
+}
+/**
+ * What agent-loop put back, before a commit or at a slice's end, because something else changed
+ * what git stages (src/git/staging.ts).
+ */
+function stagingRestored(logger, what, when) {
+    const why = when === 'commit'
+        ? 'before committing, so that what is committed is the working tree as it is ' +
+            '(for finished work, the tree the tests ran on), not what those settings make of it'
+        : "at the slice's end, so that none of it stays in the repository or is read by the next run as yours";
+    const said = `Something other than agent-loop (most likely the agent) changed what git stages: ${what.join('; ')}. ` +
+        `Put back as it was before the agent ran, ${why}.`;
+    logger.warn('git.staging_restored', said, { restored: what, when });
+}
+/** Keeps out of every commit the untracked paths that appeared while the tests ran (the gate wrote them). */
+async function excludeWritten(git, before, logger) {
+    const written = (await git.untracked()).filter((p) => !before.has(p));
+    for (const p of written)
+        await git.exclude(p, { file: !p.endsWith('/') });
+    if (written.length > 0)
+        logger.info('tests.excluded', `The test command wrote ${written.join(', ')}: excluded in .git/info/exclude, never committed.`, { paths: written });
+}
+
+;// CONCATENATED MODULE: ./src/app/run.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
 /** Runs one slice of a prepared run and says how it ended, as an exit code. */
 async function runPrepared(run, io) {
     const { deps, logger, session, redact } = run;
@@ -41832,14 +42104,6 @@ async function runPrepared(run, io) {
         if (!io.session)
             session.release();
     }
-}
-/** The counts a fan-out job's issue brings from its earlier jobs: the action's, or the coordinator's. */
-function waveCarried(io, options) {
-    if (io.carried)
-        return { carried: io.carried };
-    const issueId = options.issue?.length === 1 ? options.issue[0] : undefined;
-    const counts = isWaveJob(io.env) && issueId !== undefined ? waveJobCounts(io.env) : undefined;
-    return counts && issueId !== undefined ? { carried: { ...counts, issueId } } : {};
 }
 /**
  * `agent-loop run` (and the action's run step): an earlier halt that stands ends it at once;
@@ -41885,7 +42149,8 @@ async function runCommand(options, given) {
         if (idle?.kind === 'deferred')
             return deferredRun(io, logger, idle, startedAt);
         if (idle?.kind === 'refused') {
-            const message = `The run stopped before it started: ${idle.message.replace(/\.+$/, '')}. Nothing was started or written; the next run starts once the token is fixed.`;
+            const message = `The run stopped before it started: ${idle.message.replace(/\.+$/, '')}. ` +
+                'Nothing was started or written; the next run starts once the token is fixed.';
             logger.error('run.refused', message);
             await io.onStopped?.({ message: redact(message), unchanged: true });
             return 1;
@@ -41956,91 +42221,6 @@ function notFinishedOnBranch(io, found) {
             found.set(id, { branch, base });
         return ready.filter((i) => !finished.has(i.id));
     };
-}
-/**
- * The halt of an earlier run still stands: said in the log and the result (status halted, with
- * `standing`), and nothing else done: no agent, no checkpoint written, no Discord post. Exit 1 (the
- * action turns it into a warning and a green step).
- */
-async function standingHalt(options, io, halt, startedAt) {
-    const redact = createRedactor(io.secrets);
-    const logger = runLogger(options, io, redact);
-    const { loop } = halt;
-    const stood = loop.halt;
-    const result = buildResult({
-        status: 'halted',
-        state: loop,
-        start: loop,
-        checkpointId: halt.checkpointId,
-        durationMs: io.clock.now().getTime() - startedAt,
-        interrupted: false,
-        standing: { since: stood.at ?? null, advice: stood.advice ?? null, resume: resumeWays(stood) },
-    });
-    const ways = resumeWays(stood).map((w) => describeResumeWay(w, io.terms ?? 'cli', loop.baseBranch));
-    const owed = owedLabels(loop);
-    logger.warn('run.still_halted', `Still halted since ${stood.at ?? 'an earlier run'} (${stood.reason}): ${stood.message}. Nothing was run. To resume: ${ways.join('; ')}.${owed ? ` ${owed}` : ''}`, { haltReason: stood.reason, since: stood.at ?? null, checkpointId: halt.checkpointId });
-    return endedEarly(io, logger, result);
-}
-/**
- * Nothing to do (src/core/idle.ts): said in the log and the result (status complete, `idle`, the
- * newest checkpoint's id and counters), and nothing else done: no checkpoint written, no agent
- * installed or prepared, no lock taken. Exit 0.
- */
-async function idleRun(io, logger, idle, where, startedAt) {
-    const { loop, checkpointId } = idle;
-    const result = buildResult({
-        status: 'complete',
-        state: loop,
-        start: loop,
-        checkpointId,
-        durationMs: io.clock.now().getTime() - startedAt,
-        interrupted: false,
-        idle: true,
-    });
-    logger.info('run.idle', `Nothing to do: no ready issue in ${where}, no cycle in flight, nothing waiting to land. ${checkpointId ? `Checkpoint ${checkpointId} is left as it was` : 'There is no checkpoint yet, and none is written'}; no agent was prepared.`, { checkpointId: checkpointId || null });
-    return endedEarly(io, logger, result);
-}
-/**
- * The issues could not be listed before the run started (src/app/idleCheck.ts): said in the log and
- * the result (status deferred, what failed), and nothing else done: no checkpoint written, no agent
- * installed or prepared, no lock taken. Exit 75 (the action: green, with a warning).
- */
-async function deferredRun(io, logger, deferred, startedAt) {
-    const { loop, checkpointId, failed } = deferred;
-    const redact = createRedactor(io.secrets);
-    const result = buildResult({
-        status: 'deferred',
-        state: loop,
-        start: loop,
-        checkpointId,
-        durationMs: io.clock.now().getTime() - startedAt,
-        interrupted: false,
-        deferred: { ...failed, message: redact(failed.message) },
-        unchanged: true,
-    });
-    logger.warn('run.deferred', `Deferred: ${failed.message.replace(/\.$/, '')}. No issue was started and nothing was written${checkpointId ? ` (checkpoint ${checkpointId} is left as it was)` : ''}; the next run lists the issues again.`, { what: failed.what, status: failed.status, checkpointId: checkpointId || null });
-    return endedEarly(io, logger, result);
-}
-/** A run that ended before it started: its result logged and handed over. */
-async function endedEarly(io, logger, result) {
-    logger.result(result, summaryLine(result));
-    await io.onResult?.(result);
-    return exitCodeFor(result);
-}
-/** What agent-loop put back, before a commit or at a slice's end, because something else changed what git stages (src/git/staging.ts). */
-function stagingRestored(logger, what, when) {
-    const why = when === 'commit'
-        ? 'before committing, so that what is committed is the working tree as it is (for finished work, the tree the tests ran on), not what those settings make of it'
-        : "at the slice's end, so that none of it stays in the repository or is read by the next run as yours";
-    logger.warn('git.staging_restored', `Something other than agent-loop (most likely the agent) changed what git stages: ${what.join('; ')}. Put back as it was before the agent ran, ${why}.`, { restored: what, when });
-}
-/** Keeps out of every commit the untracked paths that appeared while the tests ran (the gate wrote them). */
-async function excludeWritten(git, before, logger) {
-    const written = (await git.untracked()).filter((p) => !before.has(p));
-    for (const p of written)
-        await git.exclude(p, { file: !p.endsWith('/') });
-    if (written.length > 0)
-        logger.info('tests.excluded', `The test command wrote ${written.join(', ')}: excluded in .git/info/exclude, never committed.`, { paths: written });
 }
 
 ;// CONCATENATED MODULE: ./src/app/plan.ts
@@ -42222,6 +42402,652 @@ async function planWithSession(options, io, ctx) {
         }
         throw error;
     }
+}
+
+;// CONCATENATED MODULE: ./src/issues/mergeLines.ts
+/**
+ * A three-way merge of a beads issue file (`.beads/issues.jsonl`), issue by issue (--parallel):
+ * jobs that each close a different issue change neighbouring lines of the same file, which git's
+ * line merge calls a conflict. Here each issue (a line, keyed by its `id`) takes the side that
+ * changed it; only an issue both sides changed differently is a conflict. Pure.
+ */
+/** The lines of a JSONL file by issue id; undefined when a non-empty line is not an object with a string id. */
+function keyed(text) {
+    const order = [];
+    const byId = new Map();
+    for (const line of text.split('\n')) {
+        if (line.trim() === '')
+            continue;
+        let id;
+        try {
+            id = JSON.parse(line).id;
+        }
+        catch {
+            return undefined;
+        }
+        if (typeof id !== 'string' || byId.has(id))
+            return undefined;
+        order.push(id);
+        byId.set(id, line);
+    }
+    return { order, byId };
+}
+/**
+ * `ours` (the base branch) with what `theirs` (a job's branch) changed since `base` (their common
+ * ancestor): changed, added and removed issues. Issues in ours' order, those theirs added after.
+ */
+function mergeIssueLines(base, ours, theirs) {
+    const [b, o, t] = [keyed(base), keyed(ours), keyed(theirs)];
+    if (!b || !o || !t)
+        return { ok: false, conflicts: ['(a line that is not an issue with an id)'] };
+    const conflicts = [];
+    const out = [];
+    const ids = [...o.order, ...t.order.filter((id) => !o.byId.has(id))];
+    for (const id of ids) {
+        const [was, mine, theirsLine] = [b.byId.get(id), o.byId.get(id), t.byId.get(id)];
+        let line;
+        if (mine === theirsLine)
+            line = mine;
+        else if (theirsLine === was)
+            line = mine;
+        else if (mine === was)
+            line = theirsLine;
+        else {
+            conflicts.push(id);
+            continue;
+        }
+        if (line !== undefined)
+            out.push(line);
+    }
+    if (conflicts.length > 0)
+        return { ok: false, conflicts };
+    return { ok: true, text: out.length > 0 ? out.join('\n') + '\n' : '' };
+}
+
+;// CONCATENATED MODULE: ./src/git/worktree.ts
+/**
+ * The git side of `run --parallel N` (issue 16): a linked worktree per job, on its own branch cut
+ * from the base, removed when the job's work is merged; and the merge of a job's branch into the
+ * base branch in the main checkout, one at a time. The issue file's own conflicts (jobs closing
+ * neighbouring issues) are merged issue by issue (src/issues/mergeLines.ts); any other conflict
+ * aborts the merge and names the files, so the issue can be worked again on the new base.
+ */
+
+
+
+
+class WorktreeError extends Error {
+}
+function worktrees(top, runner) {
+    const git = async (...args) => {
+        const r = await runner.run(args);
+        if (r.code !== 0)
+            throw new WorktreeError(`git ${args.join(' ')} failed (exit ${r.code}): ${(r.stderr || r.stdout).trim()}`);
+        return r.stdout.trim();
+    };
+    const tryGit = async (...args) => (await runner.run(args)).code === 0;
+    const show = async (spec) => {
+        const r = await runner.run(['show', spec]);
+        return r.code === 0 ? r.stdout : '';
+    };
+    return {
+        async add(dir, branch, base) {
+            await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(dir), { recursive: true });
+            // -B: a branch left by a run that died is reset to the base, never worked on from its old tip.
+            await git('worktree', 'add', '--quiet', '-B', branch, dir, base);
+        },
+        async remove(...dirs) {
+            for (const dir of dirs) {
+                if ((0,external_node_fs_namespaceObject.existsSync)(dir))
+                    await tryGit('worktree', 'remove', '--force', '--force', dir);
+                await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
+            }
+            await tryGit('worktree', 'prune');
+        },
+        async list() {
+            const out = await git('worktree', 'list', '--porcelain');
+            const dirs = out
+                .split('\n')
+                .filter((l) => l.startsWith('worktree '))
+                .map((l) => l.slice('worktree '.length));
+            return dirs.slice(1);
+        },
+        branchExists: (branch) => tryGit('rev-parse', '--verify', '--quiet', `refs/heads/${branch}`),
+        async deleteBranches(...branches) {
+            if (branches.length === 0)
+                return;
+            // One at a time only when one of them is gone already (git stops at the first it cannot delete).
+            if (!(await tryGit('branch', '-D', ...branches)))
+                for (const b of branches)
+                    await tryGit('branch', '-D', b);
+        },
+        merge: (job, message, issuesFile) => mergeJob({ top, runner, git, tryGit, show }, job, message, issuesFile),
+    };
+}
+/**
+ * The files the merged branch adds that the checkout holds untracked or ignored: git overwrites an
+ * ignored file without a word when the merged branch adds one at its path (a job's worktree has none of
+ * the user's ignored files, so its agent cannot see it). One the base tracks (another job of the wave
+ * added it first) is git's own add/add conflict, not in the way.
+ */
+async function inTheWayOf({ top, runner }, branch) {
+    const added = (await runner.run(['diff', '--name-only', '--no-renames', '--diff-filter=A', 'HEAD...' + branch, '--'])).stdout
+        .split('\n')
+        .filter((f) => f !== '');
+    const present = added.filter((f) => (0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(top, f)));
+    const tracked = new Set(present.length > 0
+        ? (await runner.run(['ls-files', '--', ...present])).stdout.split('\n').filter((f) => f !== '')
+        : []);
+    return present.filter((f) => !tracked.has(f));
+}
+/** Worktrees.merge: `job`'s branch into the main checkout's, the issues file's conflict resolved line by line. */
+async function mergeJob(main, job, message, issuesFile) {
+    const { top, runner, git, tryGit, show } = main;
+    // The branch by its full name: git reads a tag of the same name (an agent's) first.
+    const branch = `refs/heads/${job}`;
+    if (await tryGit('merge-base', '--is-ancestor', branch, 'HEAD'))
+        return { kind: 'up_to_date' };
+    const inTheWay = await inTheWayOf(main, branch);
+    if (inTheWay.length > 0)
+        return { kind: 'refused', detail: untrackedInTheWay(inTheWay) };
+    const r = await runner.run(['merge', '--quiet', '--no-ff', '--no-edit', '-m', message, branch]);
+    if (r.code === 0)
+        return { kind: 'merged', commit: await git('rev-parse', 'HEAD'), issuesFileResolved: false };
+    const conflicted = (await runner.run(['diff', '--name-only', '--diff-filter=U'])).stdout
+        .split('\n')
+        .filter((l) => l !== '');
+    const abort = async (files, detail) => {
+        await tryGit('merge', '--abort');
+        return { kind: 'conflict', files, detail };
+    };
+    // Not a conflict git could record: the checkout itself is in the way (the user staged or
+    // changed a file, or made one the branch adds, during the run). Nothing was merged; working the
+    // issue again would meet the same refusal, so it is not a conflict of the job's.
+    if (conflicted.length === 0) {
+        await tryGit('merge', '--abort'); // no merge to abort: a no-op
+        return { kind: 'refused', detail: (r.stderr || r.stdout).trim() };
+    }
+    const others = conflicted.filter((f) => f !== issuesFile);
+    if (others.length > 0 || !issuesFile)
+        return abort(conflicted, `conflicting changes in ${(others.length > 0 ? others : conflicted).join(', ')}`);
+    const merged = mergeIssueLines(await show(`:1:${issuesFile}`), await show(`:2:${issuesFile}`), await show(`:3:${issuesFile}`));
+    if (!merged.ok)
+        return abort(conflicted, `both sides changed issue(s) ${merged.conflicts.join(', ')} in ${issuesFile}`);
+    await external_node_fs_namespaceObject.promises.writeFile(external_node_path_default().join(top, issuesFile), merged.text);
+    await git('add', '--', issuesFile);
+    await git('commit', '--quiet', '--no-edit');
+    return { kind: 'merged', commit: await git('rev-parse', 'HEAD'), issuesFileResolved: true };
+}
+
+;// CONCATENATED MODULE: ./src/app/parallelOptions.ts
+/** run --parallel's options: what it refuses (each with what to do instead), and the flags passed on to its jobs. Pure. */
+
+/** Jobs at once on one machine. */
+const MAX_LOCAL_PARALLEL = 32;
+const REFUSALS = {
+    tooMany: (n) => `--parallel ${n}: at most ${MAX_LOCAL_PARALLEL} on one machine (each job is a worktree, an agent and a test run at once); ` +
+        "256 is the action's bound, for matrix jobs on runners of their own.",
+    batch: '--parallel with --batch: a batch is one cycle for every ready issue; use one or the other.',
+    workflow: (w) => `--parallel with --workflow ${w}: only the implement workflow runs in parallel; use --parallel 1.`,
+    onSuccess: (o) => `--parallel with --on-success ${o}: parallel jobs are merged into the base branch one at a time; use --on-success merge (the default).`,
+    resume: '--parallel with --resume: the parallel run resumes its newest checkpoint by itself; leave --resume out.',
+    source: '--parallel needs --source beads locally (the action fans out with a matrix).',
+};
+/** Why --parallel cannot run with these options; each names what to do instead. */
+function parallelProblems(options) {
+    const out = [];
+    if (options.parallel > MAX_LOCAL_PARALLEL)
+        out.push(REFUSALS.tooMany(options.parallel));
+    if (options.batch)
+        out.push(REFUSALS.batch);
+    if (options.workflow !== 'implement')
+        out.push(REFUSALS.workflow(options.workflow));
+    if (options.onSuccess !== 'merge')
+        out.push(REFUSALS.onSuccess(options.onSuccess));
+    if (options.resume)
+        out.push(REFUSALS.resume);
+    if (options.source !== 'beads')
+        out.push(REFUSALS.source);
+    return out;
+}
+/** --config given relative to where the user is: absolute, so each job (in its worktree) reads the same file. */
+function absoluteConfig(flags, cwd) {
+    const out = new Map(flags);
+    const config = flags.get('config');
+    if (typeof config === 'string')
+        out.set('config', external_node_path_default().resolve(cwd, config));
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/app/waveLanding.ts
+
+
+
+
+
+const waveLanding_short = (sha) => (sha ? sha.slice(0, 12) : 'nothing (the branch is gone)');
+/**
+ * Pure: the halt when the base branch is not where the coordinator left it. A job's worktree shares
+ * the repository's branches, so a job's agent can move the base branch from its worktree (git
+ * update-ref, git branch -f, git push . HEAD:main); the jobs named are those of the wave (they ran
+ * at once: which one did it cannot be told). The user's checkout has the base branch checked out: moved
+ * under it, its index and files are still the old commit's, so git status shows the difference as
+ * staged changes nobody made.
+ */
+function baseMoved(input) {
+    const { base, expected, found } = input;
+    if (found === expected)
+        return undefined;
+    // Which job's agent cannot be told: the jobs ran at once, and their own checks watch their own branches.
+    const who = `most likely the agent of one of wave ${input.waveNumber}'s jobs (${input.jobs.join(', ')}: their worktrees share this repository's branches), or something else working in the repository`;
+    const message = [
+        `REPOSITORY MOVED: the base branch ${base} was at ${waveLanding_short(expected)} and is now at ${waveLanding_short(found)}, moved by something other than agent-loop during wave ${input.waveNumber}: ${who}.`,
+        input.merged.length > 0
+            ? `Merged before it was seen: ${input.merged.join(', ')}; nothing more was merged.`
+            : `Nothing of the wave was merged.`,
+        found
+            ? `${base} was moved under your checkout: its index and files are still those of ${waveLanding_short(expected)}, so git status shows the difference as staged changes you never made. Inspect with git log ${waveLanding_short(expected)}..${base} and git reflog ${base}; git reset --keep ${waveLanding_short(expected)} puts ${base} (and your checkout) back where agent-loop left it, if that is what you want: agent-loop reset nothing.`
+            : `Inspect with git reflog ${base}.`,
+        `The wave's finished jobs are kept (their branches agent-loop-wave/<issue>): resumed once ${base} is where it belongs, the run merges them without working them again.`,
+    ].join(' ');
+    return { reason: 'repository_moved', message, was: expected, now: found };
+}
+/**
+ * The wave's finished jobs merged into the base branch, one at a time in the wave's order: each
+ * job's partial state for the reduce (a job whose merge conflicted is not counted closed) and the
+ * issues to work again, with why.
+ */
+async function landWave(ctx, wave, ends) {
+    const { trees, logger, base, issuesFile } = ctx;
+    const requeued = [];
+    const partials = [];
+    let expected = ctx.baseTip;
+    const merged = [];
+    const checkBase = async () => baseMoved({
+        base,
+        expected,
+        found: await branchTip(ctx.runner, base),
+        waveNumber: ctx.waveNumber,
+        jobs: wave.jobs.map((j) => j.issueId),
+        merged,
+    });
+    for (const [k, job] of wave.jobs.entries()) {
+        const part = ends[k]?.loop;
+        if (!part || !part.issuesClosed.includes(job.issueId)) {
+            partials.push({ issueId: job.issueId, ...(part ? { loop: part } : {}) });
+            continue;
+        }
+        const tag = `[${job.issueId}]`;
+        // Before each merge: the base where the coordinator left it (a job's agent can move it from its worktree).
+        const moved = await checkBase();
+        if (moved)
+            return { partials, requeued, moved };
+        // git merges into whatever the checkout is on: a checkout switched to another branch during the
+        // run would take the jobs' work. Stopped before the reduce, as for a refused merge: the next run,
+        // on the base again, merges the wave's finished jobs without working them again.
+        const head = (await ctx.runner.run(['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
+        if (head !== `refs/heads/${base}`)
+            throw new WorktreeError(`your checkout is no longer on ${base} (${head ? `it is on ${head.replace(/^refs\/heads\//, '')}` : 'its HEAD is detached'}), and the wave's jobs are merged into ${base} only; check out ${base} again, then run again: the wave resumes and its finished jobs are merged without being worked again`);
+        const outcome = await trees.merge(jobBranch(job.issueId), `Merge agent-loop/${job.issueId} (parallel): ${job.title}`, issuesFile);
+        if (outcome.kind === 'refused')
+            // Stops the run before the reduce: the wave stays in the checkpoint, its worktrees and branches
+            // with it, so the next run (once the checkout is clean) merges the finished jobs as they are.
+            throw new WorktreeError(`git would not merge ${jobBranch(job.issueId)} into ${base} in your checkout: ${outcome.detail.replace(/\s*\n\s*/g, ' ').replace(/([^.])$/, '$1.')} Something in your checkout is in the way (a file staged or changed during the run, or an untracked or ignored file where a job adds one); commit, move or undo it, then run again: the wave resumes and its finished jobs are merged without being worked again`);
+        if (outcome.kind === 'merged') {
+            expected = outcome.commit;
+            merged.push(job.issueId);
+        }
+        if (outcome.kind !== 'conflict') {
+            if (!(await closedOnBase(ctx.runner, issuesFile, job.issueId))) {
+                // The job's state says closed, but nothing that closes it reached the base (a job halted
+                // after the close was recorded and before its commit, a secret in the change): counted
+                // closed, the issue would be left open on the base and never worked again.
+                logger.warn('merge.not_closed', `${tag} its job recorded the issue closed, but ${base} does not hold the close (its change was not committed): not counted closed.`, { issue: job.issueId });
+                partials.push({
+                    issueId: job.issueId,
+                    loop: { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) },
+                });
+                continue;
+            }
+            if (outcome.kind === 'merged')
+                logger.info('merge.done', `${tag} merged into ${base}${outcome.issuesFileResolved ? ` (${issuesFile} merged issue by issue)` : ''}.`, { issue: job.issueId, commit: outcome.commit });
+            partials.push({ issueId: job.issueId, loop: part });
+            continue;
+        }
+        requeued.push({
+            issueId: job.issueId,
+            reason: `Its first attempt (wave ${ctx.waveNumber}) could not be merged into ${base}: ${outcome.detail}. Other issues changed the same lines since; do the work again on the current ${base}.`,
+        });
+        partials.push({
+            issueId: job.issueId,
+            loop: { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) },
+        });
+        // The work stays for inspection on a branch of its own; the next attempt starts clean.
+        const kept = `agent-loop-conflict/${job.issueId}-${wave.id}`;
+        await ctx.runner.run(['branch', '--force', kept, jobBranch(job.issueId)]);
+        logger.warn('merge.conflict', `${tag} not merged: ${outcome.detail}; the issue is worked again on the new ${base} (this attempt is kept on ${kept}).`, { issue: job.issueId, files: outcome.files });
+    }
+    // At the wave's end too: a wave that merges nothing has no merge to check before.
+    const moved = await checkBase();
+    return { partials, requeued, ...(moved ? { moved } : {}) };
+}
+/**
+ * Whether the base (HEAD of the main checkout) holds the issue closed in the issue file; true when
+ * the file or the issue is not in the base's tree (nothing to check against).
+ */
+async function closedOnBase(runner, issuesFile, issueId) {
+    const shown = await runner.run(['show', `HEAD:${issuesFile}`]);
+    if (shown.code !== 0)
+        return true;
+    const entry = latestEntries(parseJsonl(Buffer.from(shown.stdout)).entries).find((e) => e.record.id === issueId);
+    return entry === undefined || entry.record.status === 'closed';
+}
+/**
+ * The issues the wave's jobs escalated, in the wave's order, each with the note of its job's last
+ * escalation of it: to be labelled on the base branch, where later runs read the issues (a job's
+ * own label commit is on its branch, which is not merged: its work is not done). Pure.
+ */
+function escalationsToLabel(wave, ends) {
+    const out = [];
+    for (const [k, job] of wave.jobs.entries()) {
+        const part = ends[k]?.loop;
+        if (!part || !part.issuesEscalated.includes(job.issueId) || part.issuesClosed.includes(job.issueId))
+            continue;
+        const last = part.escalations.filter((e) => e.issueIds.includes(job.issueId)).at(-1);
+        out.push({ issueId: job.issueId, note: last?.note ?? '' });
+    }
+    return out;
+}
+/**
+ * The escalations whose label is still owed (the checkpoint's markEscalated notices: a label a
+ * wave could not write on the base branch, or a job could not write on its own), one per issue,
+ * the newest note. Pure.
+ */
+function labelsOwed(loop) {
+    const owed = new Map();
+    for (const n of loop.notices)
+        if (n.what.kind === 'markEscalated')
+            for (const id of n.what.issueIds)
+                owed.set(id, n.what.note);
+    return [...owed].map(([issueId, note]) => ({ issueId, note }));
+}
+/**
+ * The loop after labels were tried (labelEscalations): the notices of the issues now labelled are
+ * dropped; each issue not labelled keeps (or gets) a markEscalated notice, its attempts counted and
+ * its last error kept, so that later runs leave the issue alone (selectTargets, the halt gate) and
+ * label it (labelsOwed) instead of working it again. Pure.
+ */
+function labelsNoted(loop, tried, failed, at) {
+    const labelled = new Set(tried.map((t) => t.issueId).filter((id) => !failed.has(id)));
+    const notices = [];
+    const owed = new Set();
+    for (const n of loop.notices) {
+        if (n.what.kind !== 'markEscalated') {
+            notices.push(n);
+            continue;
+        }
+        const issueIds = n.what.issueIds.filter((id) => !labelled.has(id));
+        if (issueIds.length === 0)
+            continue;
+        const errors = issueIds.filter((id) => failed.has(id)).map((id) => `${id}: ${failed.get(id)}`);
+        for (const id of issueIds)
+            owed.add(id);
+        notices.push({
+            ...n,
+            what: { ...n.what, issueIds },
+            ...(errors.length ? { attempts: n.attempts + 1, lastError: errors.join('; ') } : {}),
+        });
+    }
+    for (const { issueId, note } of tried) {
+        const why = failed.get(issueId);
+        if (why === undefined || owed.has(issueId))
+            continue;
+        owed.add(issueId);
+        notices.push({
+            id: `markEscalated-${loop.iteration}-${at}-${notices.length}`,
+            what: { kind: 'markEscalated', issueIds: [issueId], note },
+            recordedAt: at,
+            attempts: 1,
+            lastError: why,
+        });
+    }
+    return { ...loop, notices };
+}
+/**
+ * Labels the wave's escalated issues in the base branch's issue file in the main checkout and
+ * commits each as the serial loop does ("agent-loop: <id> escalated"): that file only, nothing else
+ * of the job's work or of the checkout. Left alone, with a warning, when the checkout is not on the
+ * base branch or the issue file has changes of the user's own. The issues it could not label (and,
+ * in `why`, why not).
+ */
+async function labelEscalations(ctx, source, escalations, why) {
+    const { runner, logger, base, issuesFile } = ctx;
+    const failed = [];
+    const changed = async () => (await runner.run(['status', '--porcelain', '--', issuesFile])).stdout.trim() !== '';
+    for (const { issueId, note } of escalations) {
+        const tag = `[${issueId}]`;
+        const warn = (reason) => {
+            failed.push(issueId);
+            why?.set(issueId, reason);
+            logger.warn('source.warning', `${tag} escalated, but not labelled ${ESCALATED_LABEL} on ${base}: ${reason}. It stays recorded in the checkpoint: later runs leave it alone and label it on ${base} when they can (a --fresh start forgets it: label it by hand before one).`, { issue: issueId });
+        };
+        const head = (await runner.run(['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
+        if (head !== `refs/heads/${base}`) {
+            warn(`your checkout is no longer on ${base}`);
+            continue;
+        }
+        if (await changed()) {
+            warn(`${issuesFile} has uncommitted changes in your checkout, which the label's commit would take with it`);
+            continue;
+        }
+        try {
+            await source.markEscalated(issueId, note);
+        }
+        catch (error) {
+            warn(`${source.description}: ${error.message}`);
+            continue;
+        }
+        if (!(await changed()))
+            continue; // labelled already (a resumed wave)
+        const committed = await runner.run([
+            'commit',
+            '--quiet',
+            '--no-verify',
+            '-m',
+            `agent-loop: ${issueId} escalated`,
+            '--only',
+            '--',
+            issuesFile,
+        ]);
+        if (committed.code !== 0) {
+            warn(`git commit failed: ${committed.stderr.trim()}`);
+            continue;
+        }
+        logger.info('escalation.labelled', `${tag} labelled ${ESCALATED_LABEL} on ${base}.`, { issue: issueId });
+    }
+    return failed;
+}
+
+;// CONCATENATED MODULE: ./src/app/coordinator.ts
+/**
+ * run --parallel's coordinator (src/app/parallel.ts): what it works with through a run, in one
+ * typed object (its ports, its checkpoint, the loop as it stands), opened once: the checkpoint as
+ * every run opens it, the Discord posts a killed coordinator left sent, the labels an earlier run
+ * owes written first.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Writes the run's checkpoint with `as` (the loop as it stands by default). */
+async function saveLoop(c, status, errors = [], as = c.loop) {
+    await writeRunCheckpoint(c.store, { id: c.checkpointId, end: { status }, loop: as, errors });
+}
+/** Labels the escalations on the base branch; those not labelled stay owed in the checkpoint (labelsNoted). */
+async function labelOnBase(c, escalations) {
+    const why = new Map();
+    await labelEscalations({ runner: c.runner, logger: c.logger, base: c.base, issuesFile: c.issuesFile }, c.source, escalations, why);
+    c.loop = labelsNoted(c.loop, escalations, why, c.io.clock.now().toISOString());
+}
+async function openCoordinator(options, io, top, registry, logger) {
+    const startedAt = io.clock.now().getTime();
+    const runner = gitRunner(top, io.env, options.commitAuthor);
+    const base = (await runner.run(['symbolic-ref', '--short', 'HEAD'])).stdout.trim();
+    const redact = createRedactor(io.secrets);
+    const store = new FileCheckpointStore(io.stateDir, { clock: io.clock, redact });
+    // Opened as every run opens its checkpoint: the newest runnable one (unless --fresh), else a new one.
+    const opened = await openCheckpoint({ settings: options, store, clock: io.clock }, (event, message, data) => logger.warn(event, message, data));
+    // --fresh forgets the recorded baselines as the serial run does (src/loop/baseline.ts): the jobs
+    // record their own, and a later run on the same base would otherwise reuse one of before this start.
+    if (options.fresh)
+        await forgetBaselines({ stateDir: io.stateDir, redact, logger });
+    const loop = {
+        ...opened.state,
+        baseBranch: opened.state.baseBranch ?? base,
+        maxIterations: options.maxIterations,
+        halt: undefined,
+    };
+    const c = {
+        options,
+        io,
+        logger,
+        redact,
+        runner,
+        trees: worktrees(top, runner),
+        base,
+        issuesFile: external_node_path_default().relative(top, external_node_path_default().resolve(io.cwd, options.issuesFile)),
+        ...(options.plan ? { userPlan: await external_node_fs_namespaceObject.promises.readFile(external_node_path_default().resolve(io.cwd, options.plan), 'utf8') } : {}),
+        source: await sourceOf(options, io, (message) => logger.warn('source.warning', message)),
+        jobDeps: jobDepsOf(options, io, registry, logger),
+        ...withNotify(options, io, redact, logger),
+        store,
+        checkpointId: opened.id,
+        loop,
+        start: loop,
+        startedAt,
+        gitTurn: Promise.resolve(),
+    };
+    if (loop.wave) {
+        const jobs = loop.wave.jobs.map((j) => j.issueId).join(', ');
+        const said = `Resuming checkpoint ${c.checkpointId}: wave ${loop.waves + 1} was in flight (${jobs}); each job resumes where it stood.`;
+        logger.info('parallel.resume', said, { checkpointId: c.checkpointId });
+    }
+    await catchUp(c);
+    return c;
+}
+/** What a killed or refused earlier run left: its Discord posts sent (as a slice's start does), its owed labels written, before any wave. */
+async function catchUp(c) {
+    const unsent = await sendLeftPosts(c.loop, c.notify);
+    if (unsent !== c.loop) {
+        c.loop = unsent;
+        await saveLoop(c, 'continuing');
+    }
+    const owed = labelsOwed(c.loop);
+    if (owed.length === 0)
+        return;
+    const ids = owed.map((o) => o.issueId);
+    const them = owed.length === 1 ? 'it' : 'them';
+    const said = `Labelling ${ids.join(', ')} ${ESCALATED_LABEL} on ${c.base}: escalated by an earlier run that could not label ${them}.`;
+    c.logger.info('escalation.relabel', said, { issues: ids });
+    await labelOnBase(c, owed);
+    await saveLoop(c, 'continuing');
+}
+function jobDepsOf(options, io, registry, logger) {
+    return {
+        self: io.self,
+        env: io.env,
+        flags: absoluteConfig(io.flags, io.cwd),
+        logger,
+        json: options.json,
+        stderr: io.stderr,
+        registry,
+        clock: io.clock,
+        signal: io.signal,
+    };
+}
+function withNotify(options, io, redact, logger) {
+    const notify = discordNotifier(options.discordWebhook, {
+        redact,
+        clock: io.clock,
+        warn: (message) => logger.warn('discord.failed', message),
+        info: (message) => logger.info('discord.posted', message),
+    });
+    return notify ? { notify } : {};
+}
+
+;// CONCATENATED MODULE: ./src/app/parallelEnd.ts
+/**
+ * How run --parallel ends (src/app/parallel.ts): a halt recorded and told through the one halt
+ * pipeline (src/loop/effects/notices.ts: halt.md, the Discord post through the outbox), the
+ * checkpoint written, the result logged and returned as an exit code.
+ */
+
+
+
+
+
+
+
+async function finishRun(c, end) {
+    const { options, io } = c;
+    const status = end.kind === 'halted' ? 'halted' : end.kind === 'complete' ? 'complete' : 'continuing';
+    const diagnostic = end.kind === 'halted' ? await parallelEnd_recordHalt(c, end) : null;
+    await saveLoop(c, status, end.kind === 'halted' ? [end.halt.message] : []);
+    const result = buildResult({
+        status,
+        state: c.loop,
+        start: c.start,
+        checkpointId: c.checkpointId,
+        durationMs: io.clock.now().getTime() - c.startedAt,
+        interrupted: io.signal?.aborted ?? false,
+        diagnostic,
+    });
+    c.logger.result({ ...result, parallel: options.parallel, waves: c.loop.waves }, `${summaryLine(result)}\n  waves ${c.loop.waves} (--parallel ${options.parallel})`);
+    await io.onResult?.(result);
+    return exitCodeFor(result);
+}
+/** The run's halt in the loop, halt.md and Discord: the diagnostic as written. */
+async function parallelEnd_recordHalt(c, end) {
+    const { options, io } = c;
+    const { halt, haltedJob, advice } = end;
+    const keptNotes = end.keptNotes ?? [];
+    const { issueId: _job, ...runHalt } = halt;
+    c.loop = { ...c.loop, halt: { ...runHalt, at: io.clock.now().toISOString() } };
+    // One job's own halt is diagnosed from that job's state (its cycle, its output), not the run's sums.
+    const built = buildDiagnostic({
+        ...runHalt,
+        state: haltedJob?.loop ?? c.loop,
+        checkpointId: c.checkpointId,
+        maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+        ...(advice ? { advice } : {}),
+        terms: 'cli',
+    });
+    const jobs = `This halt is ${halt.issueId}'s job's (its diagnostic above). ${keptNotes.join('. ')}.`;
+    const markdown = haltedJob?.kept?.diagnostic
+        ? `${haltedJob.kept.diagnostic.trimEnd()}\n\n## run --parallel\n\n${jobs}\n`
+        : renderMarkdown(built);
+    const errors = [halt.message];
+    const told = await haltThroughOutbox(c.loop, built, markdown, {
+        files: stateFiles(io.stateDir, c.redact),
+        save: (recorded) => saveLoop(c, 'halted', errors, recorded),
+        ...(c.notify ? { notify: c.notify } : {}),
+        now: io.clock.now(),
+    });
+    c.loop = told.loop;
+    const kept = keptNotes.length ? ` ${keptNotes.join('. ')}.` : '';
+    c.logger.error('run.halted', `HALT (${halt.reason}): ${halt.message.replace(/\.$/, '')}.${kept} The diagnostic is in ${external_node_path_default().join(io.stateDir, HALT_FILE)}.`, { haltReason: halt.reason });
+    return told.written;
 }
 
 ;// CONCATENATED MODULE: ./src/core/waveReduce.ts
@@ -42633,430 +43459,6 @@ function related(a, b) {
     return (a.dependsOn ?? []).includes(b.id) || (b.dependsOn ?? []).includes(a.id);
 }
 
-;// CONCATENATED MODULE: ./src/issues/mergeLines.ts
-/**
- * A three-way merge of a beads issue file (`.beads/issues.jsonl`), issue by issue (--parallel):
- * jobs that each close a different issue change neighbouring lines of the same file, which git's
- * line merge calls a conflict. Here each issue (a line, keyed by its `id`) takes the side that
- * changed it; only an issue both sides changed differently is a conflict. Pure.
- */
-/** The lines of a JSONL file by issue id; undefined when a non-empty line is not an object with a string id. */
-function keyed(text) {
-    const order = [];
-    const byId = new Map();
-    for (const line of text.split('\n')) {
-        if (line.trim() === '')
-            continue;
-        let id;
-        try {
-            id = JSON.parse(line).id;
-        }
-        catch {
-            return undefined;
-        }
-        if (typeof id !== 'string' || byId.has(id))
-            return undefined;
-        order.push(id);
-        byId.set(id, line);
-    }
-    return { order, byId };
-}
-/**
- * `ours` (the base branch) with what `theirs` (a job's branch) changed since `base` (their common
- * ancestor): changed, added and removed issues. Issues in ours' order, those theirs added after.
- */
-function mergeIssueLines(base, ours, theirs) {
-    const [b, o, t] = [keyed(base), keyed(ours), keyed(theirs)];
-    if (!b || !o || !t)
-        return { ok: false, conflicts: ['(a line that is not an issue with an id)'] };
-    const conflicts = [];
-    const out = [];
-    const ids = [...o.order, ...t.order.filter((id) => !o.byId.has(id))];
-    for (const id of ids) {
-        const [was, mine, theirsLine] = [b.byId.get(id), o.byId.get(id), t.byId.get(id)];
-        let line;
-        if (mine === theirsLine)
-            line = mine;
-        else if (theirsLine === was)
-            line = mine;
-        else if (mine === was)
-            line = theirsLine;
-        else {
-            conflicts.push(id);
-            continue;
-        }
-        if (line !== undefined)
-            out.push(line);
-    }
-    if (conflicts.length > 0)
-        return { ok: false, conflicts };
-    return { ok: true, text: out.length > 0 ? out.join('\n') + '\n' : '' };
-}
-
-;// CONCATENATED MODULE: ./src/git/worktree.ts
-/**
- * The git side of `run --parallel N` (issue 16): a linked worktree per job, on its own branch cut
- * from the base, removed when the job's work is merged; and the merge of a job's branch into the
- * base branch in the main checkout, one at a time. The issue file's own conflicts (jobs closing
- * neighbouring issues) are merged issue by issue (src/issues/mergeLines.ts); any other conflict
- * aborts the merge and names the files, so the issue can be worked again on the new base.
- */
-
-
-
-
-class WorktreeError extends Error {
-}
-function worktrees(top, runner) {
-    const git = async (...args) => {
-        const r = await runner.run(args);
-        if (r.code !== 0)
-            throw new WorktreeError(`git ${args.join(' ')} failed (exit ${r.code}): ${(r.stderr || r.stdout).trim()}`);
-        return r.stdout.trim();
-    };
-    const tryGit = async (...args) => (await runner.run(args)).code === 0;
-    const show = async (spec) => {
-        const r = await runner.run(['show', spec]);
-        return r.code === 0 ? r.stdout : '';
-    };
-    return {
-        async add(dir, branch, base) {
-            await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(dir), { recursive: true });
-            // -B: a branch left by a run that died is reset to the base, never worked on from its old tip.
-            await git('worktree', 'add', '--quiet', '-B', branch, dir, base);
-        },
-        async remove(...dirs) {
-            for (const dir of dirs) {
-                if ((0,external_node_fs_namespaceObject.existsSync)(dir))
-                    await tryGit('worktree', 'remove', '--force', '--force', dir);
-                await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
-            }
-            await tryGit('worktree', 'prune');
-        },
-        async list() {
-            const out = await git('worktree', 'list', '--porcelain');
-            const dirs = out
-                .split('\n')
-                .filter((l) => l.startsWith('worktree '))
-                .map((l) => l.slice('worktree '.length));
-            return dirs.slice(1);
-        },
-        branchExists: (branch) => tryGit('rev-parse', '--verify', '--quiet', `refs/heads/${branch}`),
-        async deleteBranches(...branches) {
-            if (branches.length === 0)
-                return;
-            // One at a time only when one of them is gone already (git stops at the first it cannot delete).
-            if (!(await tryGit('branch', '-D', ...branches)))
-                for (const b of branches)
-                    await tryGit('branch', '-D', b);
-        },
-        merge: (job, message, issuesFile) => mergeJob({ top, runner, git, tryGit, show }, job, message, issuesFile),
-    };
-}
-/**
- * The files the merged branch adds that the checkout holds untracked or ignored: git overwrites an
- * ignored file without a word when the merged branch adds one at its path (a job's worktree has none of
- * the user's ignored files, so its agent cannot see it). One the base tracks (another job of the wave
- * added it first) is git's own add/add conflict, not in the way.
- */
-async function inTheWayOf({ top, runner }, branch) {
-    const added = (await runner.run(['diff', '--name-only', '--no-renames', '--diff-filter=A', 'HEAD...' + branch, '--'])).stdout
-        .split('\n')
-        .filter((f) => f !== '');
-    const present = added.filter((f) => (0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(top, f)));
-    const tracked = new Set(present.length > 0
-        ? (await runner.run(['ls-files', '--', ...present])).stdout.split('\n').filter((f) => f !== '')
-        : []);
-    return present.filter((f) => !tracked.has(f));
-}
-/** Worktrees.merge: `job`'s branch into the main checkout's, the issues file's conflict resolved line by line. */
-async function mergeJob(main, job, message, issuesFile) {
-    const { top, runner, git, tryGit, show } = main;
-    // The branch by its full name: git reads a tag of the same name (an agent's) first.
-    const branch = `refs/heads/${job}`;
-    if (await tryGit('merge-base', '--is-ancestor', branch, 'HEAD'))
-        return { kind: 'up_to_date' };
-    const inTheWay = await inTheWayOf(main, branch);
-    if (inTheWay.length > 0)
-        return { kind: 'refused', detail: untrackedInTheWay(inTheWay) };
-    const r = await runner.run(['merge', '--quiet', '--no-ff', '--no-edit', '-m', message, branch]);
-    if (r.code === 0)
-        return { kind: 'merged', commit: await git('rev-parse', 'HEAD'), issuesFileResolved: false };
-    const conflicted = (await runner.run(['diff', '--name-only', '--diff-filter=U'])).stdout
-        .split('\n')
-        .filter((l) => l !== '');
-    const abort = async (files, detail) => {
-        await tryGit('merge', '--abort');
-        return { kind: 'conflict', files, detail };
-    };
-    // Not a conflict git could record: the checkout itself is in the way (the user staged or
-    // changed a file, or made one the branch adds, during the run). Nothing was merged; working the
-    // issue again would meet the same refusal, so it is not a conflict of the job's.
-    if (conflicted.length === 0) {
-        await tryGit('merge', '--abort'); // no merge to abort: a no-op
-        return { kind: 'refused', detail: (r.stderr || r.stdout).trim() };
-    }
-    const others = conflicted.filter((f) => f !== issuesFile);
-    if (others.length > 0 || !issuesFile)
-        return abort(conflicted, `conflicting changes in ${(others.length > 0 ? others : conflicted).join(', ')}`);
-    const merged = mergeIssueLines(await show(`:1:${issuesFile}`), await show(`:2:${issuesFile}`), await show(`:3:${issuesFile}`));
-    if (!merged.ok)
-        return abort(conflicted, `both sides changed issue(s) ${merged.conflicts.join(', ')} in ${issuesFile}`);
-    await external_node_fs_namespaceObject.promises.writeFile(external_node_path_default().join(top, issuesFile), merged.text);
-    await git('add', '--', issuesFile);
-    await git('commit', '--quiet', '--no-edit');
-    return { kind: 'merged', commit: await git('rev-parse', 'HEAD'), issuesFileResolved: true };
-}
-
-;// CONCATENATED MODULE: ./src/app/waveLanding.ts
-
-
-
-
-
-const waveLanding_short = (sha) => (sha ? sha.slice(0, 12) : 'nothing (the branch is gone)');
-/**
- * Pure: the halt when the base branch is not where the coordinator left it. A job's worktree shares
- * the repository's branches, so a job's agent can move the base branch from its worktree (git
- * update-ref, git branch -f, git push . HEAD:main); the jobs named are those of the wave (they ran
- * at once: which one did it cannot be told). The user's checkout has the base branch checked out: moved
- * under it, its index and files are still the old commit's, so git status shows the difference as
- * staged changes nobody made.
- */
-function baseMoved(input) {
-    const { base, expected, found } = input;
-    if (found === expected)
-        return undefined;
-    // Which job's agent cannot be told: the jobs ran at once, and their own checks watch their own branches.
-    const who = `most likely the agent of one of wave ${input.waveNumber}'s jobs (${input.jobs.join(', ')}: their worktrees share this repository's branches), or something else working in the repository`;
-    const message = [
-        `REPOSITORY MOVED: the base branch ${base} was at ${waveLanding_short(expected)} and is now at ${waveLanding_short(found)}, moved by something other than agent-loop during wave ${input.waveNumber}: ${who}.`,
-        input.merged.length > 0
-            ? `Merged before it was seen: ${input.merged.join(', ')}; nothing more was merged.`
-            : `Nothing of the wave was merged.`,
-        found
-            ? `${base} was moved under your checkout: its index and files are still those of ${waveLanding_short(expected)}, so git status shows the difference as staged changes you never made. Inspect with git log ${waveLanding_short(expected)}..${base} and git reflog ${base}; git reset --keep ${waveLanding_short(expected)} puts ${base} (and your checkout) back where agent-loop left it, if that is what you want: agent-loop reset nothing.`
-            : `Inspect with git reflog ${base}.`,
-        `The wave's finished jobs are kept (their branches agent-loop-wave/<issue>): resumed once ${base} is where it belongs, the run merges them without working them again.`,
-    ].join(' ');
-    return { reason: 'repository_moved', message, was: expected, now: found };
-}
-/**
- * The wave's finished jobs merged into the base branch, one at a time in the wave's order: each
- * job's partial state for the reduce (a job whose merge conflicted is not counted closed) and the
- * issues to work again, with why.
- */
-async function landWave(ctx, wave, ends) {
-    const { trees, logger, base, issuesFile } = ctx;
-    const requeued = [];
-    const partials = [];
-    let expected = ctx.baseTip;
-    const merged = [];
-    const checkBase = async () => baseMoved({
-        base,
-        expected,
-        found: await branchTip(ctx.runner, base),
-        waveNumber: ctx.waveNumber,
-        jobs: wave.jobs.map((j) => j.issueId),
-        merged,
-    });
-    for (const [k, job] of wave.jobs.entries()) {
-        const part = ends[k]?.loop;
-        if (!part || !part.issuesClosed.includes(job.issueId)) {
-            partials.push({ issueId: job.issueId, ...(part ? { loop: part } : {}) });
-            continue;
-        }
-        const tag = `[${job.issueId}]`;
-        // Before each merge: the base where the coordinator left it (a job's agent can move it from its worktree).
-        const moved = await checkBase();
-        if (moved)
-            return { partials, requeued, moved };
-        // git merges into whatever the checkout is on: a checkout switched to another branch during the
-        // run would take the jobs' work. Stopped before the reduce, as for a refused merge: the next run,
-        // on the base again, merges the wave's finished jobs without working them again.
-        const head = (await ctx.runner.run(['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
-        if (head !== `refs/heads/${base}`)
-            throw new WorktreeError(`your checkout is no longer on ${base} (${head ? `it is on ${head.replace(/^refs\/heads\//, '')}` : 'its HEAD is detached'}), and the wave's jobs are merged into ${base} only; check out ${base} again, then run again: the wave resumes and its finished jobs are merged without being worked again`);
-        const outcome = await trees.merge(jobBranch(job.issueId), `Merge agent-loop/${job.issueId} (parallel): ${job.title}`, issuesFile);
-        if (outcome.kind === 'refused')
-            // Stops the run before the reduce: the wave stays in the checkpoint, its worktrees and branches
-            // with it, so the next run (once the checkout is clean) merges the finished jobs as they are.
-            throw new WorktreeError(`git would not merge ${jobBranch(job.issueId)} into ${base} in your checkout: ${outcome.detail.replace(/\s*\n\s*/g, ' ').replace(/([^.])$/, '$1.')} Something in your checkout is in the way (a file staged or changed during the run, or an untracked or ignored file where a job adds one); commit, move or undo it, then run again: the wave resumes and its finished jobs are merged without being worked again`);
-        if (outcome.kind === 'merged') {
-            expected = outcome.commit;
-            merged.push(job.issueId);
-        }
-        if (outcome.kind !== 'conflict') {
-            if (!(await closedOnBase(ctx.runner, issuesFile, job.issueId))) {
-                // The job's state says closed, but nothing that closes it reached the base (a job halted
-                // after the close was recorded and before its commit, a secret in the change): counted
-                // closed, the issue would be left open on the base and never worked again.
-                logger.warn('merge.not_closed', `${tag} its job recorded the issue closed, but ${base} does not hold the close (its change was not committed): not counted closed.`, { issue: job.issueId });
-                partials.push({
-                    issueId: job.issueId,
-                    loop: { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) },
-                });
-                continue;
-            }
-            if (outcome.kind === 'merged')
-                logger.info('merge.done', `${tag} merged into ${base}${outcome.issuesFileResolved ? ` (${issuesFile} merged issue by issue)` : ''}.`, { issue: job.issueId, commit: outcome.commit });
-            partials.push({ issueId: job.issueId, loop: part });
-            continue;
-        }
-        requeued.push({
-            issueId: job.issueId,
-            reason: `Its first attempt (wave ${ctx.waveNumber}) could not be merged into ${base}: ${outcome.detail}. Other issues changed the same lines since; do the work again on the current ${base}.`,
-        });
-        partials.push({
-            issueId: job.issueId,
-            loop: { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) },
-        });
-        // The work stays for inspection on a branch of its own; the next attempt starts clean.
-        const kept = `agent-loop-conflict/${job.issueId}-${wave.id}`;
-        await ctx.runner.run(['branch', '--force', kept, jobBranch(job.issueId)]);
-        logger.warn('merge.conflict', `${tag} not merged: ${outcome.detail}; the issue is worked again on the new ${base} (this attempt is kept on ${kept}).`, { issue: job.issueId, files: outcome.files });
-    }
-    // At the wave's end too: a wave that merges nothing has no merge to check before.
-    const moved = await checkBase();
-    return { partials, requeued, ...(moved ? { moved } : {}) };
-}
-/**
- * Whether the base (HEAD of the main checkout) holds the issue closed in the issue file; true when
- * the file or the issue is not in the base's tree (nothing to check against).
- */
-async function closedOnBase(runner, issuesFile, issueId) {
-    const shown = await runner.run(['show', `HEAD:${issuesFile}`]);
-    if (shown.code !== 0)
-        return true;
-    const entry = latestEntries(parseJsonl(Buffer.from(shown.stdout)).entries).find((e) => e.record.id === issueId);
-    return entry === undefined || entry.record.status === 'closed';
-}
-/**
- * The issues the wave's jobs escalated, in the wave's order, each with the note of its job's last
- * escalation of it: to be labelled on the base branch, where later runs read the issues (a job's
- * own label commit is on its branch, which is not merged: its work is not done). Pure.
- */
-function escalationsToLabel(wave, ends) {
-    const out = [];
-    for (const [k, job] of wave.jobs.entries()) {
-        const part = ends[k]?.loop;
-        if (!part || !part.issuesEscalated.includes(job.issueId) || part.issuesClosed.includes(job.issueId))
-            continue;
-        const last = part.escalations.filter((e) => e.issueIds.includes(job.issueId)).at(-1);
-        out.push({ issueId: job.issueId, note: last?.note ?? '' });
-    }
-    return out;
-}
-/**
- * The escalations whose label is still owed (the checkpoint's markEscalated notices: a label a
- * wave could not write on the base branch, or a job could not write on its own), one per issue,
- * the newest note. Pure.
- */
-function labelsOwed(loop) {
-    const owed = new Map();
-    for (const n of loop.notices)
-        if (n.what.kind === 'markEscalated')
-            for (const id of n.what.issueIds)
-                owed.set(id, n.what.note);
-    return [...owed].map(([issueId, note]) => ({ issueId, note }));
-}
-/**
- * The loop after labels were tried (labelEscalations): the notices of the issues now labelled are
- * dropped; each issue not labelled keeps (or gets) a markEscalated notice, its attempts counted and
- * its last error kept, so that later runs leave the issue alone (selectTargets, the halt gate) and
- * label it (labelsOwed) instead of working it again. Pure.
- */
-function labelsNoted(loop, tried, failed, at) {
-    const labelled = new Set(tried.map((t) => t.issueId).filter((id) => !failed.has(id)));
-    const notices = [];
-    const owed = new Set();
-    for (const n of loop.notices) {
-        if (n.what.kind !== 'markEscalated') {
-            notices.push(n);
-            continue;
-        }
-        const issueIds = n.what.issueIds.filter((id) => !labelled.has(id));
-        if (issueIds.length === 0)
-            continue;
-        const errors = issueIds.filter((id) => failed.has(id)).map((id) => `${id}: ${failed.get(id)}`);
-        for (const id of issueIds)
-            owed.add(id);
-        notices.push({
-            ...n,
-            what: { ...n.what, issueIds },
-            ...(errors.length ? { attempts: n.attempts + 1, lastError: errors.join('; ') } : {}),
-        });
-    }
-    for (const { issueId, note } of tried) {
-        const why = failed.get(issueId);
-        if (why === undefined || owed.has(issueId))
-            continue;
-        owed.add(issueId);
-        notices.push({
-            id: `markEscalated-${loop.iteration}-${at}-${notices.length}`,
-            what: { kind: 'markEscalated', issueIds: [issueId], note },
-            recordedAt: at,
-            attempts: 1,
-            lastError: why,
-        });
-    }
-    return { ...loop, notices };
-}
-/**
- * Labels the wave's escalated issues in the base branch's issue file in the main checkout and
- * commits each as the serial loop does ("agent-loop: <id> escalated"): that file only, nothing else
- * of the job's work or of the checkout. Left alone, with a warning, when the checkout is not on the
- * base branch or the issue file has changes of the user's own. The issues it could not label (and,
- * in `why`, why not).
- */
-async function labelEscalations(ctx, source, escalations, why) {
-    const { runner, logger, base, issuesFile } = ctx;
-    const failed = [];
-    const changed = async () => (await runner.run(['status', '--porcelain', '--', issuesFile])).stdout.trim() !== '';
-    for (const { issueId, note } of escalations) {
-        const tag = `[${issueId}]`;
-        const warn = (reason) => {
-            failed.push(issueId);
-            why?.set(issueId, reason);
-            logger.warn('source.warning', `${tag} escalated, but not labelled ${ESCALATED_LABEL} on ${base}: ${reason}. It stays recorded in the checkpoint: later runs leave it alone and label it on ${base} when they can (a --fresh start forgets it: label it by hand before one).`, { issue: issueId });
-        };
-        const head = (await runner.run(['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
-        if (head !== `refs/heads/${base}`) {
-            warn(`your checkout is no longer on ${base}`);
-            continue;
-        }
-        if (await changed()) {
-            warn(`${issuesFile} has uncommitted changes in your checkout, which the label's commit would take with it`);
-            continue;
-        }
-        try {
-            await source.markEscalated(issueId, note);
-        }
-        catch (error) {
-            warn(`${source.description}: ${error.message}`);
-            continue;
-        }
-        if (!(await changed()))
-            continue; // labelled already (a resumed wave)
-        const committed = await runner.run([
-            'commit',
-            '--quiet',
-            '--no-verify',
-            '-m',
-            `agent-loop: ${issueId} escalated`,
-            '--only',
-            '--',
-            issuesFile,
-        ]);
-        if (committed.code !== 0) {
-            warn(`git commit failed: ${committed.stderr.trim()}`);
-            continue;
-        }
-        logger.info('escalation.labelled', `${tag} labelled ${ESCALATED_LABEL} on ${base}.`, { issue: issueId });
-    }
-    return failed;
-}
-
 ;// CONCATENATED MODULE: ./src/app/haltedJob.ts
 /**
  * `run --parallel`: what a job that halted the run leaves before its worktree goes (the wave's
@@ -43112,17 +43514,12 @@ async function keepHaltedJob(input) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/app/parallel.ts
+;// CONCATENATED MODULE: ./src/app/waveRun.ts
 /**
- * `agent-loop run --parallel N` (issue 16, the local half): the loop in waves. Each wave, the pure
- * planner (src/core/wavePlan.ts) picks up to N ready issues; the wave is recorded in the checkpoint
- * before any job starts; each job is `agent-loop run` for one issue in its own git worktree, cut
- * from the base branch (src/app/parallelJob.ts); the finished jobs' branches are merged into the
- * base branch in the main checkout one at a time (src/git/worktree.ts), a conflict re-queueing the
- * issue with the conflicting files as context; then the pure reduce (src/core/waveReduce.ts) sums
- * the jobs into the loop, the worktrees go, and the next wave starts, until no work is left or the
- * loop halts. A coordinator killed mid-wave finds the wave in its checkpoint: each job resumes its
- * own checkpoint in its worktree, or, finished, is read as it is.
+ * One wave of run --parallel (src/app/parallel.ts): planned by the pure planner, recorded in the
+ * checkpoint before any job starts, each job run in its worktree, the finished ones merged into
+ * the base branch one at a time, the wave reduced into the loop (src/core/waveReduce.ts), a job that
+ * halted the run kept before the wave's worktrees go.
  */
 
 
@@ -43134,41 +43531,204 @@ async function keepHaltedJob(input) {
 
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** Jobs at once on one machine. */
-const MAX_LOCAL_PARALLEL = 32;
-/** Why --parallel cannot run with these options; each names what to do instead. Pure. */
-function parallelProblems(options) {
-    const out = [];
-    if (options.parallel > MAX_LOCAL_PARALLEL)
-        out.push(`--parallel ${options.parallel}: at most ${MAX_LOCAL_PARALLEL} on one machine (each job is a worktree, an agent and a test run at once); 256 is the action's bound, for matrix jobs on runners of their own.`);
-    if (options.batch)
-        out.push('--parallel with --batch: a batch is one cycle for every ready issue; use one or the other.');
-    if (options.workflow !== 'implement')
-        out.push(`--parallel with --workflow ${options.workflow}: only the implement workflow runs in parallel; use --parallel 1.`);
-    if (options.onSuccess !== 'merge')
-        out.push(`--parallel with --on-success ${options.onSuccess}: parallel jobs are merged into the base branch one at a time; use --on-success merge (the default).`);
-    if (options.resume)
-        out.push('--parallel with --resume: the parallel run resumes its newest checkpoint by itself; leave --resume out.');
-    if (options.source !== 'beads')
-        out.push('--parallel needs --source beads locally (the action fans out with a matrix).');
-    return out;
+/** The wave in flight (a crash's, resumed), or a new one planned and recorded; or why none runs. */
+async function nextWave(c, sliceStart) {
+    if (c.loop.wave)
+        return { wave: c.loop.wave, resuming: true };
+    const { options, loop } = c;
+    const candidates = (await c.source.ready())
+        .filter((i) => !options.issue || options.issue.includes(i.id))
+        .map((i) => ({ id: i.id, title: i.title, labels: i.labels, dependsOn: i.dependencies }));
+    const plan = planWave(candidates, loop, {
+        parallel: options.parallel,
+        maxIterations: options.maxIterations,
+        ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
+        checkpointId: c.checkpointId,
+        // Escalated in this run: left alone even where its label could not be written.
+        sliceStartIteration: sliceStart,
+    });
+    if (plan.stop?.kind === 'halted')
+        return { kind: 'halted', halt: { reason: plan.stop.reason, message: plan.stop.message } };
+    if (plan.stop) {
+        c.logger.info('parallel.done', plan.stop.message);
+        return { kind: 'complete' };
+    }
+    const wave = { id: `wave-${loop.waves + 1}`, startedAt: c.io.clock.now().toISOString(), jobs: plan.jobs };
+    c.loop = { ...loop, wave };
+    // The wave is in the checkpoint before any job starts: a crash from here on resumes each job.
+    await saveLoop(c, 'continuing');
+    const shares = wave.jobs.map((j) => `${j.issueId} (${j.maxIterations} iteration${j.maxIterations === 1 ? '' : 's'})`);
+    const later = plan.deferred.length ? `; later: ${plan.deferred.map((d) => d.issueId).join(', ')}` : '';
+    c.logger.info('wave.start', `Wave ${loop.waves + 1}: ${shares.join(', ')} in parallel${later}.`, {
+        wave: loop.waves + 1,
+        jobs: wave.jobs.map((j) => j.issueId),
+    });
+    return { wave, resuming: false };
 }
+/** Runs the wave's jobs, lands and reduces them; the wave's worktrees are gone after, unless the base moved. */
+async function runWave(c, wave, resuming) {
+    const { options, logger, base } = c;
+    // The base branch as the jobs start: only the coordinator's own merges may move it (landWave checks).
+    const baseTip = (await branchTip(c.runner, base)) ?? '';
+    const ends = await Promise.all(wave.jobs.map((job) => startJob(c, job, wave, resuming)));
+    if (c.io.signal?.aborted)
+        return { kind: 'aborted' };
+    const cannot = ends.filter((e) => e.exitCode === 2 && !e.loop);
+    if (cannot.length === ends.length) {
+        // No job could start: as the serial run says it.
+        await removeWave(c, wave);
+        c.loop = { ...c.loop, wave: undefined };
+        await saveLoop(c, 'continuing');
+        return { kind: 'cannot', stderr: cannot[0]?.stderrTail ?? '' };
+    }
+    // Merged into the base one at a time, in the wave's order; a conflict re-queues the issue.
+    const landing = {
+        trees: c.trees,
+        runner: c.runner,
+        logger,
+        base,
+        issuesFile: c.issuesFile,
+        waveNumber: c.loop.waves + 1,
+        baseTip,
+    };
+    const { partials, requeued, moved } = await landWave(landing, wave, ends);
+    // Something else moved the base branch: nothing more is merged, nothing is reset. The wave stays in
+    // the checkpoint with its worktrees and branches, not reduced yet: resumed, its finished jobs are merged.
+    if (moved)
+        return { kind: 'halted', ...waveRun_baseMoved(c, moved, ends) };
+    const reduction = reduceWave(c.loop, wave, partials, {
+        maxIterations: options.maxIterations,
+        ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
+        maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+    });
+    const stillQueued = reduction.loop.requeued.filter((r) => !requeued.some((q) => q.issueId === r.issueId));
+    c.loop = { ...reduction.loop, requeued: [...stillQueued, ...requeued] };
+    // The escalated jobs' labels, committed on the base one issue at a time (their branches are not merged).
+    // Those not labelled stay owed in the checkpoint: later runs leave them alone and label them.
+    await labelOnBase(c, escalationsToLabel(wave, ends));
+    for (const row of reduction.rows)
+        logger.info('wave.job', describeRow(row, requeued), { ...row, wave: c.loop.waves });
+    await saveLoop(c, 'continuing');
+    const kept = await keepHaltedJobs(c, wave, ends, baseTip);
+    await removeWave(c, wave);
+    if (!reduction.halt)
+        return { kind: 'next' };
+    const k = wave.jobs.findIndex((j) => j.issueId === reduction.halt?.issueId);
+    return {
+        kind: 'halted',
+        halt: reduction.halt,
+        ...(k >= 0 ? { haltedJob: { loop: ends[k]?.loop, kept: kept.get(wave.jobs[k].issueId) } } : {}),
+        keptNotes: [...kept.values()].map((v) => v.note),
+    };
+}
+/** The halt when the base branch moved behind the coordinator, with what to do in its own words. */
+function waveRun_baseMoved(c, moved, ends) {
+    const ran = ends.reduce((n, e) => n + (e.loop?.iteration ?? 0), 0);
+    const notCounted = ` (The wave's ${ran} iteration(s) are not in the counts below yet: they are counted when the wave is merged, on resume.)`;
+    const { base } = c;
+    const was = moved.was.slice(0, 12);
+    const advice = [
+        `Something other than agent-loop moved ${base} while wave ${c.loop.waves + 1} ran (most likely a job's agent, from its worktree:`,
+        "worktrees share the repository's branches); nothing more was merged and nothing was reset.",
+        `Inspect with git log ${was}..${base}, git reflog ${base} and git status (${base} moved under your checkout,`,
+        `so its index and files still hold ${was}: the difference shows as staged changes).`,
+        `If the move is unwanted, git reset --keep ${was} (in your checkout, on ${base}) puts it back.`,
+        "Resumed, the run merges the wave's finished jobs without working them again.",
+    ].join(' ');
+    return { halt: { reason: moved.reason, message: `${moved.message}${ran > 0 ? notCounted : ''}` }, advice };
+}
+/** A job that halted the run: its work and its diagnostic, kept before its worktree goes. */
+async function keepHaltedJobs(c, wave, ends, baseTip) {
+    const kept = new Map();
+    for (const [k, job] of wave.jobs.entries()) {
+        const reason = ends[k]?.loop?.halt?.reason;
+        if (!reason || haltReasons_JOB_LOCAL_HALTS.has(reason))
+            continue;
+        const place = jobPlace(c.io.stateDir, wave.id, job.issueId);
+        if (!(0,external_node_fs_namespaceObject.existsSync)(place.tree))
+            continue;
+        const one = await keepHaltedJob({
+            runner: gitRunner(place.tree, c.io.env, c.options.commitAuthor),
+            issueId: job.issueId,
+            waveId: wave.id,
+            reason,
+            jobStateDir: place.stateDir,
+            stateDir: c.io.stateDir,
+            baseTip,
+        });
+        kept.set(job.issueId, one);
+        c.logger.warn('job.halt_kept', `[${job.issueId}] halted (${reason}): ${one.note}.`, {
+            issue: job.issueId,
+            ...(one.branch ? { branch: one.branch } : {}),
+        });
+    }
+    return kept;
+}
+/** A job from its start, or resumed in its worktree (a crash); finished, it is only read. */
+async function startJob(c, job, wave, resuming) {
+    const { io, logger } = c;
+    const place = jobPlace(io.stateDir, wave.id, job.issueId);
+    const tag = `[${job.issueId}]`;
+    const planFile = () => writeJobPlan(external_node_path_default().dirname(place.tree), c.userPlan, job.context);
+    if (resuming && (0,external_node_fs_namespaceObject.existsSync)(place.tree)) {
+        const stood = await readJobState(place.stateDir, io.clock);
+        if (stood.finished) {
+            logger.info('job.finished_before', `${tag} finished before the restart: read from its checkpoint.`, {
+                issue: job.issueId,
+            });
+            return { ...stood, exitCode: 0, stderrTail: '' };
+        }
+        logger.info('job.resume', `${tag} resumes in ${place.tree}.`, { issue: job.issueId });
+        return runJob(c.jobDeps, job, { ...place, planFile: await planFile() }, false);
+    }
+    const turn = c.gitTurn.then(async () => {
+        if ((0,external_node_fs_namespaceObject.existsSync)(place.tree))
+            await c.trees.remove(place.tree);
+        await c.trees.add(place.tree, jobBranch(job.issueId), c.base);
+    });
+    c.gitTurn = turn.catch(() => undefined);
+    await turn;
+    logger.info('job.start', `${tag} ${job.title}: in worktree ${place.tree} on ${jobBranch(job.issueId)}.`, {
+        issue: job.issueId,
+    });
+    return runJob(c.jobDeps, job, { ...place, planFile: await planFile() }, true);
+}
+/** The wave's worktrees, branches and scratch removed; the jobs' agent logs kept in <state-dir>/logs/<wave>/<issue>/. */
+async function removeWave(c, wave) {
+    const { stateDir } = c.io;
+    for (const job of wave.jobs) {
+        const place = jobPlace(stateDir, wave.id, job.issueId);
+        const logs = external_node_path_default().join(place.stateDir, 'logs');
+        if (!(0,external_node_fs_namespaceObject.existsSync)(logs))
+            continue;
+        const kept = external_node_path_default().join(stateDir, 'logs', wave.id, external_node_path_default().basename(external_node_path_default().dirname(place.tree)));
+        await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(kept), { recursive: true });
+        await external_node_fs_namespaceObject.promises.rm(kept, { recursive: true, force: true });
+        await external_node_fs_namespaceObject.promises.rename(logs, kept).catch(() => undefined);
+    }
+    await c.trees.remove(...wave.jobs.map((job) => jobPlace(stateDir, wave.id, job.issueId).tree));
+    await c.trees.deleteBranches(...wave.jobs.map((job) => jobBranch(job.issueId)));
+    await external_node_fs_namespaceObject.promises.rm(external_node_path_default().join(stateDir, 'parallel', wave.id), { recursive: true, force: true });
+}
+function describeRow(row, requeued) {
+    const again = requeued.some((r) => r.issueId === row.issueId);
+    const what = again ? 'not merged (conflict): worked again on the new base' : row.outcome;
+    const runs = `${row.iterations} iteration${row.iterations === 1 ? '' : 's'}${row.first ? ` (#${row.first}\u2013#${row.last})` : ''}`;
+    return `[${row.issueId}] ${what}: ${runs}${row.halt ? `; ${row.halt}` : ''}.`;
+}
+
+;// CONCATENATED MODULE: ./src/app/parallel.ts
+
+
+
+
+
+
+
+
+
+
+
 async function parallelCommand(options, io) {
     const redact = createRedactor(io.secrets);
     const refuse = (messages) => cannotStart(io, 'run', messages.map(problem('invalid_input')), redact);
@@ -43210,295 +43770,22 @@ async function parallelCommand(options, io) {
         session.release();
     }
 }
+/** The waves, one after another, until no work is left, the run halts, or it is stopped. */
 async function coordinate(options, io, top, registry, logger) {
-    const startedAt = io.clock.now().getTime();
-    const runner = gitRunner(top, io.env, options.commitAuthor);
-    const trees = worktrees(top, runner);
-    const base = (await runner.run(['symbolic-ref', '--short', 'HEAD'])).stdout.trim();
-    const store = new FileCheckpointStore(io.stateDir, { clock: io.clock, redact: createRedactor(io.secrets) });
-    const { id: checkpointId, loop: resumed } = await openMain(options, store, io);
-    // --fresh forgets the recorded baselines as the serial run does (src/loop/baseline.ts): the jobs
-    // record their own, and a later run on the same base would otherwise reuse one of before this start.
-    if (options.fresh)
-        await forgetBaselines({ stateDir: io.stateDir, redact: createRedactor(io.secrets), logger });
-    let loop = {
-        ...resumed,
-        baseBranch: resumed.baseBranch ?? base,
-        maxIterations: options.maxIterations,
-        halt: undefined,
-    };
-    const sliceStart = loop.iteration;
-    /** The loop as this run found it: the result's counts and lists are what the run added to it. */
-    const start = loop;
-    if (loop.wave)
-        logger.info('parallel.resume', `Resuming checkpoint ${checkpointId}: wave ${loop.waves + 1} was in flight (${loop.wave.jobs.map((j) => j.issueId).join(', ')}); each job resumes where it stood.`, { checkpointId });
-    const save = async (status, errors = []) => {
-        const { phase, stage } = runCheckpointPhase(status);
-        await store.write({
-            id: checkpointId,
-            phase,
-            state: { [STAGE_KEY]: stage, loop },
-            ...(errors.length ? { errors } : {}),
-        });
-    };
-    const source = await sourceOf(options, io, (message) => logger.warn('source.warning', message));
-    const issuesFile = external_node_path_default().relative(top, external_node_path_default().resolve(io.cwd, options.issuesFile));
-    const userPlan = options.plan ? await external_node_fs_namespaceObject.promises.readFile(external_node_path_default().resolve(io.cwd, options.plan), 'utf8') : undefined;
-    /** Labels the escalations on the base branch; those not labelled stay owed in the checkpoint (labelsNoted). */
-    const label = async (escalations) => {
-        const why = new Map();
-        await labelEscalations({ runner, logger, base, issuesFile }, source, escalations, why);
-        loop = labelsNoted(loop, escalations, why, io.clock.now().toISOString());
-    };
-    // Labels an earlier run could not write: written first, before any wave plans around them.
-    const owed = labelsOwed(loop);
-    if (owed.length > 0) {
-        logger.info('escalation.relabel', `Labelling ${owed.map((o) => o.issueId).join(', ')} ${ESCALATED_LABEL} on ${base}: escalated by an earlier run that could not label ${owed.length === 1 ? 'it' : 'them'}.`, { issues: owed.map((o) => o.issueId) });
-        await label(owed);
-        await save('continuing');
-    }
-    const jobDeps = {
-        self: io.self,
-        env: io.env,
-        flags: absoluteConfig(io.flags, io.cwd),
-        logger,
-        json: options.json,
-        stderr: io.stderr,
-        registry,
-        clock: io.clock,
-        signal: io.signal,
-    };
-    // One git worktree operation at a time (startJob): concurrent ones race on the repository's own files.
-    let gitTurn = Promise.resolve();
-    let status = 'continuing';
-    let halt;
-    /** The job whose own halt is the run's: its state and what was kept of it. */
-    let haltedJob;
-    /** What was kept of the wave's halted jobs, in sentences for the halt message. */
-    let keptNotes = [];
-    /** The base branch moved behind the coordinator: what to do, in its own words. */
-    let advice;
-    for (;;) {
-        if (io.signal?.aborted)
+    const c = await openCoordinator(options, io, top, registry, logger);
+    const sliceStart = c.loop.iteration;
+    let end = { kind: 'aborted' };
+    while (!io.signal?.aborted) {
+        const next = await nextWave(c, sliceStart);
+        end = 'kind' in next ? next : await runWave(c, next.wave, next.resuming);
+        if (end.kind !== 'next')
             break;
-        let wave = loop.wave;
-        const resuming = wave !== undefined;
-        if (!wave) {
-            const ready = await source.ready();
-            const only = options.issue;
-            const candidates = ready
-                .filter((i) => !only || only.includes(i.id))
-                .map((i) => ({ id: i.id, title: i.title, labels: i.labels, dependsOn: i.dependencies }));
-            const plan = planWave(candidates, loop, {
-                parallel: options.parallel,
-                maxIterations: options.maxIterations,
-                ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
-                checkpointId,
-                // Escalated in this run: left alone even where its label could not be written.
-                sliceStartIteration: sliceStart,
-            });
-            if (plan.stop) {
-                if (plan.stop.kind === 'halted')
-                    halt = { reason: plan.stop.reason, message: plan.stop.message };
-                else {
-                    status = 'complete';
-                    logger.info('parallel.done', plan.stop.message);
-                }
-                break;
-            }
-            wave = { id: `wave-${loop.waves + 1}`, startedAt: io.clock.now().toISOString(), jobs: plan.jobs };
-            loop = { ...loop, wave };
-            // The wave is in the checkpoint before any job starts: a crash from here on resumes each job.
-            await save('continuing');
-            logger.info('wave.start', `Wave ${loop.waves + 1}: ${wave.jobs.map((j) => `${j.issueId} (${j.maxIterations} iteration${j.maxIterations === 1 ? '' : 's'})`).join(', ')} in parallel${plan.deferred.length ? `; later: ${plan.deferred.map((d) => d.issueId).join(', ')}` : ''}.`, { wave: loop.waves + 1, jobs: wave.jobs.map((j) => j.issueId) });
-        }
-        // The base branch as the jobs start: only the coordinator's own merges may move it (landWave checks).
-        const baseTip = (await branchTip(runner, base)) ?? '';
-        const ends = await Promise.all(wave.jobs.map((job) => startJob(job, wave, resuming)));
-        if (io.signal?.aborted)
-            break;
-        const cannot = ends.filter((e) => e.exitCode === 2 && !e.loop);
-        if (cannot.length === ends.length) {
-            // No job could start (an option the job refuses, the agent not on PATH): as the serial run says it.
-            await removeWave(wave);
-            loop = { ...loop, wave: undefined };
-            await save('continuing');
-            io.stderr(cannot[0]?.stderrTail ?? '');
-            return 2;
-        }
-        // Merged into the base one at a time, in the wave's order; a conflict re-queues the issue.
-        const { partials, requeued, moved } = await landWave({ trees, runner, logger, base, issuesFile, waveNumber: loop.waves + 1, baseTip }, wave, ends);
-        if (moved) {
-            // Something else moved the base branch: nothing more is merged, nothing is reset. The wave
-            // stays in the checkpoint with its worktrees and branches: resumed, its finished jobs are merged.
-            // The wave is not reduced yet: its jobs' counts join the run's when it is merged on resume.
-            const ran = ends.reduce((n, e) => n + (e.loop?.iteration ?? 0), 0);
-            halt = {
-                reason: moved.reason,
-                message: `${moved.message}${ran > 0 ? ` (The wave's ${ran} iteration(s) are not in the counts below yet: they are counted when the wave is merged, on resume.)` : ''}`,
-            };
-            advice = `Something other than agent-loop moved ${base} while wave ${loop.waves + 1} ran (most likely a job's agent, from its worktree: worktrees share the repository's branches); nothing more was merged and nothing was reset. Inspect with git log ${moved.was.slice(0, 12)}..${base}, git reflog ${base} and git status (${base} moved under your checkout, so its index and files still hold ${moved.was.slice(0, 12)}: the difference shows as staged changes). If the move is unwanted, git reset --keep ${moved.was.slice(0, 12)} (in your checkout, on ${base}) puts it back. Resumed, the run merges the wave's finished jobs without working them again.`;
-            break;
-        }
-        const reduction = reduceWave(loop, wave, partials, {
-            maxIterations: options.maxIterations,
-            ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
-            maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-        });
-        loop = {
-            ...reduction.loop,
-            requeued: [...reduction.loop.requeued.filter((r) => !requeued.some((q) => q.issueId === r.issueId)), ...requeued],
-        };
-        // The escalated jobs' labels, committed on the base one issue at a time (their branches are not merged).
-        // Those not labelled stay owed in the checkpoint: later runs leave them alone and label them.
-        await label(escalationsToLabel(wave, ends));
-        for (const row of reduction.rows)
-            logger.info('wave.job', describeRow(row, requeued), { ...row, wave: loop.waves });
-        await save('continuing');
-        // A job that halted the run: its work and its diagnostic are kept before its worktree goes.
-        const kept = new Map();
-        for (const [k, job] of wave.jobs.entries()) {
-            const reason = ends[k]?.loop?.halt?.reason;
-            if (!reason || haltReasons_JOB_LOCAL_HALTS.has(reason))
-                continue;
-            const place = jobPlace(io.stateDir, wave.id, job.issueId);
-            if (!(0,external_node_fs_namespaceObject.existsSync)(place.tree))
-                continue;
-            const one = await keepHaltedJob({
-                runner: gitRunner(place.tree, io.env, options.commitAuthor),
-                issueId: job.issueId,
-                waveId: wave.id,
-                reason,
-                jobStateDir: place.stateDir,
-                stateDir: io.stateDir,
-                baseTip,
-            });
-            kept.set(job.issueId, one);
-            logger.warn('job.halt_kept', `[${job.issueId}] halted (${reason}): ${one.note}.`, {
-                issue: job.issueId,
-                ...(one.branch ? { branch: one.branch } : {}),
-            });
-        }
-        await removeWave(wave);
-        if (reduction.halt) {
-            halt = reduction.halt;
-            const k = wave.jobs.findIndex((j) => j.issueId === reduction.halt?.issueId);
-            if (k >= 0)
-                haltedJob = { loop: ends[k]?.loop, kept: kept.get(wave.jobs[k].issueId) };
-            keptNotes = [...kept.values()].map((v) => v.note);
-            break;
-        }
     }
-    let diagnostic = null;
-    if (halt) {
-        status = 'halted';
-        const { issueId: _job, ...runHalt } = halt;
-        loop = { ...loop, halt: { ...runHalt, at: io.clock.now().toISOString() } };
-        // One job's own halt is diagnosed from that job's state (its cycle, its output), not the run's sums.
-        const built = buildDiagnostic({
-            ...runHalt,
-            state: haltedJob?.loop ?? loop,
-            checkpointId,
-            maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-            ...(advice ? { advice } : {}),
-            terms: 'cli',
-        });
-        diagnostic = createRedactor(io.secrets)(haltedJob?.kept?.diagnostic
-            ? `${haltedJob.kept.diagnostic.trimEnd()}\n\n## run --parallel\n\nThis halt is ${halt.issueId}'s job's (its diagnostic above). ${keptNotes.join('. ')}.\n`
-            : renderMarkdown(built));
-        await external_node_fs_namespaceObject.promises.writeFile(external_node_path_default().join(io.stateDir, 'halt.md'), diagnostic);
-        if (options.discordWebhook) {
-            const posted = await postToDiscord(options.discordWebhook, toDiscordMessage(built), {
-                redact: createRedactor(io.secrets),
-                sleep: (ms) => io.clock.sleep(ms),
-                now: () => io.clock.now().getTime(),
-                warn: (message) => logger.warn('discord.failed', message),
-            });
-            if (posted.ok)
-                logger.info('discord.posted', 'Posted the halt diagnostic to Discord.');
-        }
-        logger.error('run.halted', `HALT (${halt.reason}): ${halt.message.replace(/\.$/, '')}.${keptNotes.length ? ` ${keptNotes.join('. ')}.` : ''} The diagnostic is in ${external_node_path_default().join(io.stateDir, 'halt.md')}.`, { haltReason: halt.reason });
+    if (end.kind === 'cannot') {
+        io.stderr(end.stderr);
+        return 2;
     }
-    await save(status, halt ? [halt.message] : []);
-    const result = buildResult({
-        status,
-        state: loop,
-        start,
-        checkpointId,
-        durationMs: io.clock.now().getTime() - startedAt,
-        interrupted: io.signal?.aborted ?? false,
-        diagnostic,
-    });
-    logger.result({ ...result, parallel: options.parallel, waves: loop.waves }, `${summaryLine(result)}\n  waves ${loop.waves} (--parallel ${options.parallel})`);
-    await io.onResult?.(result);
-    return exitCodeFor(result);
-    /** A job from its start, or resumed in its worktree (a crash); finished, it is only read. */
-    async function startJob(job, wave, resuming) {
-        const place = jobPlace(io.stateDir, wave.id, job.issueId);
-        const tag = `[${job.issueId}]`;
-        if (resuming && (0,external_node_fs_namespaceObject.existsSync)(place.tree)) {
-            const stood = await readJobState(place.stateDir, io.clock);
-            if (stood.finished) {
-                logger.info('job.finished_before', `${tag} finished before the restart: read from its checkpoint.`, {
-                    issue: job.issueId,
-                });
-                return { ...stood, exitCode: 0, stderrTail: '' };
-            }
-            logger.info('job.resume', `${tag} resumes in ${place.tree}.`, { issue: job.issueId });
-            return runJob(jobDeps, job, { ...place, planFile: await writeJobPlan(external_node_path_default().dirname(place.tree), userPlan, job.context) }, false);
-        }
-        const turn = gitTurn.then(async () => {
-            if ((0,external_node_fs_namespaceObject.existsSync)(place.tree))
-                await trees.remove(place.tree);
-            await trees.add(place.tree, jobBranch(job.issueId), base);
-        });
-        gitTurn = turn.catch(() => undefined);
-        await turn;
-        logger.info('job.start', `${tag} ${job.title}: in worktree ${place.tree} on ${jobBranch(job.issueId)}.`, {
-            issue: job.issueId,
-        });
-        return runJob(jobDeps, job, { ...place, planFile: await writeJobPlan(external_node_path_default().dirname(place.tree), userPlan, job.context) }, true);
-    }
-    async function removeWave(wave) {
-        // The jobs' agent logs outlive their worktrees: <state-dir>/logs/<wave>/<issue>/iteration-N.log.
-        for (const job of wave.jobs) {
-            const place = jobPlace(io.stateDir, wave.id, job.issueId);
-            const logs = external_node_path_default().join(place.stateDir, 'logs');
-            if (!(0,external_node_fs_namespaceObject.existsSync)(logs))
-                continue;
-            const kept = external_node_path_default().join(io.stateDir, 'logs', wave.id, external_node_path_default().basename(external_node_path_default().dirname(place.tree)));
-            await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(kept), { recursive: true });
-            await external_node_fs_namespaceObject.promises.rm(kept, { recursive: true, force: true });
-            await external_node_fs_namespaceObject.promises.rename(logs, kept).catch(() => undefined);
-        }
-        await trees.remove(...wave.jobs.map((job) => jobPlace(io.stateDir, wave.id, job.issueId).tree));
-        await trees.deleteBranches(...wave.jobs.map((job) => jobBranch(job.issueId)));
-        await external_node_fs_namespaceObject.promises.rm(external_node_path_default().join(io.stateDir, 'parallel', wave.id), { recursive: true, force: true });
-    }
-}
-/** The newest resumable checkpoint's loop (unless --fresh), else a new one. */
-async function openMain(options, store, io) {
-    if (!options.fresh) {
-        const { checkpoints } = await store.list();
-        const chosen = pickRunnable(checkpoints, io.clock.now()).checkpoint;
-        const loop = chosen ? parseLoopState(chosen.state) : undefined;
-        if (chosen && loop && typeof loop === 'object')
-            return { id: chosen.id, loop };
-    }
-    return { id: newCheckpointId(), loop: initialLoopState(options.maxIterations) };
-}
-/** --config given relative to where the user is: absolute, so each job (in its worktree) reads the same file. */
-function absoluteConfig(flags, cwd) {
-    const out = new Map(flags);
-    const config = flags.get('config');
-    if (typeof config === 'string')
-        out.set('config', external_node_path_default().resolve(cwd, config));
-    return out;
-}
-function describeRow(row, requeued) {
-    const again = requeued.some((r) => r.issueId === row.issueId);
-    const what = again ? 'not merged (conflict): worked again on the new base' : row.outcome;
-    return `[${row.issueId}] ${what}: ${row.iterations} iteration${row.iterations === 1 ? '' : 's'}${row.first ? ` (#${row.first}\u2013#${row.last})` : ''}${row.halt ? `; ${row.halt}` : ''}.`;
+    return finishRun(c, end);
 }
 
 ;// CONCATENATED MODULE: ./src/cli/status.ts

@@ -8,16 +8,18 @@
  * checkpoint. The reusable workflow serialises reduces (a concurrency group), so each adds its
  * wave to the newest published state.
  */
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
-import { STAGE_KEY, runCheckpointPhase } from '../checkpoint/phase.js';
+import { writeRunCheckpoint } from '../checkpoint/runCheckpoint.js';
 import { openCheckpoint } from '../loop/slice.js';
 import { buildDiagnostic } from '../core/diagnostic.js';
-import { type LoopState, initialLoopState, parseLoopState } from '../core/state.js';
+import { type LoopState, initialLoopState } from '../core/state.js';
 import { type PartialState, type WaveReduction, type WaveRow, reduceWave, standingHalt } from '../core/waveReduce.js';
-import { renderMarkdown, toDiscordMessage } from '../report/diagnostic.js';
-import { postToDiscord } from '../report/discordWebhook.js';
+import { renderMarkdown } from '../report/diagnostic.js';
+import { haltThroughOutbox, sendLeftPosts } from '../loop/effects/notices.js';
+import { stateFiles } from '../persist/stateFiles.js';
+import { discordNotifier } from '../app/discordNotify.js';
 import type { RunRefs } from './persistence.js';
 import type { FanOutJob, WaveSource } from './planJob.js';
 import type { GitHubIssueSource } from '../issues/github/issueSource.js';
@@ -38,26 +40,77 @@ export interface ReduceJob extends FanOutJob {
   scratch: string;
 }
 
+/** What the reduce says (each message its own line of the job's log or an annotation). */
+const SAID = {
+  reducedBefore: (wave: string, into: string) =>
+    `agent-loop reduce: wave ${wave} is in checkpoint ${into} already (its reduce ran before): nothing is added twice, nothing published.`,
+  lost: (issue: string, claimed: PartialState['claimed']) => {
+    const cost = claimed?.costUsd !== undefined ? ` ($${claimed.costUsd.toFixed(4)})` : '';
+    const counted = claimed ? `its claim comment says it ran ${claimed.iterations} iteration(s)${cost}, counted; ` : '';
+    return (
+      `agent-loop reduce: no partial state from the job on issue ${issue}: it died before it saved; ${counted}` +
+      'its claim expires and a later wave works the issue again.'
+    );
+  },
+  standing: (reason: string, wave: string) =>
+    `agent-loop reduce: another run halted the loop (${reason}) while wave ${wave} ran: ` +
+    'the halt stands, and later runs stay halted until it is resumed.',
+  adopted: (id: string, wave: string) =>
+    `agent-loop reduce: another run's first wave started the loop's checkpoint ${id} while this one ran ` +
+    `(its plan found none): wave ${wave} is added to it.`,
+  notReleased: (issue: string, why: string) =>
+    `agent-loop reduce: could not release the claim on issue ${issue} (${why}): a later wave takes it up once its lease expires.`,
+};
+
 export async function reduceJob(job: ReduceJob): Promise<void> {
-  const { core, options, clock, redact, wave } = job;
-  const store = new FileCheckpointStore(job.stateDir, { clock, redact, terms: 'action' });
+  const { core, redact, wave } = job;
+  const store = new FileCheckpointStore(job.stateDir, { clock: job.clock, redact, terms: 'action' });
   const into = await loopCheckpoint(job, store);
-  const checkpoint = await store.load(into).catch(() => undefined);
-  const read = checkpoint ? parseLoopState(checkpoint.state) : undefined;
-  if (typeof read === 'string')
-    core.warning(redact(`agent-loop reduce: checkpoint ${into}: ${read}; the wave is counted from zero.`));
-  const main: LoopState = typeof read === 'object' ? read : initialLoopState(options.maxIterations);
+  const { main, state: kept } = await openInto(job, store, into);
   // A reduce run again (GitHub's "Re-run failed jobs") finds its wave in the checkpoint: nothing is added twice.
-  const reduced = reducedWaves(checkpoint?.state);
+  const reduced = reducedWaves(kept);
   if (reduced.includes(wave.id)) {
     core.saveState('unchanged', 'reduced');
-    core.warning(
-      `agent-loop reduce: wave ${wave.id} is in checkpoint ${into} already (its reduce ran before): nothing is added twice, nothing published.`,
-    );
+    core.warning(SAID.reducedBefore(wave.id, into));
     for (const [name, value] of Object.entries(unchangedWaveOutputs(main, into))) core.setOutput(name, redact(value));
     return;
   }
+  const partials = await gatherPartials(job);
+  // The landing job's outcome first: the loop's unlanded work it took, landed or handed back.
+  const landing = wave.landing?.length ? reduceLanding(main, await landingPartial(job)) : undefined;
+  if (landing?.problem) core.warning(redact(`agent-loop reduce: landing job: ${landing.problem}.`));
+  const reduction = mergeWave(job, landing?.loop ?? main, partials, landing);
+  // Another run's reduce may have halted the loop while this wave ran: its halt stands (posted there).
+  const standing = reduction.halt ? undefined : standingHalt(main, wave);
+  if (standing) core.warning(redact(SAID.standing(standing.reason, wave.id)));
+  // The run's halt as the reduction says it, its fix included, less which job it was.
+  const runHalt = reduction.halt ? withoutJob(reduction.halt) : undefined;
+  let loop: LoopState = {
+    ...reduction.loop,
+    maxIterations: job.options.maxIterations,
+    halt: runHalt ? { ...runHalt, at: job.clock.now().toISOString() } : standing,
+  };
+  // The whole checkpoint as the reduce writes it: the slices' `loop`, and the waves reduced into it.
+  const save = async (as: LoopState) => {
+    await writeRunCheckpoint(store, {
+      id: into,
+      end: { status: as.halt ? 'halted' : 'continuing' },
+      loop: as,
+      extra: { ...kept, [REDUCED_KEY]: { reduced: [...reduced, wave.id].slice(-WAVES_KEPT) } },
+    });
+  };
+  loop = await tellHalt(job, loop, runHalt, into, save);
+  await save(loop);
+  await dropLandedBundles(job.stateDir, loop);
+  await handOver(job, reduction.rows);
+  core.saveState('state-dir', job.stateDir);
+  core.saveState('checkpoint-id', into);
+  await report(job, { main, loop, reduction, into, ...(landing ? { landing } : {}) });
+}
 
+/** Each work job's partial state (its own cache entry, else its artifact; none: the job died before it saved). */
+async function gatherPartials(job: ReduceJob): Promise<PartialState[]> {
+  const { wave } = job;
   const partials: PartialState[] = [];
   for (const each of wave.jobs) {
     const dir = path.join(job.scratch, `partial-${each.issueId}`);
@@ -67,21 +120,23 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
     const loop = saved && 'loop' in saved ? saved.loop : undefined;
     // A job that died before it saved: what its claim comment last recorded it ran is counted.
     const claimed = loop ? undefined : await claimedProgress(job, each.issueId);
-    if (!loop)
-      core.warning(
-        `agent-loop reduce: no partial state from the job on issue ${each.issueId}: it died before it saved; ${claimed ? `its claim comment says it ran ${claimed.iterations} iteration(s)${claimed.costUsd !== undefined ? ` ($${claimed.costUsd.toFixed(4)})` : ''}, counted; ` : ''}its claim expires and a later wave works the issue again.`,
-      );
+    if (!loop) job.core.warning(SAID.lost(each.issueId, claimed));
     partials.push({ issueId: each.issueId, ...(loop ? { loop } : {}), ...(claimed ? { claimed } : {}) });
     // A push or pull request that failed kept its branch as a bundle: it travels with the loop's state.
     if (loop?.outbox.length) await gatherBundles(dir, job.stateDir);
     await fs.rm(dir, { recursive: true, force: true });
   }
-  // The landing job's outcome first: the loop's unlanded work it took, landed or handed back.
-  const landing = wave.landing?.length ? reduceLanding(main, await landingPartial(job)) : undefined;
-  if (landing?.problem) core.warning(redact(`agent-loop reduce: landing job: ${landing.problem}.`));
-  const base = landing?.loop ?? main;
+  return partials;
+}
 
-  // A wave with no job carries the halt its plan found: recorded here, once.
+/** The wave summed into the loop (src/core/waveReduce.ts); a wave with no job carries the halt its plan found, recorded here, once. */
+function mergeWave(
+  job: ReduceJob,
+  base: LoopState,
+  partials: PartialState[],
+  landing: ReturnType<typeof reduceLanding> | undefined,
+): WaveReduction {
+  const { options, wave } = job;
   const merged: WaveReduction =
     wave.jobs.length === 0 && !landing
       ? { loop: base, rows: [], ...(wave.halt ? { halt: wave.halt } : {}) }
@@ -91,81 +146,89 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
           maxConsecutiveEscalations: options.maxConsecutiveEscalations,
         });
   const halt = landing?.halt ?? merged.halt;
-  const reduction: WaveReduction = { loop: merged.loop, rows: merged.rows, ...(halt ? { halt } : {}) };
-  const at = clock.now().toISOString();
-  // Another run's reduce may have halted the loop while this wave ran: its halt stands (posted there).
-  const standing = reduction.halt ? undefined : standingHalt(main, wave);
-  if (standing)
-    core.warning(
-      redact(
-        `agent-loop reduce: another run halted the loop (${standing.reason}) while wave ${wave.id} ran: the halt stands, and later runs stay halted until it is resumed.`,
-      ),
-    );
-  // The run's halt as the reduction says it, its fix included, less which job it was.
-  const runHalt = reduction.halt ? withoutJob(reduction.halt) : undefined;
-  const loop: LoopState = {
-    ...reduction.loop,
-    maxIterations: options.maxIterations,
-    halt: runHalt ? { ...runHalt, at } : standing,
-  };
-  const { phase, stage } = runCheckpointPhase(loop.halt ? 'halted' : 'continuing');
-  await store.write({
-    id: into,
-    phase,
-    state: {
-      ...(checkpoint?.state ?? {}),
-      [STAGE_KEY]: stage,
-      loop,
-      [REDUCED_KEY]: { reduced: [...reduced, wave.id].slice(-WAVES_KEPT) },
-    },
-  });
-  await dropLandedBundles(job.stateDir, loop);
-  await handOver(job, reduction.rows);
-  core.saveState('state-dir', job.stateDir);
-  core.saveState('checkpoint-id', into);
+  return { loop: merged.loop, rows: merged.rows, ...(halt ? { halt } : {}) };
+}
 
-  if (runHalt) {
-    const diagnostic = buildDiagnostic({
-      ...runHalt,
-      state: loop,
-      checkpointId: into,
-      maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-      terms: 'action',
-    });
-    await fs.writeFile(path.join(job.stateDir, 'halt.md'), redact(renderMarkdown(diagnostic)));
-    if (options.discordWebhook) {
-      const posted = await postToDiscord(options.discordWebhook, toDiscordMessage(diagnostic), {
-        redact,
-        sleep: (ms) => clock.sleep(ms),
-        now: () => clock.now().getTime(),
-        warn: (message) => core.warning(redact(message)),
-      });
-      if (posted.ok) core.info('agent-loop reduce: posted the halt diagnostic to Discord.');
-    }
-  }
-  // This run's outputs are what the wave (and its landing job) added to the loop as restored.
-  for (const [name, value] of Object.entries(waveOutputs(main, loop, reduction, into)))
+/**
+ * The Discord posts a reduce killed before posting left, sent first (as a slice does); then this
+ * wave's halt through the one halt pipeline (src/loop/effects/notices.ts): halt.md, and the post
+ * recorded in the outbox with the halt before it is tried. The loop as it stands after.
+ */
+async function tellHalt(
+  job: ReduceJob,
+  found: LoopState,
+  runHalt: ReturnType<typeof withoutJob> | undefined,
+  into: string,
+  save: (loop: LoopState) => Promise<void>,
+): Promise<LoopState> {
+  const { core, redact, clock, options } = job;
+  const notify = discordNotifier(options.discordWebhook, {
+    redact,
+    clock,
+    warn: (message) => core.warning(redact(message)),
+    info: (message) => core.info(`agent-loop reduce: ${message}`),
+  });
+  const loop = await sendLeftPosts(found, notify);
+  if (!runHalt) return loop;
+  const diagnostic = buildDiagnostic({
+    ...runHalt,
+    state: loop,
+    checkpointId: into,
+    maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+    terms: 'action',
+  });
+  const out = { files: stateFiles(job.stateDir, redact), save, ...(notify ? { notify } : {}), now: clock.now() };
+  return (await haltThroughOutbox(loop, diagnostic, renderMarkdown(diagnostic), out)).loop;
+}
+
+/** This run's outputs (what the wave and its landing job added to the loop as restored), its summary, and a halt's one error annotation. */
+async function report(
+  job: ReduceJob,
+  end: {
+    main: LoopState;
+    loop: LoopState;
+    reduction: WaveReduction;
+    into: string;
+    landing?: NonNullable<ReturnType<typeof reduceLanding>>;
+  },
+): Promise<void> {
+  const { core, redact } = job;
+  const { reduction, into, landing } = end;
+  for (const [name, value] of Object.entries(waveOutputs(end.main, end.loop, reduction, into)))
     core.setOutput(name, redact(value));
-  await core.writeSummary(
-    redact(
-      waveSummary(wave, loop, reduction, {
-        checkpointId: into,
-        ...(job.issueLinks ? { issueLinks: job.issueLinks } : {}),
-        ...(landing ? { landing } : {}),
-      }),
-    ),
-  );
+  const context = {
+    checkpointId: into,
+    ...(job.issueLinks ? { issueLinks: job.issueLinks } : {}),
+    ...(landing ? { landing } : {}),
+  };
+  await core.writeSummary(redact(waveSummary(job.wave, end.loop, reduction, context)));
   // One error annotation: the halt's reason, message and how to resume (issue 40).
-  if (reduction.halt)
-    core.setFailed(
-      redact(
-        haltFailure({
-          haltReason: reduction.halt.reason,
-          error: reduction.halt.message,
-          resume: resumeWays(reduction.halt),
-        }),
-      ),
-    );
+  if (reduction.halt) {
+    const { reason, message } = reduction.halt;
+    core.setFailed(redact(haltFailure({ haltReason: reason, error: message, resume: resumeWays(reduction.halt) })));
+  }
+}
+
+/**
+ * The loop the wave is reduced into, opened as every run opens its checkpoint (openCheckpoint, by
+ * id), with the checkpoint's other keys; a new loop when there is none yet (a first wave's) or it
+ * cannot be read (said).
+ */
+async function openInto(
+  job: ReduceJob,
+  store: FileCheckpointStore,
+  into: string,
+): Promise<{ main: LoopState; state: Record<string, unknown> }> {
+  const settings = { fresh: false, resume: into, maxIterations: job.options.maxIterations, terms: 'action' as const };
+  try {
+    const opened = await openCheckpoint({ settings, store, clock: job.clock }, () => {});
+    const source = opened.sourceState !== undefined ? { source: opened.sourceState } : {};
+    return { main: opened.state, state: { ...opened.extra, ...source } };
+  } catch (error) {
+    if (existsSync(path.join(store.dir, `${into}.json`)))
+      job.core.warning(job.redact(`agent-loop reduce: ${(error as Error).message}; the wave is counted from zero.`));
+    return { main: initialLoopState(job.options.maxIterations), state: {} };
+  }
 }
 
 /** A wave's halt as the loop keeps it: which job halted is the summary's, not the checkpoint's. */
@@ -198,11 +261,7 @@ async function loopCheckpoint(job: ReduceJob, store: FileCheckpointStore): Promi
     () => {},
   );
   if (!opened.resumed) return wave.checkpoint;
-  job.core.info(
-    job.redact(
-      `agent-loop reduce: another run's first wave started the loop's checkpoint ${opened.id} while this one ran (its plan found none): wave ${wave.id} is added to it.`,
-    ),
-  );
+  job.core.info(job.redact(SAID.adopted(opened.id, wave.id)));
   return opened.id;
 }
 
@@ -247,11 +306,7 @@ async function handOver(job: ReduceJob, rows: readonly WaveRow[]): Promise<void>
       });
       job.core.info(`agent-loop reduce: issue ${row.issueId} is unfinished: released for the next wave.`);
     } catch (error) {
-      job.core.warning(
-        job.redact(
-          `agent-loop reduce: could not release the claim on issue ${row.issueId} (${(error as Error).message}): a later wave takes it up once its lease expires.`,
-        ),
-      );
+      job.core.warning(job.redact(SAID.notReleased(row.issueId, (error as Error).message)));
     }
   }
 }

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
-import { STAGE_KEY, runCheckpointPhase } from '../checkpoint/phase.js';
+import { writeRunCheckpoint } from '../checkpoint/runCheckpoint.js';
 import { initialLoopState } from '../core/state.js';
 import { outboxKey } from '../core/waveOutbox.js';
 import type { GitHubIssueSource } from '../issues/github/issueSource.js';
@@ -84,15 +84,14 @@ export async function seedWorkCheckpoint(
         warn: log.warning,
       })
     : undefined;
-  const { phase, stage } = runCheckpointPhase('continuing');
-  await new FileCheckpointStore(stateDir, { clock: input.clock, redact: input.redact, terms: 'action' }).write({
+  const store = new FileCheckpointStore(stateDir, { clock: input.clock, redact: input.redact, terms: 'action' });
+  await writeRunCheckpoint(store, {
     id: fanOut.wave.checkpoint,
-    phase,
-    state: {
-      [STAGE_KEY]: stage,
-      loop: { ...initialLoopState(options.maxIterations), outbox: took?.entries ?? [], notices: took?.notices ?? [] },
-      ...(took ? { [LANDING_KEY]: { took: [...took.entries.map(outboxKey), ...took.notices.map((n) => n.id)] } } : {}),
-    },
+    end: { status: 'continuing' },
+    loop: { ...initialLoopState(options.maxIterations), outbox: took?.entries ?? [], notices: took?.notices ?? [] },
+    ...(took
+      ? { extra: { [LANDING_KEY]: { took: [...took.entries.map(outboxKey), ...took.notices.map((n) => n.id)] } } }
+      : {}),
   });
   if (took) log.info(landingEarlierWaves(took.entries.length, took.notices.length, took.what));
 }

@@ -34,6 +34,7 @@ import type { CarriedCounts, CycleState, LoopState, Notice, OutboxEntry } from '
 import type { LandingMode } from './landing.js';
 import { JOB_LOCAL_HALTS } from './haltReasons.js';
 import { cycleInFlight } from './inFlight.js';
+import { afterNoticesSent, withNotice } from './notices.js';
 
 export interface CoreSettings {
   /** Whose words the run's messages use: the CLI's flags (default) or the action's inputs. */
@@ -405,27 +406,14 @@ function finishCycleEffect(entry: OutboxEntry, resumed: boolean): Effect {
 
 /** Records a notice in the outbox: saved before it is sent, dropped once `noticesSent` says it is done. */
 function recordNotice(model: SliceModel, what: Notice['what'], status?: Status): Step {
-  const at = rfc3339(new Date(model.now));
-  const notice: Notice = {
-    id: `${what.kind}-${model.loop.iteration}-${at}-${model.loop.notices.length}`,
-    what,
-    recordedAt: at,
-    attempts: 0,
-  };
-  const m = { ...model, loop: { ...model.loop, notices: [...model.loop.notices, notice] } };
+  const { loop, notice } = withNotice(model.loop, what, rfc3339(new Date(model.now)));
+  const m = { ...model, loop };
   return { model: m, effects: [save(m, status), { kind: 'sendNotice', notice }] };
 }
 
 /** The notices sent: the done ones leave the outbox, the others stay for the next run, counted. */
 function noticesSent(model: SliceModel, results: readonly NoticeResult[]): Step {
-  const byId = new Map(results.map((r) => [r.id, r]));
-  const notices = model.loop.notices
-    .filter((n) => !byId.get(n.id)?.done)
-    .map((n) => {
-      const r = byId.get(n.id);
-      return r ? { ...n, attempts: n.attempts + 1, ...(r.error ? { lastError: r.error } : {}) } : n;
-    });
-  const m = { ...model, loop: { ...model.loop, notices } };
+  const m = { ...model, loop: { ...model.loop, notices: afterNoticesSent(model.loop.notices, results) } };
   return { model: m, effects: [save(m, model.ended)] };
 }
 

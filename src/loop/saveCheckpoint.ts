@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { type DirSnapshot, foreignChanges, quarantine, snapshotCheckpoints } from '../checkpoint/foreign.js';
-import { STAGE_KEY } from '../checkpoint/phase.js';
+import { writeRunCheckpoint } from '../checkpoint/runCheckpoint.js';
 import type { SeedPhase } from '../checkpoint/types.js';
 import type { Status } from '../core/events.js';
 import type { LoopState } from '../core/state.js';
@@ -23,18 +23,14 @@ export function checkpointSaver(
   let known: DirSnapshot | undefined;
   return async (status, loop, errors) => {
     const sourceState = source.exportState?.();
-    const { phase, stage } = phaseOf(status, loop);
-    await store.write(
+    await writeRunCheckpoint(
+      store,
       {
         id: checkpointId,
-        phase,
-        state: {
-          ...extra,
-          [STAGE_KEY]: stage,
-          loop,
-          ...(sourceState !== undefined ? { source: sourceState } : {}),
-        },
-        ...(errors.length ? { errors: [...errors] } : {}),
+        end: phaseOf(status, loop),
+        loop,
+        extra: { ...extra, ...(sourceState !== undefined ? { source: sourceState } : {}) },
+        errors,
       },
       { readBack: false },
     );
@@ -42,11 +38,10 @@ export function checkpointSaver(
     const foreign = known ? foreignChanges(known, now, `${checkpointId}.json`) : [];
     if (foreign.length > 0) {
       const moved = await quarantine(store.dir, deps.stateDir, foreign);
-      logger.warn(
-        'checkpoint.forged',
-        `Checkpoint file(s) written during this run by something other than agent-loop (most likely the agent): ${foreign.join(', ')}. Moved to ${path.join(deps.stateDir, 'quarantine')}; they are never resumed.`,
-        { files: foreign, movedTo: moved },
-      );
+      const said =
+        `Checkpoint file(s) written during this run by something other than agent-loop (most likely the agent): ${foreign.join(', ')}. ` +
+        `Moved to ${path.join(deps.stateDir, 'quarantine')}; they are never resumed.`;
+      logger.warn('checkpoint.forged', said, { files: foreign, movedTo: moved });
     }
     known = foreign.length > 0 ? await snapshotCheckpoints(filesOf(deps), store.dir) : now;
   };

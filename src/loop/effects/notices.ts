@@ -1,12 +1,89 @@
-/** The outbox's notices performed (an escalation's label, a tick, a halt's Discord post), and the halt recorded (halt.md). */
+/**
+ * The one halt pipeline, and the outbox's notices performed (an escalation's label, a tick, a halt's
+ * Discord post). A halt is recorded in halt.md (writeHaltFile: masked by the state directory's one
+ * writer) and its Discord post goes through the checkpoint's outbox: recorded with the halt, saved,
+ * then posted (sendHaltPost) and dropped once done. The slice does it through its effects
+ * (recordHalt, sendNotice); the drivers that are not a slice (run --parallel's coordinator, the
+ * action's reduce job) through haltThroughOutbox, the same functions in the same order.
+ */
 import path from 'node:path';
+import type { Halt, NoticeResult } from '../../core/events.js';
+import { afterNoticesSent, withNotice } from '../../core/notices.js';
+import type { LoopState, Notice } from '../../core/state.js';
 import type { HaltDiagnostic } from '../../report/diagnostic.js';
 import { renderMarkdown } from '../../report/diagnostic.js';
+import type { StateFiles } from '../../persist/stateFiles.js';
+import { rfc3339 } from '../../util/clock.js';
 import { filesOf } from '../deps.js';
 import { labelEscalated, tickNotice } from '../issueWork.js';
 import { putBackOwnIssues } from '../ownIssues.js';
 import { claimWarning } from './claims.js';
 import type { Handler } from './context.js';
+
+/** Posts a halt's diagnostic (Discord); warns on failure and never throws. */
+export type Notify = (diagnostic: HaltDiagnostic) => Promise<void>;
+
+/** The halt's diagnostic in the state directory. */
+export const HALT_FILE = 'halt.md';
+
+/** Writes halt.md (masked by the state directory's writer, as everything it writes); returns the diagnostic. */
+export async function writeHaltFile(files: StateFiles, markdown: string): Promise<string> {
+  await files.write(path.join(files.dir, HALT_FILE), markdown);
+  return markdown;
+}
+
+/**
+ * A halt's Discord post sent: done whatever Discord answered. A post that failed after its retries
+ * is a warning (`notify`'s), not tried again by later runs; one a killed run left recorded is.
+ */
+export async function sendHaltPost(notify: Notify | undefined, notice: Notice): Promise<NoticeResult> {
+  if (notice.what.kind === 'notify') await notify?.(notice.what.diagnostic as unknown as HaltDiagnostic);
+  return { id: notice.id, done: true };
+}
+
+/** What a driver that is not a slice gives the halt pipeline. */
+export interface HaltOutbox {
+  /** The state directory's writer (halt.md). */
+  files: StateFiles;
+  /** Writes the loop's checkpoint with this loop (halted). */
+  save: (loop: LoopState) => Promise<void>;
+  /** Discord, when a webhook is set. */
+  notify?: Notify;
+  now: Date;
+}
+
+/**
+ * A halt of run --parallel's coordinator or the action's reduce job, as the slice records it: halt.md
+ * written, the Discord post recorded in the outbox and saved with the halt (a driver killed before
+ * the post leaves it for the next run: sendLeftPosts), posted, then dropped. Returns the loop as it
+ * stands after (the caller saves it with the run's end) and halt.md's text.
+ */
+export async function haltThroughOutbox(
+  loop: LoopState,
+  diagnostic: HaltDiagnostic,
+  markdown: string,
+  out: HaltOutbox,
+): Promise<{ loop: LoopState; written: string }> {
+  const written = await writeHaltFile(out.files, markdown);
+  if (!out.notify) return { loop, written };
+  const recorded = withNotice(loop, { kind: 'notify', diagnostic: { ...diagnostic } }, rfc3339(out.now));
+  await out.save(recorded.loop);
+  const sent = await sendHaltPost(out.notify, recorded.notice);
+  return { loop: { ...recorded.loop, notices: afterNoticesSent(recorded.loop.notices, [sent]) }, written };
+}
+
+/**
+ * The Discord posts a killed driver left in the outbox, sent first as the slice's start sends its
+ * left notices (other notices are not the driver's to send). The loop without them; unchanged
+ * (the same object) when there were none.
+ */
+export async function sendLeftPosts(loop: LoopState, notify: Notify | undefined): Promise<LoopState> {
+  const left = loop.notices.filter((n) => n.what.kind === 'notify');
+  if (left.length === 0) return loop;
+  const sent: NoticeResult[] = [];
+  for (const notice of left) sent.push(await sendHaltPost(notify, notice));
+  return { ...loop, notices: afterNoticesSent(loop.notices, sent) };
+}
 
 export const sendNotice: Handler<'sendNotice'> = async (effect, ctx) => {
   const { deps, run, me } = ctx;
@@ -28,8 +105,10 @@ export const sendNotice: Handler<'sendNotice'> = async (effect, ctx) => {
             claimWarning(ctx, 'release', id, e);
           });
   } else if (notice.what.kind === 'tick') failures = await tickNotice(ctx, notice.what);
-  // A Discord post that failed after its retries is a warning (deps.notify), not tried again by later runs.
-  else await deps.notify?.(notice.what.diagnostic as unknown as HaltDiagnostic);
+  else {
+    run.sent.push(await sendHaltPost(deps.notify, notice));
+    return undefined;
+  }
   run.sent.push({
     id: notice.id,
     done: failures.length === 0,
@@ -38,30 +117,37 @@ export const sendNotice: Handler<'sendNotice'> = async (effect, ctx) => {
   return undefined;
 };
 
+/** What the slice says of its halt. */
+const HALTED = {
+  jobLocal: (h: Halt) =>
+    `Job ended (${h.reason}): ${h.message}. Its share or its issue ended here; the run goes on, and this worktree is removed ` +
+    "at the wave's end (an escalated cycle's work stays on its wip: branch).",
+  waveJob: (h: Halt) =>
+    `HALT (${h.reason}): ${h.message}. Nothing was reset. This is a job of run --parallel: the run halts with it, and removes ` +
+    "this worktree at the wave's end after keeping its work as a wip: commit on agent-loop-halted/<issue>-<wave> " +
+    "(unless its change holds a secret: then it is discarded) and this diagnostic as the run's halt.md " +
+    '(and in <state-dir>/parallel/halts/).',
+  run: (h: Halt, checkpointId: string, file: string) =>
+    `HALT (${h.reason}): ${h.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left ` +
+    `for inspection; the diagnostic is in ${file}.`,
+};
+
 export const recordHalt: Handler<'recordHalt'> = async (effect, ctx) => {
   const { deps, run } = ctx;
   const { logger } = deps;
   const { halt } = effect;
   // Masked where its parts entered the engine; halt.md and the log mask what they write besides.
-  const diagnostic = renderMarkdown(effect.diagnostic);
+  const diagnostic = await writeHaltFile(filesOf(deps), renderMarkdown(effect.diagnostic));
   run.diagnostic = diagnostic;
-  await filesOf(deps).write(path.join(deps.stateDir, 'halt.md'), diagnostic);
   if (effect.jobLocal) {
     // Not the run's halt: a warning, without the diagnostic (the run's own, if it halts, is the coordinator's).
-    logger.warn(
-      'run.halted',
-      `Job ended (${halt.reason}): ${halt.message}. Its share or its issue ended here; the run goes on, and this worktree is removed at the wave's end (an escalated cycle's work stays on its wip: branch).`,
-      { haltReason: halt.reason, jobLocal: true },
-    );
+    logger.warn('run.halted', HALTED.jobLocal(halt), { haltReason: halt.reason, jobLocal: true });
     return undefined;
   }
-  logger.error(
-    'run.halted',
-    deps.waveJob
-      ? `HALT (${halt.reason}): ${halt.message}. Nothing was reset. This is a job of run --parallel: the run halts with it, and removes this worktree at the wave's end after keeping its work as a wip: commit on agent-loop-halted/<issue>-<wave> (unless its change holds a secret: then it is discarded) and this diagnostic as the run's halt.md (and in <state-dir>/parallel/halts/).`
-      : `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${ctx.checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${path.join(deps.stateDir, 'halt.md')}.`,
-    { haltReason: halt.reason, diagnostic },
-  );
+  const said = deps.waveJob
+    ? HALTED.waveJob(halt)
+    : HALTED.run(halt, ctx.checkpointId, path.join(deps.stateDir, HALT_FILE));
+  logger.error('run.halted', said, { haltReason: halt.reason, diagnostic });
   logger.info('halt.diagnostic', diagnostic.trimEnd());
   return undefined;
 };

@@ -8,6 +8,7 @@
  * complete one.
  */
 import { surface } from '../../config/surface.js';
+import { writeRunCheckpoint } from '../../checkpoint/runCheckpoint.js';
 import { newCheckpointId } from '../../checkpoint/fileStore.js';
 import { detectResumable, newestFirst } from '../../checkpoint/resume.js';
 import type { PipelinePhase, SeedPhase } from '../../checkpoint/types.js';
@@ -37,7 +38,12 @@ export async function runPipeline(deps: PipelineDeps): Promise<number> {
   };
   const write = async (checkpointPhase: SeedPhase, errors?: string[]) => {
     state = { ...state, pipeline: { ...state.pipeline, ...runs } };
-    await store.write({ id, phase: checkpointPhase, state, ...(errors?.length ? { errors } : {}) });
+    await writeRunCheckpoint(store, {
+      id,
+      end: { phase: checkpointPhase },
+      extra: state,
+      ...(errors ? { errors } : {}),
+    });
   };
   logger.info(
     'pipeline.start',

@@ -1,0 +1,39 @@
+/** run --parallel's options: what it refuses (each with what to do instead), and the flags passed on to its jobs. Pure. */
+import path from 'node:path';
+import type { Options } from '../config/options.js';
+
+/** Jobs at once on one machine. */
+export const MAX_LOCAL_PARALLEL = 32;
+
+const REFUSALS = {
+  tooMany: (n: number) =>
+    `--parallel ${n}: at most ${MAX_LOCAL_PARALLEL} on one machine (each job is a worktree, an agent and a test run at once); ` +
+    "256 is the action's bound, for matrix jobs on runners of their own.",
+  batch: '--parallel with --batch: a batch is one cycle for every ready issue; use one or the other.',
+  workflow: (w: string) =>
+    `--parallel with --workflow ${w}: only the implement workflow runs in parallel; use --parallel 1.`,
+  onSuccess: (o: string) =>
+    `--parallel with --on-success ${o}: parallel jobs are merged into the base branch one at a time; use --on-success merge (the default).`,
+  resume: '--parallel with --resume: the parallel run resumes its newest checkpoint by itself; leave --resume out.',
+  source: '--parallel needs --source beads locally (the action fans out with a matrix).',
+};
+
+/** Why --parallel cannot run with these options; each names what to do instead. */
+export function parallelProblems(options: Options): string[] {
+  const out: string[] = [];
+  if (options.parallel > MAX_LOCAL_PARALLEL) out.push(REFUSALS.tooMany(options.parallel));
+  if (options.batch) out.push(REFUSALS.batch);
+  if (options.workflow !== 'implement') out.push(REFUSALS.workflow(options.workflow));
+  if (options.onSuccess !== 'merge') out.push(REFUSALS.onSuccess(options.onSuccess));
+  if (options.resume) out.push(REFUSALS.resume);
+  if (options.source !== 'beads') out.push(REFUSALS.source);
+  return out;
+}
+
+/** --config given relative to where the user is: absolute, so each job (in its worktree) reads the same file. */
+export function absoluteConfig(flags: ReadonlyMap<string, string | true>, cwd: string): Map<string, string | true> {
+  const out = new Map(flags);
+  const config = flags.get('config');
+  if (typeof config === 'string') out.set('config', path.resolve(cwd, config));
+  return out;
+}
