@@ -60,6 +60,52 @@ export interface IterationOutcome {
   issueActions?: IssueAction[];
 }
 
+/**
+ * The parts of the loop state an iteration (of any workflow) writes: the interpreter hands the core
+ * only those that changed (`IteratedOutcome.delta`), and the core folds them in (src/core/fold.ts);
+ * every other part (the outbox, the notices, the escalations, the halt, …) is the core's alone.
+ */
+export const ITERATION_FIELDS = [
+  'iteration',
+  'failedIterations',
+  'successfulIterations',
+  'testFailures',
+  'testsPassed',
+  'issuesClosed',
+  'issuesNoChange',
+  'consecutiveEscalations',
+  'completedIterations',
+  'currentCycle',
+  'costUsd',
+  'tokens',
+  'environmentFailures',
+  'tddError',
+  'preexistingFailures',
+  'lastAgentOutput',
+  'history',
+  'compactedIterations',
+] as const satisfies readonly (keyof LoopState)[];
+
+export type IterationDelta = Partial<Pick<LoopState, (typeof ITERATION_FIELDS)[number]>>;
+
+/** An iteration's outcome as the core is told it: what it changed of the loop state, not a whole new one. */
+export type IteratedOutcome = Omit<IterationOutcome, 'state'> & { delta: IterationDelta };
+
+/**
+ * What a cycle's baseline came to (src/loop/baseline.ts): its key; the suite's run (none when it
+ * could not be had: the work is then judged by the test command's exit code alone) and its digest;
+ * how it was had (`seen` earlier in this slice, `kept` in the state directory, `ran` now, or `none`).
+ * `ran`: on the cycle's own starting tree (`ownTree`), with the digest of its failing tests.
+ */
+export interface BaselineDelta {
+  key: string;
+  source: 'seen' | 'kept' | 'ran' | 'none';
+  run?: SuiteRun;
+  digest?: string;
+  ownTree?: boolean;
+  lastFailing?: { key: string; digest: string };
+}
+
 /** A ready issue as the core needs it. */
 export interface ReadyIssue {
   id: string;
@@ -110,9 +156,10 @@ export type Event =
   | { type: 'sourceChecked'; unreadable?: Halt }
   /** The new cycle, its branch checked out (when there is git). */
   | { type: 'cycleOpened'; cycle: CycleState }
-  | { type: 'baselineRan'; state: LoopState; halt?: Halt; interrupted?: boolean; run?: SuiteRun }
+  /** The cycle's baseline, found or run (absent when interrupted): the core folds it in and judges it (src/core/baseline.ts). */
+  | { type: 'baselineRan'; baseline?: BaselineDelta; interrupted?: boolean }
   /** `escalate.reason` already masked; `now` when the iteration ended. */
-  | { type: 'iterated'; outcome: IterationOutcome; now: number }
+  | { type: 'iterated'; outcome: IteratedOutcome; now: number }
   /** The finished cycle's work committed on its branch: the commit that holds it (`committed`: a new one). */
   | { type: 'cycleCommitted'; tip?: string; committed: boolean }
   | { type: 'cycleFinished'; published?: PullRequestRecord; failed?: LandingFailure }
@@ -168,6 +215,11 @@ export type Effect =
   | { kind: 'leaveCycle'; branch: string }
   /** Answered by `baselineRan`. */
   | { kind: 'runBaseline' }
+  /**
+   * A baseline run now that gives a verdict, kept in the state directory (`ownTree`: run on the
+   * cycle's own starting tree, its failing tests recorded too, for the next red baseline).
+   */
+  | { kind: 'keepBaseline'; key: string; run: SuiteRun; ownTree: boolean }
   /** One iteration of the workflow; answered by `iterated`. */
   | { kind: 'iterate'; baseline?: SuiteRun }
   /** Close or label the issues of a finished cycle in the source. */

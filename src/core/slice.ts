@@ -16,12 +16,14 @@ import { cycleBranchName } from './branch.js';
 import { initialProgress } from './cycle.js';
 import { describeTargets, seconds } from './describe.js';
 import { type Terms, surface } from '../config/surface.js';
+import { baselineHalt, foldBaseline } from './baseline.js';
 import { buildDiagnostic } from './diagnostic.js';
+import { foldIteration } from './fold.js';
 import {
   type Effect,
   type Event,
   type Halt,
-  type IterationOutcome,
+  type IteratedOutcome,
   type LandingFailure,
   type NoticeResult,
   type PullRequestRecord,
@@ -68,6 +70,8 @@ export interface CoreSettings {
   resumedByHand?: boolean;
   /** Halts are posted to Discord (a webhook is set): a halt that is not says why. */
   posts?: boolean;
+  /** The test command (its baseline's halt names it). */
+  testCommand?: string;
 }
 
 /**
@@ -116,7 +120,7 @@ export interface SliceModel {
   /** The cycle as the last iteration started on it. */
   cycle?: CycleState;
   /** The outcome still being acted on while its cycle is finished. */
-  outcome?: IterationOutcome;
+  outcome?: IteratedOutcome;
   /** What the pending `checkSource` is for. */
   checking?: 'end' | 'finishCycle';
   /** What the pending `sleep` is for: the window carried over from the last slice, or a retry. */
@@ -246,30 +250,8 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
         ],
       };
     }
-    case 'baselineRan': {
-      if (event.interrupted) return finish(model, config, 'continuing', undefined, true);
-      const hadKey = model.loop.currentCycle?.baselineKey !== undefined;
-      const m = { ...model, loop: event.state, cycle: event.state.currentCycle };
-      if (event.halt) {
-        const cycle = m.loop.currentCycle;
-        // No agent has worked on the cycle (issue 40): it is given up, the base branch checked out
-        // again, so that the fix the halt names (the suite, on the base branch) is made where it counts,
-        // and the run that resumes opens the cycle afresh from the base as it is then.
-        if (cycle && m.loop.iteration < cycle.startedAtIteration)
-          return finish(
-            { ...m, cycle: undefined, loop: { ...m.loop, currentCycle: undefined } },
-            config,
-            'halted',
-            event.halt,
-            false,
-            cycle.branch ? [{ kind: 'leaveCycle', branch: cycle.branch }] : [],
-            [],
-            cycle,
-          );
-        return finish(m, config, 'halted', event.halt);
-      }
-      return { model: m, effects: [...(hadKey ? [] : [save(m)]), { kind: 'iterate', baseline: event.run }] };
-    }
+    case 'baselineRan':
+      return baselineRan(model, event, config);
     case 'iterated':
       return iterated(model, event.outcome, event.now, config);
     case 'cycleCommitted': {
@@ -311,6 +293,42 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
       if (event.unreadable) return finish(model, config, 'halted', event.unreadable);
       return { model, effects: [{ kind: 'rethrow' }] };
   }
+}
+
+/**
+ * The cycle's baseline, folded into the loop state and judged: one that gives no verdict halts
+ * (`baseline_unreadable`); one run now and sound is kept; then the iteration.
+ */
+function baselineRan(model: SliceModel, event: Extract<Event, { type: 'baselineRan' }>, config: CoreConfig): Step {
+  const delta = event.baseline;
+  if (event.interrupted || !delta) return finish(model, config, 'continuing', undefined, true);
+  const hadKey = model.loop.currentCycle?.baselineKey !== undefined;
+  const halt = baselineHalt(delta, config.settings, config.waveJob === true);
+  const loop = foldBaseline(model.loop, delta, halt !== undefined);
+  const m = { ...model, loop, cycle: loop.currentCycle };
+  if (halt) {
+    const cycle = m.loop.currentCycle;
+    // No agent has worked on the cycle (issue 40): it is given up, the base branch checked out
+    // again, so that the fix the halt names (the suite, on the base branch) is made where it counts,
+    // and the run that resumes opens the cycle afresh from the base as it is then.
+    if (cycle && m.loop.iteration < cycle.startedAtIteration)
+      return finish(
+        { ...m, cycle: undefined, loop: { ...m.loop, currentCycle: undefined } },
+        config,
+        'halted',
+        halt,
+        false,
+        cycle.branch ? [{ kind: 'leaveCycle', branch: cycle.branch }] : [],
+        [],
+        cycle,
+      );
+    return finish(m, config, 'halted', halt);
+  }
+  const keep: Effect[] =
+    delta.source === 'ran' && delta.run
+      ? [{ kind: 'keepBaseline', key: delta.key, run: delta.run, ownTree: delta.ownTree === true }]
+      : [];
+  return { model: m, effects: [...keep, ...(hadKey ? [] : [save(m)]), { kind: 'iterate', baseline: delta.run }] };
 }
 
 /**
@@ -517,7 +535,7 @@ function cycleFinished(
       const next = started(freed, config);
       return { model: next.model, effects: [...lost, save(freed), ...next.effects] };
     }
-    const after = afterCycle(freed, model.outcome ?? { state: freed.loop }, config);
+    const after = afterCycle(freed, model.outcome ?? { delta: {} }, config);
     return { model: after.model, effects: [...lost, ...after.effects] };
   }
   const attempts = (landing?.entry.attempts ?? 0) + 1;
@@ -914,14 +932,14 @@ function working(model: SliceModel, cycle: CycleState | undefined): ClaimProgres
  * its issue in the repository's issues file, a change that lands like any other (not a branch
  * dropped). Pure.
  */
-function landsAsChange(outcome: IterationOutcome, settings: Pick<CoreSettings, 'closeOnBranch'>): IterationOutcome {
+function landsAsChange(outcome: IteratedOutcome, settings: Pick<CoreSettings, 'closeOnBranch'>): IteratedOutcome {
   return settings.closeOnBranch && outcome.noChange ? { ...outcome, noChange: false } : outcome;
 }
 
-function iterated(model: SliceModel, told: IterationOutcome, now: number, config: CoreConfig): Step {
+function iterated(model: SliceModel, told: IteratedOutcome, now: number, config: CoreConfig): Step {
   if (told.interrupted) return finish({ ...model, now }, config, 'continuing', undefined, true);
   const outcome = landsAsChange(told, config.settings);
-  let m: SliceModel = { ...model, now, loop: outcome.state, outcome };
+  let m: SliceModel = { ...model, now, loop: foldIteration(model.loop, outcome.delta), outcome };
   const effects: Effect[] = outcome.violation ? [{ kind: 'appendError', entry: outcome.violation }] : [];
   // A finished cycle's issue actions go into the outbox with its work (sourceChecked); others are done now:
   // a checklist item's tick as a notice (record before act), the rest at once.
@@ -946,7 +964,7 @@ function iterated(model: SliceModel, told: IterationOutcome, now: number, config
 }
 
 /** After the iteration (and its cycle's finish): escalation, the rate-limit wait, the checkpoint. */
-function afterCycle(model: SliceModel, outcome: IterationOutcome, config: CoreConfig): Step {
+function afterCycle(model: SliceModel, outcome: IteratedOutcome, config: CoreConfig): Step {
   let m: SliceModel = { ...model, outcome: undefined };
   const effects: Effect[] = [];
   if (outcome.escalate && m.loop.currentCycle) {

@@ -14,7 +14,7 @@ import { appendError, log, save } from './journal.js';
 import { commitCycle, finishCycle } from './landing.js';
 import { recordHalt, sendNotice } from './notices.js';
 import { keepOpenCycle, shelveCycle, verifyLane } from './shelve.js';
-import { iterate, runBaseline } from './work.js';
+import { iterate, keepBaseline, runBaseline } from './work.js';
 
 export type { Handler, Handlers, Ports, SliceContext, SliceRun } from './context.js';
 
@@ -31,6 +31,7 @@ export const handlers: Handlers = {
   enterCycleBranch,
   leaveCycle,
   runBaseline,
+  keepBaseline,
   iterate,
   verifyLane,
   commitCycle,
