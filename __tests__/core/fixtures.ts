@@ -50,3 +50,13 @@ export const pullRequest = (number: number, issueId: string, iteration: number):
   reused: false,
   iteration,
 });
+
+/** The implement workflow's settings in its tests (decide.ts's IterationContext, machine.ts). */
+export const implementSettings = {
+  maxIterations: 10,
+  maxRetriesPerStep: 2,
+  maxIterationsPerIssue: 20,
+  strict: false,
+  testCommand: 'npm test',
+  onSuccess: 'merge' as const,
+};

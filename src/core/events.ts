@@ -6,7 +6,10 @@
  */
 import type { ClaimProgress } from '../issues/claims.js';
 import type { HaltDiagnostic } from '../report/diagnostic.js';
-import type { SuiteRun } from '../verdict/results.js';
+import type { AgentResult } from '../agents/types.js';
+import type { Verdict } from '../verdict/judge.js';
+import type { SuiteRun, TestOutcome } from '../verdict/results.js';
+import type { IssueTargets } from '../verdict/targets.js';
 import type { CycleState, HaltReason, LoopState, Notice } from './state.js';
 
 export type Halt = { reason: HaltReason; message: string; advice?: string };
@@ -106,6 +109,13 @@ export interface BaselineDelta {
   lastFailing?: { key: string; digest: string };
 }
 
+/** A cycle's issue as its iteration reads it. */
+export interface CycleIssue {
+  id: string;
+  title: string;
+  body: string;
+}
+
 /** A ready issue as the core needs it. */
 export interface ReadyIssue {
   id: string;
@@ -173,7 +183,23 @@ export type Event =
    */
   | { type: 'claimed'; lost?: { id: string; run: string; expires: string }; adopted: string[] }
   /** Anything else threw; `unreadable` when the source's health explains it. */
-  | { type: 'crashed'; unreadable?: Halt };
+  | { type: 'crashed'; unreadable?: Halt }
+  /*
+   * The workflow's iteration (its sub-machine, src/core/iteration.ts), observed. `now` when each ended.
+   */
+  /** Answers `readCycleIssues`: the cycle's issues as the source holds them (title and body; a missing one as the cycle names it). */
+  | { type: 'cycleIssuesRead'; issues: CycleIssue[]; now: number }
+  /**
+   * Answers `runAgent`: the agent's run (`started`, epoch ms); `moved` when it moved the repository
+   * (its work is not judged); `deniedEverything` when it was denied every edit and changed nothing.
+   */
+  | { type: 'agentRan'; result: AgentResult; started: number; moved?: Halt; deniedEverything: boolean; now: number }
+  /** Answers `readClosed`: whether each of the cycle's issues is closed in the source. */
+  | { type: 'closedRead'; closed: boolean[]; now: number }
+  /** Answers `judge`: whether the cycle changed anything, and the suite's verdict against the baseline. */
+  | { type: 'judged'; changed: boolean; tests: TestOutcome; verdict: Verdict; now: number }
+  /** The run was asked to stop while one of the iteration's effects ran. */
+  | { type: 'interrupted' };
 
 export type LogEffect = {
   kind: 'log';
@@ -222,6 +248,17 @@ export type Effect =
   | { kind: 'keepBaseline'; key: string; run: SuiteRun; ownTree: boolean }
   /** One iteration of the workflow; answered by `iterated`. */
   | { kind: 'iterate'; baseline?: SuiteRun }
+  /** The iteration's start: read the cycle's issues; answered by `cycleIssuesRead`. */
+  | { kind: 'readCycleIssues' }
+  /** Run the agent once on `prompt` (masked first) for the cycle; answered by `agentRan` (or `interrupted`). */
+  | { kind: 'runAgent'; prompt: string; what: string }
+  /** Answered by `closedRead`. */
+  | { kind: 'readClosed' }
+  /**
+   * Run the suite and the issues' verify: commands and judge them against the baseline (a rejection
+   * confirmed by a second run); answered by `judged` (or `interrupted`).
+   */
+  | { kind: 'judge'; targets: IssueTargets; baseline?: SuiteRun }
   /** Close or label the issues of a finished cycle in the source. */
   | { kind: 'updateIssues'; actions: IssueAction[] }
   /** Check that nothing moved the repository since the engine last looked. */

@@ -18,7 +18,15 @@ import { describeTargets, seconds } from './describe.js';
 import { type Terms, surface } from '../config/surface.js';
 import { baselineHalt, foldBaseline } from './baseline.js';
 import { buildDiagnostic } from './diagnostic.js';
-import { foldIteration } from './fold.js';
+import { foldIteration, toIterated } from './fold.js';
+import {
+  type IterationEffect,
+  type IterationEvent,
+  type IterationInFlight,
+  type IterationMachine,
+  untilFinish,
+} from './iteration.js';
+import type { SuiteRun } from '../verdict/results.js';
 import {
   type Effect,
   type Event,
@@ -103,6 +111,8 @@ export interface CoreConfig {
   landing?: LandingMode;
   /** The slice is a job of run --parallel (its coordinator reduces the wave): some halts are the job's own end. */
   waveJob?: boolean;
+  /** The workflow's iteration as a sub-machine of the core (src/core/iteration.ts); absent: one `iterate` effect. */
+  machine?: IterationMachine;
 }
 
 export interface SliceModel {
@@ -119,6 +129,8 @@ export interface SliceModel {
   next?: ReadyIssue[];
   /** The cycle as the last iteration started on it. */
   cycle?: CycleState;
+  /** The workflow's iteration in progress (its sub-machine's model), from the baseline to its outcome. */
+  iteration?: IterationInFlight;
   /** The outcome still being acted on while its cycle is finished. */
   outcome?: IteratedOutcome;
   /** What the pending `checkSource` is for. */
@@ -292,7 +304,47 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
     case 'crashed':
       if (event.unreadable) return finish(model, config, 'halted', event.unreadable);
       return { model, effects: [{ kind: 'rethrow' }] };
+    case 'cycleIssuesRead':
+    case 'agentRan':
+    case 'closedRead':
+    case 'judged':
+      return iterationStepped(model, event, config);
+    case 'interrupted':
+      return finish({ ...model, iteration: undefined }, config, 'continuing', undefined, true);
   }
+}
+
+/**
+ * The workflow's iteration begins (its sub-machine, CoreConfig.machine), after `before` (the
+ * baseline kept, the checkpoint saved); or, for a workflow without one, the `iterate` effect.
+ */
+function startIteration(model: SliceModel, before: Effect[], baseline: SuiteRun | undefined, config: CoreConfig): Step {
+  if (!config.machine) return { model, effects: [...before, { kind: 'iterate', baseline }] };
+  const started = config.machine.start(model.loop, baseline);
+  return subStep({ ...model, iteration: { before: model.loop, sub: started.sub } }, started.effects, before, config);
+}
+
+/** One of the iteration's events, stepped by its sub-machine. */
+function iterationStepped(model: SliceModel, event: IterationEvent, config: CoreConfig): Step {
+  const held = model.iteration;
+  if (!held || !config.machine) throw new Error(`agent-loop: ${event.type} with no iteration in progress`);
+  const stepped = config.machine.step(held.sub, event);
+  return subStep({ ...model, iteration: { ...held, sub: stepped.sub } }, stepped.effects, [], config, event.now);
+}
+
+/** The sub-machine's effects asked as the core's; once it finishes, its outcome folded in as any iteration's. */
+function subStep(
+  model: SliceModel,
+  effects: IterationEffect[],
+  before: Effect[],
+  config: CoreConfig,
+  now = model.now,
+): Step {
+  const split = untilFinish(effects);
+  const held = model.iteration;
+  if (!split.outcome || !held) return { model, effects: [...before, ...split.effects] };
+  const done = iterated({ ...model, iteration: undefined }, toIterated(held.before, split.outcome), now, config);
+  return { model: done.model, effects: [...before, ...split.effects, ...done.effects] };
 }
 
 /**
@@ -328,7 +380,7 @@ function baselineRan(model: SliceModel, event: Extract<Event, { type: 'baselineR
     delta.source === 'ran' && delta.run
       ? [{ kind: 'keepBaseline', key: delta.key, run: delta.run, ownTree: delta.ownTree === true }]
       : [];
-  return { model: m, effects: [...keep, ...(hadKey ? [] : [save(m)]), { kind: 'iterate', baseline: delta.run }] };
+  return startIteration(m, [...keep, ...(hadKey ? [] : [save(m)])], delta.run, config);
 }
 
 /**

@@ -163,3 +163,13 @@ export function clipMessage(text: string): string {
   const t = text.trim();
   return t.length <= MESSAGE_MAX ? t : `${t.slice(0, MESSAGE_MAX - 1)}…`;
 }
+
+/** A run of the test command: whether it passed, its exit code, how long, its output's end, and the run read per test. */
+export interface TestOutcome {
+  passed: boolean;
+  exitCode: number | null;
+  durationMs: number;
+  tail: string;
+  /** The run read per test (absent: only the exit code counts). */
+  run?: SuiteRun;
+}

@@ -4,6 +4,7 @@
  * vocabulary does not compile until it has a handler here.
  */
 import type { Effect, Event } from '../../core/events.js';
+import { readCycleIssues, runAgent } from './agent.js';
 import { done, rethrow } from './end.js';
 import { enterCycleBranch, leaveCycle, openCycle } from './branches.js';
 import { claimIssues, holdClaim, releaseClaim, renewClaim } from './claims.js';
@@ -14,6 +15,7 @@ import { appendError, log, save } from './journal.js';
 import { commitCycle, finishCycle } from './landing.js';
 import { recordHalt, sendNotice } from './notices.js';
 import { keepOpenCycle, shelveCycle, verifyLane } from './shelve.js';
+import { judge, readClosed } from './judge.js';
 import { iterate, keepBaseline, runBaseline } from './work.js';
 
 export type { Handler, Handlers, Ports, SliceContext, SliceRun } from './context.js';
@@ -33,6 +35,10 @@ export const handlers: Handlers = {
   runBaseline,
   keepBaseline,
   iterate,
+  readCycleIssues,
+  runAgent,
+  readClosed,
+  judge,
   verifyLane,
   commitCycle,
   finishCycle,

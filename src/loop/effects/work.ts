@@ -31,6 +31,7 @@ export const keepBaseline: Handler<'keepBaseline'> = async (effect, ctx) => {
 export const iterate: Handler<'iterate'> = async (effect, ctx) => {
   const { deps, redact } = ctx;
   const before = ctx.run.model.loop;
+  if (!deps.workflow.iterate) throw new Error(`agent-loop: the ${deps.workflow.name} workflow has no iterate`);
   const outcome = await deps.workflow.iterate(deps, before, effect.baseline);
   // The reason may quote the agent's stderr; it goes into the issue's note and a commit message.
   const masked = outcome.escalate
