@@ -8,7 +8,7 @@ import { foldIteration, iterationDelta } from '../../src/core/fold.js';
 import { type CoreConfig, initialModel, step } from '../../src/core/slice.js';
 import { type LoopState, initialLoopState } from '../../src/core/state.js';
 import { emptyRun } from '../../src/verdict/results.js';
-import { cycle } from './fixtures.js';
+import { cycle, startOnlyMachine } from './fixtures.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const config = (rest: Partial<CoreConfig> = {}): CoreConfig => ({
@@ -16,6 +16,7 @@ const config = (rest: Partial<CoreConfig> = {}): CoreConfig => ({
   checkpointId: 'cp-1',
   publishes: false,
   branches: true,
+  machine: startOnlyMachine,
   ...rest,
 });
 const loop = (over: Partial<LoopState> = {}): LoopState => ({
@@ -89,7 +90,7 @@ describe('the core judges the baseline (baseline_unreadable decided here, not in
       ownTree: true,
       lastFailing: { key: 'cmd', digest: 'f' },
     });
-    expect(s.effects.map((e) => e.kind)).toEqual(['keepBaseline', 'save', 'iterate']);
+    expect(s.effects.map((e) => e.kind)).toEqual(['keepBaseline', 'save', 'readCycleIssues']);
     expect(find(s.effects, 'keepBaseline')).toEqual({ kind: 'keepBaseline', key: 'k', run, ownTree: true });
     expect(s.model.loop.currentCycle?.baselineKey).toBe('k');
     expect(s.model.loop.baselines).toEqual({ k: 'd' });
@@ -98,10 +99,10 @@ describe('the core judges the baseline (baseline_unreadable decided here, not in
 
   it('one read from the state directory is not kept again; none at all (the tree moved on) judges by exit code', () => {
     const kept = baselineRan({ key: 'k', source: 'kept', run: emptyRun(0), digest: 'd' });
-    expect(kept.effects.map((e) => e.kind)).toEqual(['save', 'iterate']);
+    expect(kept.effects.map((e) => e.kind)).toEqual(['save', 'readCycleIssues']);
     expect(kept.model.loop.baselines).toEqual({ k: 'd' });
     const none = baselineRan({ key: 'k', source: 'none' });
-    expect(find(none.effects, 'iterate')).toEqual({ kind: 'iterate' });
+    expect(none.model.iteration?.sub).toEqual({ baseline: undefined });
     expect(none.model.loop.currentCycle?.baselineKey).toBe('k');
     expect(none.model.loop.baselines).toBeUndefined();
   });

@@ -22,7 +22,7 @@ import {
   step,
 } from '../../src/core/slice.js';
 import { type LoopState, type Notice, type OutboxEntry, initialLoopState } from '../../src/core/state.js';
-import { cycle } from './fixtures.js';
+import { cycle, startOnlyMachine } from './fixtures.js';
 
 const T0 = Date.parse('2026-11-25T10:00:00Z');
 
@@ -32,6 +32,7 @@ function config(over: Partial<CoreConfig['settings']> = {}, rest: Partial<CoreCo
     checkpointId: 'cp-1',
     publishes: false,
     branches: true,
+    machine: startOnlyMachine,
     ...rest,
   };
 }
@@ -281,9 +282,9 @@ describe('the core: one cycle', () => {
     expect(find(opened.effects, 'save')?.loop.currentCycle?.issueIds).toEqual(['a-1']);
     const b = step(opened.model, { type: 'baselineRan', baseline: { key: 'k', source: 'none' } }, config());
     // The new baseline key is saved before the agent runs.
-    expect(kinds(b.effects)).toEqual(['save', 'iterate']);
+    expect(kinds(b.effects)).toEqual(['save', 'readCycleIssues']);
     const again = step(b.model, { type: 'baselineRan', baseline: { key: 'k', source: 'none' } }, config());
-    expect(kinds(again.effects)).toEqual(['iterate']);
+    expect(kinds(again.effects)).toEqual(['readCycleIssues']);
   });
 
   it('a resumed cycle checks out its branch once per slice', () => {
@@ -1037,7 +1038,16 @@ describe('the core: the protocol, over every event in many states', () => {
     'checkSource',
     'openCycle',
     'runBaseline',
-    'iterate',
+    'readCycleIssues',
+    'runAgent',
+    'readClosed',
+    'judge',
+    'readNotes',
+    'readHead',
+    'readWork',
+    'readChangedFiles',
+    'runTests',
+    'writeNote',
     'commitCycle',
     'finishCycle',
     'claimIssues',

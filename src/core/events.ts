@@ -8,7 +8,8 @@ import type { ClaimProgress } from '../issues/claims.js';
 import type { HaltDiagnostic } from '../report/diagnostic.js';
 import type { AgentResult } from '../agents/types.js';
 import type { Verdict } from '../verdict/judge.js';
-import type { SuiteRun, TestOutcome } from '../verdict/results.js';
+import type { SuiteRun, TestOutcome, TestsSeen } from '../verdict/results.js';
+import type { TddNote } from './tddNote.js';
 import type { IssueTargets } from '../verdict/targets.js';
 import type { CycleState, HaltReason, LoopState, Notice } from './state.js';
 
@@ -114,6 +115,8 @@ export interface CycleIssue {
   id: string;
   title: string;
   body: string;
+  labels?: readonly string[];
+  type?: string;
 }
 
 /** A ready issue as the core needs it. */
@@ -168,7 +171,11 @@ export type Event =
   | { type: 'cycleOpened'; cycle: CycleState }
   /** The cycle's baseline, found or run (absent when interrupted): the core folds it in and judges it (src/core/baseline.ts). */
   | { type: 'baselineRan'; baseline?: BaselineDelta; interrupted?: boolean }
-  /** `escalate.reason` already masked; `now` when the iteration ended. */
+  /**
+   * An iteration's outcome, whole: what the workflow's sub-machine comes to when it finishes
+   * (src/core/iteration.ts), folded in the same way; answers no effect of its own.
+   * `escalate.reason` already masked; `now` when the iteration ended.
+   */
   | { type: 'iterated'; outcome: IteratedOutcome; now: number }
   /** The finished cycle's work committed on its branch: the commit that holds it (`committed`: a new one). */
   | { type: 'cycleCommitted'; tip?: string; committed: boolean }
@@ -199,7 +206,19 @@ export type Event =
   /** Answers `judge`: whether the cycle changed anything, and the suite's verdict against the baseline. */
   | { type: 'judged'; changed: boolean; tests: TestOutcome; verdict: Verdict; now: number }
   /** The run was asked to stop while one of the iteration's effects ran. */
-  | { type: 'interrupted' };
+  | { type: 'interrupted' }
+  /** Answers `readNotes`: the newest valid note on the range (and the invalid ones skipped). */
+  | { type: 'notesRead'; newest?: { commit: string; note: TddNote }; invalid: { commit: string; reason: string }[] }
+  /** Answers `readHead`. */
+  | { type: 'headRead'; head: string }
+  /** Answers `readWork`: anything changed since the commit (working tree or commits). */
+  | { type: 'workRead'; changed: boolean }
+  /** Answers `readChangedFiles`. */
+  | { type: 'filesRead'; files: string[] }
+  /** Answers `runTests`: the run, and what it says by test name (not yet against the baseline). */
+  | { type: 'testsRan'; tests: TestOutcome; seen: TestsSeen; now: number }
+  /** Answers `writeNote`. */
+  | { type: 'noteWritten'; now: number };
 
 export type LogEffect = {
   kind: 'log';
@@ -246,12 +265,29 @@ export type Effect =
    * cycle's own starting tree, its failing tests recorded too, for the next red baseline).
    */
   | { kind: 'keepBaseline'; key: string; run: SuiteRun; ownTree: boolean }
-  /** One iteration of the workflow; answered by `iterated`. */
-  | { kind: 'iterate'; baseline?: SuiteRun }
   /** The iteration's start: read the cycle's issues; answered by `cycleIssuesRead`. */
   | { kind: 'readCycleIssues' }
-  /** Run the agent once on `prompt` (masked first) for the cycle; answered by `agentRan` (or `interrupted`). */
-  | { kind: 'runAgent'; prompt: string; what: string }
+  /**
+   * Run the agent once on `prompt` (masked first) for the cycle; answered by `agentRan` (or
+   * `interrupted`). `tdd`: the phase and the checklist item's test (a command agent's environment).
+   */
+  | { kind: 'runAgent'; prompt: string; what: string; tdd?: { phase: 'RED' | 'GREEN' | 'REFACTOR'; test: string } }
+  /** The newest note on `range` (the cycle's own commits, --workflow tdd); answered by `notesRead`. */
+  | { kind: 'readNotes'; range: string }
+  /** Answered by `headRead`. */
+  | { kind: 'readHead' }
+  /** Answered by `workRead`. */
+  | { kind: 'readWork'; since: string }
+  /** The files changed since the commit; answered by `filesRead`. */
+  | { kind: 'readChangedFiles'; since: string }
+  /** The test command, read by test name; answered by `testsRan` (or `interrupted`). */
+  | { kind: 'runTests' }
+  /** Commit everything (an empty commit too). Answered by nothing. */
+  | { kind: 'commit'; message: string }
+  /** `git reset --hard` to the commit. Answered by nothing. */
+  | { kind: 'reset'; to: string }
+  /** Put the note on the commit; answered by `noteWritten`. */
+  | { kind: 'writeNote'; commit: string; note: TddNote }
   /** Answered by `closedRead`. */
   | { kind: 'readClosed' }
   /**

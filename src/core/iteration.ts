@@ -12,7 +12,22 @@ import type { LoopState } from './state.js';
 import type { SuiteRun } from '../verdict/results.js';
 
 /** The events the iteration observes (the answers to its effects). */
-export type IterationEvent = Extract<Event, { type: 'cycleIssuesRead' | 'agentRan' | 'closedRead' | 'judged' }>;
+export type IterationEvent = Extract<
+  Event,
+  {
+    type:
+      | 'cycleIssuesRead'
+      | 'agentRan'
+      | 'closedRead'
+      | 'judged'
+      | 'notesRead'
+      | 'headRead'
+      | 'workRead'
+      | 'filesRead'
+      | 'testsRan'
+      | 'noteWritten';
+  }
+>;
 
 /** What the iteration asks for: the core's effects, or its end with the outcome. */
 export type IterationEffect = Effect | { kind: 'finish'; outcome: IterationOutcome };
@@ -43,4 +58,30 @@ export function untilFinish(effects: IterationEffect[]): { effects: Effect[]; ou
     before.push(effect);
   }
   return { effects: before };
+}
+
+/** The iteration's model as each workflow's machine starts it: the loop state it starts on, the baseline. */
+export interface IterationStart {
+  before: LoopState;
+  baseline?: SuiteRun;
+}
+
+/** A machine whose iteration starts by reading the cycle's issues; `step` gets its own model back (an IterationStart at first). */
+export function readingIssuesFirst<S extends IterationStart>(
+  step: (sub: S, event: IterationEvent) => IterationStep,
+): IterationMachine {
+  return {
+    start: (before, baseline) => ({
+      sub: { before, ...(baseline ? { baseline } : {}) },
+      effects: [{ kind: 'readCycleIssues' }],
+    }),
+    step: (sub, event) => step(sub as S, event),
+  };
+}
+
+/** The outcome with its escalation's reason masked: it may quote the agent's stderr, and goes into a note and a commit message. */
+export function withMaskedReason(outcome: IterationOutcome, redact: (text: string) => string): IterationOutcome {
+  return outcome.escalate
+    ? { ...outcome, escalate: { ...outcome.escalate, reason: redact(outcome.escalate.reason) } }
+    : outcome;
 }

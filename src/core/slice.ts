@@ -111,8 +111,8 @@ export interface CoreConfig {
   landing?: LandingMode;
   /** The slice is a job of run --parallel (its coordinator reduces the wave): some halts are the job's own end. */
   waveJob?: boolean;
-  /** The workflow's iteration as a sub-machine of the core (src/core/iteration.ts); absent: one `iterate` effect. */
-  machine?: IterationMachine;
+  /** The workflow's iteration as a sub-machine of the core (src/core/iteration.ts). */
+  machine: IterationMachine;
 }
 
 export interface SliceModel {
@@ -308,18 +308,20 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
     case 'agentRan':
     case 'closedRead':
     case 'judged':
+    case 'notesRead':
+    case 'headRead':
+    case 'workRead':
+    case 'filesRead':
+    case 'testsRan':
+    case 'noteWritten':
       return iterationStepped(model, event, config);
     case 'interrupted':
       return finish({ ...model, iteration: undefined }, config, 'continuing', undefined, true);
   }
 }
 
-/**
- * The workflow's iteration begins (its sub-machine, CoreConfig.machine), after `before` (the
- * baseline kept, the checkpoint saved); or, for a workflow without one, the `iterate` effect.
- */
+/** The workflow's iteration begins (its sub-machine, CoreConfig.machine), after `before` (the baseline kept, the checkpoint saved). */
 function startIteration(model: SliceModel, before: Effect[], baseline: SuiteRun | undefined, config: CoreConfig): Step {
-  if (!config.machine) return { model, effects: [...before, { kind: 'iterate', baseline }] };
   const started = config.machine.start(model.loop, baseline);
   return subStep({ ...model, iteration: { before: model.loop, sub: started.sub } }, started.effects, before, config);
 }
@@ -327,9 +329,10 @@ function startIteration(model: SliceModel, before: Effect[], baseline: SuiteRun 
 /** One of the iteration's events, stepped by its sub-machine. */
 function iterationStepped(model: SliceModel, event: IterationEvent, config: CoreConfig): Step {
   const held = model.iteration;
-  if (!held || !config.machine) throw new Error(`agent-loop: ${event.type} with no iteration in progress`);
+  if (!held) throw new Error(`agent-loop: ${event.type} with no iteration in progress`);
   const stepped = config.machine.step(held.sub, event);
-  return subStep({ ...model, iteration: { ...held, sub: stepped.sub } }, stepped.effects, [], config, event.now);
+  const now = 'now' in event ? event.now : model.now;
+  return subStep({ ...model, iteration: { ...held, sub: stepped.sub } }, stepped.effects, [], config, now);
 }
 
 /** The sub-machine's effects asked as the core's; once it finishes, its outcome folded in as any iteration's. */

@@ -36,15 +36,6 @@ export interface AgentRan extends Pick<Turn, 'result' | 'record' | 'state' | 'mo
   now: number;
 }
 
-export const agentRan = (turn: Turn, now: number): AgentRan => ({
-  type: 'agentRan',
-  result: turn.result,
-  state: turn.state,
-  record: turn.record,
-  ...(turn.moved ? { moved: turn.moved } : {}),
-  now,
-});
-
 const OUTPUT_KEPT = 2000;
 
 /** What one agent run needs from the engine, whichever workflow asks for it (the loop's or the planning pipeline's). */

@@ -12,9 +12,9 @@ export const readCycleIssues: Handler<'readCycleIssues'> = async (_effect, ctx) 
   const issues = await Promise.all(
     cycle.issueIds.map(async (id, i) => {
       const issue = await deps.source.get(id);
-      return issue
-        ? { id: issue.id, title: issue.title, body: issue.body }
-        : { id, title: cycle.titles[i] ?? id, body: '' };
+      if (!issue) return { id, title: cycle.titles[i] ?? id, body: '' };
+      const { title, body, labels, type } = issue;
+      return { id: issue.id, title, body, labels, ...(type ? { type } : {}) };
     }),
   );
   return { type: 'cycleIssuesRead', issues, now: deps.clock.now().getTime() };
@@ -24,7 +24,7 @@ export const runAgent: Handler<'runAgent'> = async (effect, ctx) => {
   const { deps, redact } = ctx;
   const loop = ctx.run.model.loop;
   // The previous failure's output goes back to the agent: masked like every other output.
-  const turn = await agentTurn(deps, loop, redact(effect.prompt), effect.what);
+  const turn = await agentTurn(deps, loop, redact(effect.prompt), effect.what, effect.tdd);
   if (!turn) return { type: 'interrupted' };
   const { result } = turn;
   const base = loop.baseBranch;

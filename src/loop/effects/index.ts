@@ -15,8 +15,11 @@ import { appendError, log, save } from './journal.js';
 import { commitCycle, finishCycle } from './landing.js';
 import { recordHalt, sendNotice } from './notices.js';
 import { keepOpenCycle, shelveCycle, verifyLane } from './shelve.js';
+import { commit, readChangedFiles, readHead, readWork, reset } from './git.js';
 import { judge, readClosed } from './judge.js';
-import { iterate, keepBaseline, runBaseline } from './work.js';
+import { readNotes, writeNote } from './notes.js';
+import { runTests } from './tests.js';
+import { keepBaseline, runBaseline } from './work.js';
 
 export type { Handler, Handlers, Ports, SliceContext, SliceRun } from './context.js';
 
@@ -34,11 +37,18 @@ export const handlers: Handlers = {
   leaveCycle,
   runBaseline,
   keepBaseline,
-  iterate,
   readCycleIssues,
   runAgent,
   readClosed,
   judge,
+  readNotes,
+  readHead,
+  readWork,
+  readChangedFiles,
+  runTests,
+  commit,
+  reset,
+  writeNote,
   verifyLane,
   commitCycle,
   finishCycle,

@@ -1,5 +1,4 @@
-/** The cycle's work: its baseline (the suite on its starting tree), kept when the core says so, and one iteration of the workflow. */
-import { toIterated } from '../../core/fold.js';
+/** The cycle's baseline (the suite on its starting tree), kept when the core says so. */
 import { cycleBaseline, keepBaseline as keep } from '../baseline.js';
 import type { Handler } from './context.js';
 
@@ -26,16 +25,4 @@ export const runBaseline: Handler<'runBaseline'> = async (_effect, ctx) => {
 export const keepBaseline: Handler<'keepBaseline'> = async (effect, ctx) => {
   await keep(ctx.deps, effect.key, effect.run, effect.ownTree);
   return undefined;
-};
-
-export const iterate: Handler<'iterate'> = async (effect, ctx) => {
-  const { deps, redact } = ctx;
-  const before = ctx.run.model.loop;
-  if (!deps.workflow.iterate) throw new Error(`agent-loop: the ${deps.workflow.name} workflow has no iterate`);
-  const outcome = await deps.workflow.iterate(deps, before, effect.baseline);
-  // The reason may quote the agent's stderr; it goes into the issue's note and a commit message.
-  const masked = outcome.escalate
-    ? { ...outcome, escalate: { ...outcome.escalate, reason: redact(outcome.escalate.reason) } }
-    : outcome;
-  return { type: 'iterated', outcome: toIterated(before, masked), now: deps.clock.now().getTime() };
 };

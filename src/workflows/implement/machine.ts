@@ -10,10 +10,18 @@ import { log } from '../../core/events.js';
 import { WORKFLOWS } from '../../core/cycle.js';
 import { describeTargets } from '../../core/describe.js';
 import { cycleInFlight } from '../../core/inFlight.js';
-import type { IterationEffect, IterationEvent, IterationMachine, IterationStep } from '../../core/iteration.js';
+import {
+  type IterationEffect,
+  type IterationEvent,
+  type IterationMachine,
+  type IterationStart,
+  type IterationStep,
+  readingIssuesFirst,
+  withMaskedReason,
+} from '../../core/iteration.js';
 import type { LoopState } from '../../core/state.js';
 import { turnState } from '../../loop/turn.js';
-import { failedIds, type SuiteRun } from '../../verdict/results.js';
+import { failedIds } from '../../verdict/results.js';
 import { type IssueTargets, issueTargets } from '../../verdict/targets.js';
 import {
   type IterationContext,
@@ -40,22 +48,14 @@ export interface ImplementSettings {
 }
 
 /** The machine's model: the iteration's start, then (once the agent is to run) its context and decide.ts's model. */
-interface Sub {
-  before: LoopState;
-  baseline?: SuiteRun;
+interface Sub extends IterationStart {
   targets?: IssueTargets;
   ctx?: IterationContext;
   model?: IterationModel;
 }
 
 export function implementMachine(s: ImplementSettings): IterationMachine {
-  return {
-    start: (before, baseline) => ({
-      sub: { before, ...(baseline ? { baseline } : {}) },
-      effects: [{ kind: 'readCycleIssues' }],
-    }),
-    step: (sub, event) => stepImplement(s, sub as Sub, event),
-  };
+  return readingIssuesFirst<Sub>((sub, event) => stepImplement(s, sub, event));
 }
 
 function stepImplement(s: ImplementSettings, sub: Sub, event: IterationEvent): IterationStep {
@@ -80,6 +80,8 @@ function stepImplement(s: ImplementSettings, sub: Sub, event: IterationEvent): I
     );
     return answer(s, { ...sub, ctx: at }, stepped.model, stepped.effects);
   }
+  if (event.type !== 'closedRead' && event.type !== 'judged')
+    throw new Error(`agent-loop: an implement iteration does not ask for what answers ${event.type}`);
   const stepped = stepIteration(ctx, sub.model, event);
   return answer(s, sub, stepped.model, stepped.effects);
 }
@@ -148,21 +150,14 @@ function answer(s: ImplementSettings, sub: Sub, model: IterationModel, effects: 
         targets: sub.targets as IssueTargets,
         ...(sub.baseline ? { baseline: sub.baseline } : {}),
       };
-    if (e.kind === 'finish') return { kind: 'finish', outcome: masked(s, e.outcome) };
+    if (e.kind === 'finish') return { kind: 'finish', outcome: withMaskedReason(e.outcome, s.redact) };
     return e;
   });
   return { sub: { ...sub, model }, effects: out };
 }
 
 function finish(s: ImplementSettings, sub: Sub, effects: Effect[], outcome: IterationOutcome): IterationStep {
-  return { sub, effects: [...effects, { kind: 'finish', outcome: masked(s, outcome) }] };
-}
-
-/** The reason may quote the agent's stderr; it goes into the issue's note and a commit message. */
-function masked(s: ImplementSettings, outcome: IterationOutcome): IterationOutcome {
-  return outcome.escalate
-    ? { ...outcome, escalate: { ...outcome.escalate, reason: s.redact(outcome.escalate.reason) } }
-    : outcome;
+  return { sub, effects: [...effects, { kind: 'finish', outcome: withMaskedReason(outcome, s.redact) }] };
 }
 
 /** No record before the agent ran (decide.ts's model gets the turn's). */

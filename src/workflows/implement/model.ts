@@ -3,6 +3,7 @@
  * the agent's turn; afterVerdict.ts, after the tests): what it knows from its start, what it
  * observes, what it asks for, its model, and the cycle's step machine (src/core/cycle.ts). Pure.
  */
+import { cycleInFlight } from '../../core/inFlight.js';
 import type { AgentResult } from '../../agents/types.js';
 import { type ContinuationDecision } from '../../core/continuation.js';
 import { WORKFLOWS, type StepEvent, transition } from '../../core/cycle.js';
@@ -77,7 +78,7 @@ export interface IterationModel {
 
 export type IterationStep = { model: IterationModel; effects: IterationEffect[] };
 
-export const cycleOf = (s: LoopState): CycleState => s.currentCycle as CycleState;
+export const cycleOf = (s: LoopState): CycleState => cycleInFlight(s);
 export const setCycle = (s: LoopState, patch: Partial<CycleState>): LoopState => ({
   ...s,
   currentCycle: { ...cycleOf(s), ...patch },
