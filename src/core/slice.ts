@@ -8,9 +8,8 @@
  * is a unit test (__tests__/core/slice.test.ts). Its parts, by what they decide: model.ts (what a
  * slice is given and keeps), targets.ts (which issues next), claims.ts (leases), iterationSteps.ts
  * (the baseline and the workflow's iteration, a sub-machine), outcome.ts (an iteration's outcome),
- * escalate.ts, landingSteps.ts (the slice's opening and a finished cycle's landing), finish.ts (the
- * save, the outbox's notices, the slice's end); this file routes each event and decides what comes
- * before an iteration.
+ * escalate.ts, landingSteps.ts (the slice's opening, a cycle's landing), finish.ts (the save, the
+ * notices, the slice's end); here each event is routed, and what comes before an iteration decided.
  */
 import { issueRef } from '../report/diagnostic.js';
 import { rfc3339 } from '../util/clock.js';
