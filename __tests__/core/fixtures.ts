@@ -1,6 +1,7 @@
 /** A cycle as the loop state holds it, and agent results, for the pure-core and workflow tests. */
 import type { AgentFailure, AgentResult } from '../../src/agents/types.js';
 import { initialProgress } from '../../src/core/cycle.js';
+import type { IterationMachine } from '../../src/core/iteration.js';
 import type { CycleState, IterationRecord, LoopState } from '../../src/core/state.js';
 
 export function cycle(ids: string[] = ['a-1'], over: Partial<CycleState> = {}): CycleState {
@@ -50,3 +51,24 @@ export const pullRequest = (number: number, issueId: string, iteration: number):
   reused: false,
   iteration,
 });
+
+/** The implement workflow's settings in its tests (decide.ts's IterationContext, machine.ts). */
+export const implementSettings = {
+  maxIterations: 10,
+  maxRetriesPerStep: 2,
+  maxIterationsPerIssue: 20,
+  strict: false,
+  testCommand: 'npm test',
+  onSuccess: 'merge' as const,
+};
+
+/**
+ * A workflow's iteration for the core's own tests: it starts by asking for the cycle's issues (its
+ * model: the baseline it was given) and is never stepped further (they feed `iterated` instead).
+ */
+export const startOnlyMachine: IterationMachine = {
+  start: (_before, baseline) => ({ sub: { baseline }, effects: [{ kind: 'readCycleIssues' }] }),
+  step: (_sub, event) => {
+    throw new Error(`the core's tests step no iteration (${event.type})`);
+  },
+};

@@ -4,7 +4,14 @@
  * protocol itself over every event in many states.
  */
 import { describe, expect, it } from '@jest/globals';
-import type { Effect, Event, IterationOutcome } from '../../src/core/events.js';
+import {
+  type BaselineDelta,
+  type Effect,
+  type Event,
+  ITERATION_FIELDS,
+  type IterationOutcome,
+} from '../../src/core/events.js';
+import { emptyRun } from '../../src/verdict/results.js';
 import {
   type CoreConfig,
   type SliceModel,
@@ -15,7 +22,7 @@ import {
   step,
 } from '../../src/core/slice.js';
 import { type LoopState, type Notice, type OutboxEntry, initialLoopState } from '../../src/core/state.js';
-import { cycle } from './fixtures.js';
+import { cycle, startOnlyMachine } from './fixtures.js';
 
 const T0 = Date.parse('2026-11-25T10:00:00Z');
 
@@ -25,6 +32,7 @@ function config(over: Partial<CoreConfig['settings']> = {}, rest: Partial<CoreCo
     checkpointId: 'cp-1',
     publishes: false,
     branches: true,
+    machine: startOnlyMachine,
     ...rest,
   };
 }
@@ -57,11 +65,14 @@ const escalatedAt = (iteration: number, id: string, fingerprint: string) => ({
   fingerprints: { [id]: fingerprint },
 });
 const tick = (now = T0): Event => ({ type: 'tick', now, aborted: false });
-const iterated = (outcome: Partial<IterationOutcome> & { state: LoopState }, now = T0): Event => ({
+/** The iteration's outcome as the core is told it: the parts of `state` an iteration writes, as its delta. */
+const iterated = ({ state, ...outcome }: Partial<IterationOutcome> & { state: LoopState }, now = T0): Event => ({
   type: 'iterated',
-  outcome,
+  outcome: { ...outcome, delta: Object.fromEntries(ITERATION_FIELDS.map((k) => [k, state[k]])) },
   now,
 });
+/** A baseline that gives no verdict: red, and not read per test. */
+const unreadable: BaselineDelta = { key: 'k', source: 'ran', run: emptyRun(1) };
 
 describe('the core: picking the work', () => {
   it('opens a cycle on the first ready issue, on its own branch; all of them with --batch', () => {
@@ -269,12 +280,11 @@ describe('the core: one cycle', () => {
     const opened = step(model(), { type: 'cycleOpened', cycle: cycle(['a-1'], { iterations: 0 }) }, config());
     expect(kinds(opened.effects)).toEqual(['save', 'log:cycle.start', 'runBaseline']);
     expect(find(opened.effects, 'save')?.loop.currentCycle?.issueIds).toEqual(['a-1']);
-    const withKey = { ...opened.model.loop, currentCycle: { ...cycle(), baselineKey: 'k' } };
-    const b = step(opened.model, { type: 'baselineRan', state: withKey }, config());
+    const b = step(opened.model, { type: 'baselineRan', baseline: { key: 'k', source: 'none' } }, config());
     // The new baseline key is saved before the agent runs.
-    expect(kinds(b.effects)).toEqual(['save', 'iterate']);
-    const again = step(b.model, { type: 'baselineRan', state: withKey }, config());
-    expect(kinds(again.effects)).toEqual(['iterate']);
+    expect(kinds(b.effects)).toEqual(['save', 'readCycleIssues']);
+    const again = step(b.model, { type: 'baselineRan', baseline: { key: 'k', source: 'none' } }, config());
+    expect(kinds(again.effects)).toEqual(['readCycleIssues']);
   });
 
   it('a resumed cycle checks out its branch once per slice', () => {
@@ -286,13 +296,9 @@ describe('the core: one cycle', () => {
 
   it('a baseline that halts ends the slice; one interrupted keeps the state as it was', () => {
     const m = model({ currentCycle: cycle() });
-    const halted = step(
-      m,
-      { type: 'baselineRan', state: m.loop, halt: { reason: 'baseline_unreadable', message: 'no verdict' } },
-      config(),
-    );
+    const halted = step(m, { type: 'baselineRan', baseline: unreadable }, config());
     expect(find(halted.effects, 'done')?.status).toBe('halted');
-    const stopped = step(m, { type: 'baselineRan', state: { ...m.loop, iteration: 99 }, interrupted: true }, config());
+    const stopped = step(m, { type: 'baselineRan', interrupted: true }, config());
     expect(stopped.model.loop.iteration).toBe(0);
     expect(find(stopped.effects, 'done')?.interrupted).toBe(true);
   });
@@ -1032,7 +1038,16 @@ describe('the core: the protocol, over every event in many states', () => {
     'checkSource',
     'openCycle',
     'runBaseline',
-    'iterate',
+    'readCycleIssues',
+    'runAgent',
+    'readClosed',
+    'judge',
+    'readNotes',
+    'readHead',
+    'readWork',
+    'readChangedFiles',
+    'runTests',
+    'writeNote',
     'commitCycle',
     'finishCycle',
     'claimIssues',
@@ -1074,7 +1089,7 @@ describe('the core: the protocol, over every event in many states', () => {
                 ...(consecutive === 1
                   ? { claimHeld: true, claimRenewedAt: iteration }
                   : { claiming: withCycle ? ('resumed' as const) : ('new' as const), next: ready('a-1') }),
-                ...(withCycle ? { cycle: cycle(), outcome: { state: initialLoopState(10) } } : {}),
+                ...(withCycle ? { cycle: cycle(), outcome: { delta: {} } } : {}),
                 ...(iteration === 10 && withCycle ? { landing: { entry: pending, resumed: true } } : {}),
               },
             ),
@@ -1089,7 +1104,7 @@ describe('the core: the protocol, over every event in many states', () => {
     { type: 'sourceChecked' },
     { type: 'sourceChecked', unreadable: { reason: 'source_unreadable', message: 'x' } },
     { type: 'cycleOpened', cycle: cycle() },
-    { type: 'baselineRan', state: m.loop },
+    { type: 'baselineRan', baseline: { key: 'k', source: 'seen' } },
     iterated({ state: m.loop }),
     iterated({ state: m.loop, cycleDone: true }),
     iterated({ state: m.loop, escalate: { reason: 'r', bounceLoop: false } }),
@@ -1209,22 +1224,14 @@ describe('the core: a halt whose advice is followed (issue 40)', () => {
   it('a baseline halt before any agent worked on the cycle gives it up: the base branch checked out again, nothing left in flight, the diagnostic naming its issue', () => {
     const c = cycle(['a-1'], { iterations: 0, startedAtIteration: 1 });
     const m = model({ currentCycle: c }, { cycle: c });
-    const halted = step(
-      m,
-      { type: 'baselineRan', state: m.loop, halt: { reason: 'baseline_unreadable', message: 'no verdict' } },
-      config(),
-    );
+    const halted = step(m, { type: 'baselineRan', baseline: unreadable }, config());
     expect(kinds(halted.effects)).toEqual(['leaveCycle', 'recordHalt', 'save', 'sendNotice', 'done']);
     expect(find(halted.effects, 'leaveCycle')).toEqual({ kind: 'leaveCycle', branch: 'agent-loop/a-1' });
     expect(find(halted.effects, 'save')?.loop.currentCycle).toBeUndefined();
     expect(find(halted.effects, 'recordHalt')?.diagnostic.issues).toEqual([{ id: 'a-1', title: 'Title a-1' }]);
     // An agent worked on it (a resumed cycle whose baseline had to be run again): kept, as it was.
     const worked = model({ currentCycle: c, iteration: 1 }, { cycle: c });
-    const kept = step(
-      worked,
-      { type: 'baselineRan', state: worked.loop, halt: { reason: 'baseline_unreadable', message: 'no verdict' } },
-      config(),
-    );
+    const kept = step(worked, { type: 'baselineRan', baseline: unreadable }, config());
     expect(kinds(kept.effects)).not.toContain('leaveCycle');
     expect(find(kept.effects, 'save')?.loop.currentCycle).toEqual(c);
   });

@@ -30275,14 +30275,6 @@ function cycleInFlight(state) {
 
 
 
-const agentRan = (turn, now) => ({
-    type: 'agentRan',
-    result: turn.result,
-    state: turn.state,
-    record: turn.record,
-    ...(turn.moved ? { moved: turn.moved } : {}),
-    now,
-});
 const OUTPUT_KEPT = 2000;
 /**
  * The logs' housekeeping never stops the run, as a log that cannot be written never stops the agent
@@ -30369,16 +30361,8 @@ async function agentTurn(deps, before, prompt, what, tdd) {
         await reinstateOthers(deps, open, cycle.issueIds, n);
     if (!result)
         return undefined;
-    const after = afterAgentRun(before, cycle, n, started, result);
-    const state = {
-        ...after.state,
-        // A failed run's own session is not one to resume: the last good one is kept, and afterFailure
-        // drops it too when the policy's row says freshSession.
-        currentCycle: {
-            ...cycleInFlight(after.state),
-            sessionId: result.ok ? result.sessionId : cycle.sessionId,
-        },
-    };
+    const after = turnState(before, started, result);
+    const state = after.state;
     logUsage(deps, n, result, state);
     // The agent stays in its lane: work done on a branch it switched to (or after it moved the base) is not judged.
     const moved = await deps.laneMoved?.(`judge ${what}`);
@@ -30483,6 +30467,22 @@ function agentUnavailable(attempts, failure, terms) {
         reason: 'agent_unavailable',
         message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`,
         advice: environmentAdvice(failure.reason, surface(terms)),
+    };
+}
+/**
+ * The turn's record and the loop state once the agent has run (afterAgentRun), with the session
+ * to resume kept: a failed run's own session is not one to resume, the last good one is kept (and
+ * afterFailure drops it too when the policy's row says freshSession). Pure.
+ */
+function turnState(before, started, result) {
+    const cycle = cycleInFlight(before);
+    const after = afterAgentRun(before, cycle, before.iteration + 1, started, result);
+    return {
+        record: after.record,
+        state: {
+            ...after.state,
+            currentCycle: { ...cycleInFlight(after.state), sessionId: result.ok ? result.sessionId : cycle.sessionId },
+        },
     };
 }
 /** The iteration's record and the loop state once the agent has run: counters, spend, output tail. Pure. */
@@ -32530,14 +32530,14 @@ function readPromptDir(option, files) {
     return { templates };
 }
 
-;// CONCATENATED MODULE: ./src/core/state.ts
+;// CONCATENATED MODULE: ./src/core/cycleSchema.ts
 /**
- * The loop's progress, as stored in `checkpoint.state.loop`. Plain JSON, validated on resume, so a
- * run can stop anywhere and the next slice continues the same iteration count and history.
+ * A cycle as the loop state stores it (`LoopState.currentCycle`, an outbox entry's, an escalation's):
+ * its issues, its step and counters, the agent's last failure, and (--workflow tdd) its red/green/
+ * refactor progress; and an iteration's record in the history. Part of the checkpoint's schema
+ * (src/core/state.ts).
  */
 
-
-const HISTORY_KEPT = 500;
 const FailureSchema = object({
     class: schemas_enum(['transient', 'permanent']),
     reason: schemas_string(),
@@ -32657,6 +32657,17 @@ const CycleSchema = object({
      */
     targetsText: schemas_string().optional(),
 });
+
+;// CONCATENATED MODULE: ./src/core/state.ts
+/**
+ * The loop's progress, as stored in `checkpoint.state.loop`. Plain JSON, validated on resume, so a
+ * run can stop anywhere and the next slice continues the same iteration count and history.
+ */
+
+
+
+
+const HISTORY_KEPT = 500;
 const EscalationSchema = object({
     issueIds: array(schemas_string()),
     titles: array(schemas_string()),
@@ -33504,6 +33515,35 @@ function describeTargets(cycle) {
 /** A duration in seconds with one decimal: `2.5s`. */
 const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
 
+;// CONCATENATED MODULE: ./src/core/events.ts
+/**
+ * The parts of the loop state an iteration (of any workflow) writes: the interpreter hands the core
+ * only those that changed (`IteratedOutcome.delta`), and the core folds them in (src/core/fold.ts);
+ * every other part (the outbox, the notices, the escalations, the halt, \u2026) is the core's alone.
+ */
+const ITERATION_FIELDS = [
+    'iteration',
+    'failedIterations',
+    'successfulIterations',
+    'testFailures',
+    'testsPassed',
+    'issuesClosed',
+    'issuesNoChange',
+    'consecutiveEscalations',
+    'completedIterations',
+    'currentCycle',
+    'costUsd',
+    'tokens',
+    'environmentFailures',
+    'tddError',
+    'preexistingFailures',
+    'lastAgentOutput',
+    'history',
+    'compactedIterations',
+];
+/** A line for the log, as an effect. */
+const log = (level, event, message, data) => ({ kind: 'log', level, event, message, ...(data ? { data } : {}) });
+
 ;// CONCATENATED MODULE: ./src/core/diagnostic.ts
 /**
  * The halt diagnostic built from the loop's state (seed 002 AC4): which issues and steps were
@@ -33594,9 +33634,19 @@ function dedupe(items) {
     return items.filter((i) => (seen.has(i.id) ? false : (seen.add(i.id), true)));
 }
 
-;// CONCATENATED MODULE: ./src/core/events.ts
-/** A line for the log, as an effect. */
-const log = (level, event, message, data) => ({ kind: 'log', level, event, message, ...(data ? { data } : {}) });
+;// CONCATENATED MODULE: ./src/core/model.ts
+/**
+ * Whether a halt is posted to Discord (issue 40). Not when the run was resumed by hand and halts
+ * before any agent ran in it (only escalated issues left, GitHub still refusing, a limit still
+ * reached): the person who resumed it is reading its output, and Discord was told of the halt they
+ * resumed. Said in the run's log instead, when a webhook is set. Pure.
+ */
+function haltPosted(model, settings) {
+    return !(settings.resumedByHand && model.loop.iteration === model.sliceStartIteration);
+}
+function initialModel(loop, now) {
+    return { loop, sliceStartIteration: loop.iteration, errors: [], now, onCycleBranch: false };
+}
 
 ;// CONCATENATED MODULE: ./src/core/notices.ts
 /** `what` recorded at `at` (RFC 3339): the loop with the notice last in its outbox, and the notice. */
@@ -33620,6 +33670,828 @@ function afterNoticesSent(notices, results) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/core/finish.ts
+/**
+ * The slice's end and its records: the checkpoint saved, a notice recorded in the outbox (saved
+ * before it is sent), and the slice finished (a halt's diagnostic, halt.md and Discord post, the
+ * open cycle kept where work is published). Part of the core (src/core/slice.ts).
+ */
+
+
+
+
+
+
+
+
+/** Records a notice in the outbox: saved before it is sent, dropped once `noticesSent` says it is done. */
+function recordNotice(model, what, status) {
+    const { loop, notice } = withNotice(model.loop, what, rfc3339(new Date(model.now)));
+    const m = { ...model, loop };
+    return { model: m, effects: [save(m, status), { kind: 'sendNotice', notice }] };
+}
+function save(model, status = 'continuing') {
+    return { kind: 'save', status, loop: model.loop, errors: model.errors };
+}
+/** The slice ends: the halt's diagnostic, the checkpoint, the open cycle kept where work is published. */
+function finish(model, config, status, halt, interrupted = false, before = [], 
+/** Effects to perform right after the halt's save (an escalation's push and label, recorded in it). */
+after = [], 
+/** A cycle the halt gave up before any agent worked on it: the diagnostic names it, the state no longer holds it. */
+givenUp) {
+    let m = model;
+    const effects = [...before];
+    if (halt) {
+        m = {
+            ...m,
+            loop: {
+                ...m.loop,
+                halt: {
+                    reason: halt.reason,
+                    message: halt.message,
+                    ...(halt.advice ? { advice: halt.advice } : {}),
+                    at: rfc3339(new Date(m.now)),
+                },
+            },
+            errors: [...m.errors, halt.message],
+        };
+        const diagnostic = buildDiagnostic({
+            reason: halt.reason,
+            message: halt.message,
+            state: givenUp ? { ...m.loop, currentCycle: givenUp } : m.loop,
+            checkpointId: config.checkpointId,
+            maxConsecutiveEscalations: config.settings.maxConsecutiveEscalations,
+            advice: halt.advice,
+            terms: config.settings.terms ?? 'cli',
+        });
+        // A wave job's share or issue ran out: its end, not the run's halt (the coordinator's reduce decides that).
+        const jobLocal = config.waveJob === true && haltReasons_JOB_LOCAL_HALTS.has(halt.reason);
+        effects.push({ kind: 'recordHalt', halt, diagnostic, ...(jobLocal ? { jobLocal } : {}) });
+        if (haltPosted(m, config.settings)) {
+            // The Discord post: recorded (saved with the halt), then sent.
+            const posted = recordNotice({ ...m, ended: status }, { kind: 'notify', diagnostic: { ...diagnostic } }, status);
+            m = posted.model;
+            const [saved, post] = posted.effects;
+            effects.push(saved, ...after, post);
+        }
+        else {
+            m = { ...m, ended: status };
+            effects.push(save(m, status), ...after);
+            if (config.settings.posts)
+                effects.push(log('info', 'discord.skipped', `Not posted to Discord: this run was resumed by hand (${surface(config.settings.terms).given('resumeHalted')}) and halted before any agent ran, so whoever resumed it reads the halt here; Discord was told of the halt it resumed.`));
+        }
+    }
+    else {
+        m = { ...m, ended: status };
+        effects.push(save(m, status), ...after);
+    }
+    // A cycle still in flight at the slice's end: on a runner that is thrown away its branch is
+    // pushed (work as wip:), and the next slice fetches it. Also when a bound ends it (iterations or
+    // spend used up: a wave's job whose share ran out): the work is sound, the run resumes it.
+    const open = m.loop.currentCycle;
+    const bound = status === 'halted' && halt !== undefined && LIMIT_HALTS.has(halt.reason);
+    if (config.publishes && open?.branch && (status === 'continuing' || bound))
+        effects.push({
+            kind: 'keepOpenCycle',
+            branch: open.branch,
+            message: `wip: ${open.issueIds.join(' ')} (${bound ? `${halt?.reason} reached` : 'slice ended'} at iteration ${m.loop.iteration})`.slice(0, 120),
+        });
+    effects.push({ kind: 'done', status, interrupted });
+    return { model: m, effects };
+}
+
+;// CONCATENATED MODULE: ./src/core/claims.ts
+
+/** The lease taken or renewed now ends at this time (RFC 3339, whole seconds up). */
+function leaseEnd(model, leaseMs) {
+    return rfc3339(new Date(Math.ceil((model.now + leaseMs) / 1000) * 1000));
+}
+/** `ownEarlier`: a run of this loop claimed these issues before it was killed: that claim is taken on in place. */
+function claims_claim(model, config, issueIds, claiming, ownEarlier = false) {
+    return {
+        model: { ...model, claiming },
+        effects: [
+            {
+                kind: 'claimIssues',
+                issueIds,
+                expires: leaseEnd(model, config.leaseMs ?? 0),
+                resuming: claiming === 'resumed' || ownEarlier,
+                progress: working(model, claiming === 'resumed' ? model.loop.currentCycle : undefined),
+            },
+        ],
+    };
+}
+/** The claims of a finished cycle's issues released (where the source claims), saying how it ended. */
+function release(issueIds, model, config, progress) {
+    return config.leaseMs !== undefined
+        ? [{ kind: 'releaseClaim', issueIds, at: rfc3339(new Date(model.now)), progress }]
+        : [];
+}
+/**
+ * A cycle's iterations and spend up to iteration `upTo` (issue 15, the claim comment): one cycle
+ * runs at a time, so the loop's iterations from the cycle's first are its own; the spend is what
+ * the agent reported for them in the history.
+ */
+function cycleProgress(loop, cycle, upTo) {
+    const from = cycle.startedAtIteration;
+    const spent = loop.history
+        .filter((h) => h.n >= from && h.n <= upTo && h.agent.costUsd !== undefined)
+        .reduce((sum, h) => sum + (h.agent.costUsd ?? 0), 0);
+    return { iterations: Math.max(0, upTo - from + 1), ...(spent > 0 ? { costUsd: spent } : {}) };
+}
+/** The claim comment while the cycle runs: its iterations and spend so far (none before it opens). */
+function working(model, cycle) {
+    return { state: 'working', ...(cycle ? cycleProgress(model.loop, cycle, model.loop.iteration) : { iterations: 0 }) };
+}
+/**
+ * Issue 14: the listed issues another run's live claim holds (or that one held earlier in this
+ * slice: `skipped`) are left alone; `newly`: those not logged yet. Pure.
+ */
+function leaveClaimed(listed, skipped, ownCheckpoint) {
+    // A claim of this loop's own checkpoint (a run of it killed after claiming) is this run's to take on.
+    const elsewhere = (i) => i.claimedBy !== undefined && i.claimedBy.checkpoint !== ownCheckpoint;
+    const claimed = listed.filter((i) => elsewhere(i) || skipped.includes(i.id));
+    return {
+        free: listed.filter((i) => !claimed.includes(i)),
+        claimed,
+        newly: claimed.filter((i) => !skipped.includes(i.id)),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/fold.ts
+/**
+ * An iteration's outcome folded into the loop state by the core: the interpreter hands it what the
+ * iteration changed (`IterationDelta`: only the parts an iteration may write, ITERATION_FIELDS), and
+ * the core keeps every other part as it holds it. Pure.
+ */
+
+const OWN = new Set(ITERATION_FIELDS);
+/**
+ * What an iteration changed of the loop state it was given: the parts it may write that differ.
+ * Throws when it wrote a part the core owns (a workflow's bug: the core would not see it).
+ */
+function iterationDelta(before, after) {
+    const delta = {};
+    for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+        if (before[key] === after[key])
+            continue;
+        if (!OWN.has(key))
+            throw new Error(`agent-loop: an iteration changed the loop state's ${key}, which only the core writes`);
+        delta[key] = after[key];
+    }
+    return delta;
+}
+/** A workflow's outcome as the core is told it: its state as the delta from `before`. */
+function toIterated(before, outcome) {
+    const { state, ...rest } = outcome;
+    return { ...rest, delta: iterationDelta(before, state) };
+}
+/** The loop with an iteration's delta folded in. */
+function foldIteration(loop, delta) {
+    const next = { ...loop };
+    for (const [key, value] of Object.entries(delta)) {
+        if (value === undefined)
+            delete next[key];
+        else
+            next[key] = value;
+    }
+    return next;
+}
+
+;// CONCATENATED MODULE: ./src/core/escalate.ts
+/**
+ * An escalated cycle: recorded in the checkpoint and the source (a notice), its work shelved; a
+ * failure or bounce loop halts. Part of the core (src/core/slice.ts).
+ */
+
+
+
+
+
+
+
+
+/** Records an escalated cycle in the checkpoint and the source; a failure or bounce loop halts. */
+function escalate(model, reason, bounceLoop, config) {
+    const { settings } = config;
+    let loop = model.loop;
+    const cycle = cycleInFlight(loop);
+    const at = rfc3339(new Date(model.now));
+    const note = `agent-loop escalated this issue at iteration ${loop.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL} label to let agent-loop try it again.`;
+    const record = {
+        issueIds: cycle.issueIds,
+        titles: cycle.titles,
+        iteration: loop.iteration,
+        steps: [...new Set(cycle.progress.trail)],
+        reason,
+        at,
+        note,
+        ...(cycle.lastFailure
+            ? { lastFailure: { ...cycle.lastFailure, tail: cycle.lastFailure.tail.slice(-OUTPUT_CHARS) } }
+            : {}),
+        ...(cycle.fingerprints ? { fingerprints: cycle.fingerprints } : {}),
+    };
+    loop = {
+        ...loop,
+        issuesEscalated: [...loop.issuesEscalated, ...cycle.issueIds.filter((id) => !loop.issuesEscalated.includes(id))],
+        consecutiveEscalations: loop.consecutiveEscalations + 1,
+        totalEscalations: loop.totalEscalations + 1,
+        escalations: [...loop.escalations, record].slice(-100),
+    };
+    const effects = [
+        log('error', 'cycle.escalated', `Escalated ${describeTargets(cycle)}: ${reason} (${loop.consecutiveEscalations} escalation(s) in a row, limit ${settings.maxConsecutiveEscalations}).`, {
+            issueIds: cycle.issueIds,
+            reason,
+            steps: record.steps,
+            consecutiveEscalations: loop.consecutiveEscalations,
+            bounceLoop,
+        }),
+    ];
+    const refs = (ids) => ids.map(issueRef).join(', ');
+    let halt;
+    if (bounceLoop) {
+        halt = {
+            reason: 'bounce_loop',
+            message: `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)} (${cycle.progress.trail.join(', ')})`,
+        };
+    }
+    else if (loop.consecutiveEscalations >= settings.maxConsecutiveEscalations) {
+        const recent = loop.escalations.slice(-loop.consecutiveEscalations).flatMap((e) => e.issueIds);
+        halt = {
+            reason: 'failure_loop',
+            message: `FAILURE LOOP DETECTED: ${loop.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
+        };
+    }
+    // The escalated cycle is over: its claim is released after the label (the escalated label keeps runs
+    // off it), as part of the same notice, so a run killed before the release leaves it to the next run.
+    const leased = config.leaseMs !== undefined;
+    const claimState = leased ? { claimHeld: false } : {};
+    // The label and the note are a notice: recorded in the outbox, then sent (again by a later run until done).
+    // Record before act: the escalation and its notice are saved (with the halt, when it halts) before
+    // the wip: push and the label, so a run killed during either never works the cycle again.
+    const l = recordNotice({ ...model, ...claimState, loop: { ...loop, currentCycle: undefined } }, {
+        kind: 'markEscalated',
+        issueIds: cycle.issueIds,
+        note,
+        ...(leased ? { releaseClaims: true, progress: cycleProgress(loop, cycle, loop.iteration) } : {}),
+    });
+    const [recorded, send] = l.effects;
+    const shelve = [{ kind: 'shelveCycle', cycle, reason, halting: !!halt }];
+    if (halt && !config.publishes) {
+        // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
+        // branch and edits stay for inspection (the next run parks them).
+        const parked = { ...l.model, loop: { ...l.model.loop, parkedBranch: cycle.branch } };
+        return { model: parked, effects, halt, after: [send] };
+    }
+    if (halt)
+        return { model: l.model, effects, halt, after: [...shelve, send] };
+    return { model: l.model, effects: [...effects, recorded, ...shelve, send] };
+}
+
+;// CONCATENATED MODULE: ./src/core/outcome.ts
+/**
+ * An iteration's outcome, folded into the loop state (src/core/fold.ts) and acted on: its issue
+ * actions, a halt, the finished cycle checked before it is recorded, an escalation, a rate-limit
+ * wait. Part of the core (src/core/slice.ts).
+ */
+
+
+
+
+
+
+
+/**
+ * Beads issues where work is published (closeOnBranch): a cycle that needed no change still closed
+ * its issue in the repository's issues file, a change that lands like any other (not a branch
+ * dropped). Pure.
+ */
+function landsAsChange(outcome, settings) {
+    return settings.closeOnBranch && outcome.noChange ? { ...outcome, noChange: false } : outcome;
+}
+function iterated(model, told, now, config) {
+    if (told.interrupted)
+        return finish({ ...model, now }, config, 'continuing', undefined, true);
+    const outcome = landsAsChange(told, config.settings);
+    let m = { ...model, now, loop: foldIteration(model.loop, outcome.delta), outcome };
+    const effects = outcome.violation ? [{ kind: 'appendError', entry: outcome.violation }] : [];
+    // A finished cycle's issue actions go into the outbox with its work (sourceChecked); others are done now:
+    // a checklist item's tick as a notice (record before act), the rest at once.
+    if (outcome.issueActions?.length && !(outcome.cycleDone && !outcome.halt)) {
+        const now = outcome.issueActions.filter((a) => a.kind !== 'tick');
+        if (now.length)
+            effects.push({ kind: 'updateIssues', actions: now });
+        for (const tick of outcome.issueActions.filter((a) => a.kind === 'tick')) {
+            const recorded = recordNotice(m, tick);
+            m = recorded.model;
+            effects.push(...recorded.effects);
+        }
+    }
+    if (outcome.halt)
+        return finish(m, config, 'halted', outcome.halt, false, effects);
+    // The agent stays in its lane: the iteration checked right after the agent ran; this covers what followed.
+    effects.push({ kind: 'verifyLane', what: `go on after iteration ${m.loop.iteration}` });
+    if (outcome.cycleDone) {
+        // A "finished" cycle that left the issues unreadable is not merged.
+        return { model: { ...m, checking: 'finishCycle' }, effects: [...effects, { kind: 'checkSource' }] };
+    }
+    const after = afterCycle(m, outcome, config);
+    return { model: after.model, effects: [...effects, ...after.effects] };
+}
+/** After the iteration (and its cycle's finish): escalation, the rate-limit wait, the checkpoint. */
+function afterCycle(model, outcome, config) {
+    let m = { ...model, outcome: undefined };
+    const effects = [];
+    if (outcome.escalate && m.loop.currentCycle) {
+        const e = escalate(m, outcome.escalate.reason, outcome.escalate.bounceLoop, config);
+        m = e.model;
+        effects.push(...e.effects);
+        if (e.halt)
+            return finish(m, config, 'halted', e.halt, false, effects, e.after);
+    }
+    if (outcome.waitMs !== undefined) {
+        const until = m.now + outcome.waitMs;
+        if (config.deadline !== undefined && until > config.deadline) {
+            // Whole seconds, rounded up: the next run must not start inside the window.
+            const rateLimitedUntil = rfc3339(new Date(Math.ceil(until / 1000) * 1000));
+            m = { ...m, loop: { ...m.loop, rateLimitedUntil } };
+            return finish(m, config, 'continuing', undefined, false, [
+                ...effects,
+                log('info', 'rate.limited', `Rate limited until ${rateLimitedUntil}, past this slice's end: the next run waits or resumes then.`, { rateLimitedUntil }),
+            ]);
+        }
+        m = { ...m, waking: 'retry' };
+        // The claim outlives the wait (issue 14): renewed now until the wait's end plus a lease.
+        const held = m.loop.currentCycle;
+        const renew = config.leaseMs !== undefined && held && m.claimHeld
+            ? [
+                {
+                    kind: 'renewClaim',
+                    issueIds: held.issueIds,
+                    expires: leaseEnd({ ...m, now: m.now + outcome.waitMs }, config.leaseMs),
+                    progress: working(m, held),
+                },
+            ]
+            : [];
+        effects.push(log('info', 'rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, {
+            waitMs: outcome.waitMs,
+        }), save(m), ...renew, { kind: 'sleep', ms: outcome.waitMs });
+        return { model: m, effects };
+    }
+    return { model: m, effects: [...effects, save(m), { kind: 'next' }] };
+}
+
+;// CONCATENATED MODULE: ./src/verdict/baselineRules.ts
+/**
+ * The pure rules of a cycle's baseline (no files, no hashing): whether it gives a verdict at all, and
+ * how a run remembers the digests of its baselines. The core (src/core/baseline.ts) decides with
+ * them; src/verdict/baseline.ts keeps the baselines themselves.
+ */
+
+
+
+/** How many baselines a run remembers the digest of (the newest): one per base tip its cycles started on. */
+const BASELINES_REMEMBERED = 20;
+/** `remembered` with `key`'s digest, newest last, the newest BASELINES_REMEMBERED kept. Pure. */
+function rememberBaseline(remembered, key, digest) {
+    const entries = Object.entries(remembered ?? {}).filter(([k]) => k !== key);
+    entries.push([key, digest]);
+    return Object.fromEntries(entries.slice(-BASELINES_REMEMBERED));
+}
+/**
+ * Why no verdict is possible on this baseline, if none is: it failed and cannot be read per test,
+ * so a failure after the agent's work cannot be told apart from one that was there before. Pure.
+ */
+function baselineProblem(run, command, say = surface()) {
+    // Not one test ran (not found, not executable, an import error in collection, timed out): every verdict would be
+    // "cannot run". An empty suite is not that: the agent may be the one to write its first tests.
+    if (run.cannotRun && !run.noTests) {
+        return {
+            message: VERDICT_MESSAGES.baselineCannotRun(command, run.cannotRun),
+            advice: VERDICT_MESSAGES.baselineCannotRunAdvice(say),
+        };
+    }
+    if (isReadable(run) || run.exitCode === 0)
+        return undefined;
+    return {
+        message: VERDICT_MESSAGES.baselineUnreadable(command, run.exitCode),
+        advice: VERDICT_MESSAGES.baselineUnreadableAdvice(say),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/baseline.ts
+/**
+ * A cycle's baseline as the core sees it: what the interpreter found or ran (`BaselineDelta`, the
+ * `baselineRan` event's), folded into the loop state here, and judged here: a baseline that gives
+ * no verdict (a red suite not read per test, or one that cannot run) halts `baseline_unreadable`.
+ * Pure.
+ */
+
+
+
+/**
+ * The loop with the baseline folded in: the cycle's baseline key, the run's digest remembered, and
+ * (run on the cycle's own tree, and kept) the digest of its failing tests. A baseline run now that
+ * halts is not kept, and leaves the loop as it was.
+ */
+function foldBaseline(loop, delta, halted) {
+    if (delta.source === 'seen' || (halted && delta.source === 'ran'))
+        return loop;
+    const { key, digest, lastFailing } = delta;
+    return {
+        ...loop,
+        currentCycle: { ...cycleInFlight(loop), baselineKey: key },
+        ...(digest !== undefined ? { baselines: rememberBaseline(loop.baselines, key, digest) } : {}),
+        ...(lastFailing && !halted ? { lastFailing: { ...loop.lastFailing, [lastFailing.key]: lastFailing.digest } } : {}),
+    };
+}
+/** The halt when the baseline gives no verdict: the agent's work could not be told from what was there before. */
+function baselineHalt(delta, settings, waveJob) {
+    if (!delta.run)
+        return undefined;
+    const problem = baselineProblem(delta.run, settings.testCommand ?? '', surface(settings.terms));
+    if (!problem)
+        return undefined;
+    return {
+        reason: 'baseline_unreadable',
+        message: `NO VERDICT POSSIBLE: ${problem.message}`,
+        advice: waveJob ? `${problem.advice} ${WAVE_JOB_HINT}` : problem.advice,
+    };
+}
+/** Why a suite that runs in the user's checkout may not run in a `--parallel` job's. */
+const WAVE_JOB_HINT = [
+    "This is a job of run --parallel: it runs in a fresh worktree of the base branch, which has none of your checkout's",
+    'untracked or ignored files (node_modules, a virtualenv, build output), so a suite that runs in your checkout may not run there.',
+    "Make the test command work in a fresh checkout (install first, e.g. --test-command 'npm ci && npm test';",
+    'or use absolute paths to the installed tools), or run without --parallel.',
+].join(' ');
+
+;// CONCATENATED MODULE: ./src/core/iteration.ts
+/** Splits a step's effects at its end: the effects before it, and the outcome when it finished. */
+function untilFinish(effects) {
+    const before = [];
+    for (const effect of effects) {
+        if (effect.kind === 'finish')
+            return { effects: before, outcome: effect.outcome };
+        before.push(effect);
+    }
+    return { effects: before };
+}
+/** A machine whose iteration starts by reading the cycle's issues; `step` gets its own model back (an IterationStart at first). */
+function readingIssuesFirst(step) {
+    return {
+        start: (before, baseline) => ({
+            sub: { before, ...(baseline ? { baseline } : {}) },
+            effects: [{ kind: 'readCycleIssues' }],
+        }),
+        step: (sub, event) => step(sub, event),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/iterationSteps.ts
+/**
+ * The workflow's iteration as the core steps it (src/core/iteration.ts): the cycle's baseline folded
+ * in and judged, the sub-machine started, its events routed to it, its outcome folded in when it
+ * finishes. Part of the core (src/core/slice.ts).
+ */
+
+
+
+
+
+/** The workflow's iteration begins (its sub-machine, CoreConfig.machine), after `before` (the baseline kept, the checkpoint saved). */
+function startIteration(model, before, baseline, config) {
+    const started = config.machine.start(model.loop, baseline);
+    return subStep({ ...model, iteration: { before: model.loop, sub: started.sub } }, started.effects, before, config);
+}
+/** One of the iteration's events, stepped by its sub-machine. */
+function iterationStepped(model, event, config) {
+    const held = model.iteration;
+    if (!held)
+        throw new Error(`agent-loop: ${event.type} with no iteration in progress`);
+    const stepped = config.machine.step(held.sub, event);
+    const now = 'now' in event ? event.now : model.now;
+    return subStep({ ...model, iteration: { ...held, sub: stepped.sub } }, stepped.effects, [], config, now);
+}
+/** The sub-machine's effects asked as the core's; once it finishes, its outcome folded in as any iteration's. */
+function subStep(model, effects, before, config, now = model.now) {
+    const split = untilFinish(effects);
+    const held = model.iteration;
+    if (!split.outcome || !held)
+        return { model, effects: [...before, ...split.effects] };
+    const done = iterated({ ...model, iteration: undefined }, toIterated(held.before, split.outcome), now, config);
+    return { model: done.model, effects: [...before, ...split.effects, ...done.effects] };
+}
+/**
+ * The cycle's baseline, folded into the loop state and judged: one that gives no verdict halts
+ * (`baseline_unreadable`); one run now and sound is kept; then the iteration.
+ */
+function baselineRan(model, event, config) {
+    const delta = event.baseline;
+    if (event.interrupted || !delta)
+        return finish(model, config, 'continuing', undefined, true);
+    const hadKey = model.loop.currentCycle?.baselineKey !== undefined;
+    const halt = baselineHalt(delta, config.settings, config.waveJob === true);
+    const loop = foldBaseline(model.loop, delta, halt !== undefined);
+    const m = { ...model, loop, cycle: loop.currentCycle };
+    if (halt) {
+        const cycle = m.loop.currentCycle;
+        // No agent has worked on the cycle (issue 40): it is given up, the base branch checked out
+        // again, so that the fix the halt names (the suite, on the base branch) is made where it counts,
+        // and the run that resumes opens the cycle afresh from the base as it is then.
+        if (cycle && m.loop.iteration < cycle.startedAtIteration)
+            return finish({ ...m, cycle: undefined, loop: { ...m.loop, currentCycle: undefined } }, config, 'halted', halt, false, cycle.branch ? [{ kind: 'leaveCycle', branch: cycle.branch }] : [], [], cycle);
+        return finish(m, config, 'halted', halt);
+    }
+    const keep = delta.source === 'ran' && delta.run
+        ? [{ kind: 'keepBaseline', key: delta.key, run: delta.run, ownTree: delta.ownTree === true }]
+        : [];
+    return startIteration(m, [...keep, ...(hadKey ? [] : [save(m)])], delta.run, config);
+}
+
+;// CONCATENATED MODULE: ./src/core/landingSteps.ts
+/**
+ * How a slice opens (an earlier run's work landed first, its notices resent) and how a finished
+ * cycle lands: recorded in the outbox, committed, merged, left or published, and what a failed
+ * landing comes to. Part of the core (src/core/slice.ts).
+ */
+
+
+
+
+
+
+
+
+/**
+ * The slice opens: work an earlier run finished and could not land is landed first (the agent does
+ * not run for it); then a rate-limit window carried over from the previous slice is waited out.
+ */
+function started(model, config) {
+    if (!model.noticesResent && model.loop.notices.length > 0) {
+        // Notices an earlier run recorded and did not see done: sent again first (idempotent; a Discord post at most twice).
+        const next = started({ ...model, noticesResent: true }, config);
+        return {
+            model: next.model,
+            effects: [...model.loop.notices.map((notice) => ({ kind: 'sendNotice', notice })), ...next.effects],
+        };
+    }
+    const refused = config.settings.refusedBeforehand;
+    if (refused)
+        return finish(model, config, 'halted', {
+            reason: 'publish_refused',
+            message: `PUBLISH REFUSED: ${refused.message}`,
+            advice: refused.advice,
+        });
+    const pending = model.loop.outbox[0];
+    if (pending)
+        return land(model, pending, config, true);
+    const until = model.loop.rateLimitedUntil;
+    if (!until)
+        return { model, effects: [{ kind: 'next' }] };
+    const wait = Date.parse(until) - model.now;
+    if (wait > 0 && config.deadline !== undefined && model.now + wait > config.deadline) {
+        return finish(model, config, 'continuing', undefined, false, [
+            log('info', 'rate.limited', `Rate limited until ${until}: nothing to do in this slice; the next run continues.`, {
+                rateLimitedUntil: until,
+            }),
+        ]);
+    }
+    if (wait > 0) {
+        return {
+            model: { ...model, waking: 'carried' },
+            effects: [
+                log('info', 'rate.limited', `Rate limited until ${until}: waiting ${seconds(wait)}.`, {
+                    rateLimitedUntil: until,
+                }),
+                { kind: 'sleep', ms: wait },
+            ],
+        };
+    }
+    return { model: { ...model, loop: { ...model.loop, rateLimitedUntil: undefined } }, effects: [{ kind: 'next' }] };
+}
+/** Lands a finished cycle's work (merge, or push and pull request), recorded in the outbox first. */
+function land(model, entry, config, resumed) {
+    const what = `the work on ${describeTargets(entry.cycle)} (finished at iteration ${entry.iteration})`;
+    if (resumed && entry.notBefore !== undefined && Date.parse(entry.notBefore) > model.now)
+        return finish(model, config, 'continuing', undefined, false, [
+            log('info', 'cycle.landing_later', `Landing ${what} failed ${entry.attempts} time(s), last: ${entry.lastError ?? 'unknown'}. The next attempt is due at ${entry.notBefore}; nothing else runs before it.`, { issueIds: entry.cycle.issueIds, attempts: entry.attempts, notBefore: entry.notBefore }),
+        ]);
+    const effects = resumed
+        ? [
+            log('info', 'cycle.landing', `Landing ${what}, recorded by an earlier run${entry.attempts ? ` (attempt ${entry.attempts + 1})` : ''}: the agent does not run again for it.`, { issueIds: entry.cycle.issueIds, attempts: entry.attempts }),
+        ]
+        : [];
+    // Where work is published, this slice's work is committed (and its commit recorded) before the push.
+    const commitFirst = !resumed && config.publishes && !entry.noChange && entry.tip === undefined;
+    effects.push(commitFirst
+        ? { kind: 'commitCycle', cycle: entry.cycle, ...(entry.issueActions ? { issueActions: entry.issueActions } : {}) }
+        : finishCycleEffect(entry, resumed));
+    return { model: { ...model, landing: { entry, resumed } }, effects };
+}
+function finishCycleEffect(entry, resumed) {
+    return {
+        kind: 'finishCycle',
+        cycle: entry.cycle,
+        noChange: entry.noChange,
+        ...(resumed ? { resumed } : {}),
+        ...(entry.tip ? { tip: entry.tip } : {}),
+        ...(entry.committed !== undefined ? { committed: entry.committed } : {}),
+        ...(entry.issueActions ? { issueActions: entry.issueActions } : {}),
+    };
+}
+/** The notices sent: the done ones leave the outbox, the others stay for the next run, counted. */
+function noticesSent(model, results) {
+    const m = { ...model, loop: { ...model.loop, notices: afterNoticesSent(model.loop.notices, results) } };
+    return { model: m, effects: [save(m, model.ended)] };
+}
+/**
+ * The cycle of a landing begun in this slice back in flight, its outbox entry dropped, its issues
+ * no longer counted closed (nothing of it was committed: the run that lands it closes them).
+ */
+function unrecord(model) {
+    const landing = model.landing;
+    if (!landing || landing.resumed)
+        return model;
+    return notClosed({
+        ...model,
+        landing: undefined,
+        loop: {
+            ...model.loop,
+            currentCycle: landing.entry.cycle,
+            outbox: model.loop.outbox.filter((e) => e !== landing.entry),
+        },
+    }, landing.entry.cycle.issueIds);
+}
+/** The model with `ids` taken out of the loop's closed (and closed-as-no-change) issues. */
+function notClosed(model, ids) {
+    const keep = (list) => list.filter((id) => !ids.includes(id));
+    return {
+        ...model,
+        loop: {
+            ...model.loop,
+            issuesClosed: keep(model.loop.issuesClosed),
+            issuesNoChange: keep(model.loop.issuesNoChange),
+        },
+    };
+}
+/** The landing's answer: the entry leaves the outbox, or stays with the failure (a refusal halts). */
+function cycleFinished(model, published, failed, config) {
+    const landing = model.landing;
+    // The entry in flight is the outbox's first: older ones are landed before anything else runs.
+    const others = model.loop.outbox.filter((e) => e !== landing?.entry);
+    if (!failed || failed.class === 'lost') {
+        // Lost work is not done: its issues may be picked again. Landed work closes its issues now.
+        const lostIds = failed && landing ? new Set(landing.entry.cycle.issueIds) : undefined;
+        const closed = model.loop.issuesClosed;
+        const landedIds = !failed ? (landing?.entry.closes ?? []).filter((id) => !closed.includes(id)) : [];
+        const m = {
+            ...model,
+            landing: undefined,
+            loop: {
+                ...model.loop,
+                currentCycle: undefined,
+                outbox: others,
+                issuesClosed: lostIds ? closed.filter((id) => !lostIds.has(id)) : [...closed, ...landedIds],
+                ...(published ? { pullRequests: [...model.loop.pullRequests, published].slice(-100) } : {}),
+            },
+        };
+        const lost = failed && landing
+            ? [
+                log('warn', 'cycle.lost', `The work on ${describeTargets(landing.entry.cycle)} is lost: ${failed.message}. Its issues stay open and are worked again.`, { issueIds: landing.entry.cycle.issueIds }),
+            ]
+            : [];
+        // The cycle is over (landed, or lost and free to be worked again): its claim is released, saying how it ended.
+        if (landing) {
+            const { entry } = landing;
+            const ended = {
+                state: failed ? 'lost' : published ? 'pull_request' : entry.noChange ? 'no_change' : 'done',
+                ...cycleProgress(model.loop, entry.cycle, entry.iteration),
+                ...(published && !failed
+                    ? { pullRequest: { number: published.number, url: published.url, reused: published.reused } }
+                    : {}),
+            };
+            lost.push(...release(entry.cycle.issueIds, m, config, ended));
+        }
+        const freed = landing && config.leaseMs !== undefined ? { ...m, claimHeld: false } : m;
+        if (landing?.resumed) {
+            const next = started(freed, config);
+            return { model: next.model, effects: [...lost, save(freed), ...next.effects] };
+        }
+        const after = afterCycle(freed, model.outcome ?? { delta: {} }, config);
+        return { model: after.model, effects: [...lost, ...after.effects] };
+    }
+    const attempts = (landing?.entry.attempts ?? 0) + 1;
+    // Transient failures that go on for about a day halt as a refusal does: a person must look.
+    const inRow = failed.class === 'transient' ? (landing?.entry.transientFailures ?? 0) + 1 : 0;
+    const givenUp = failed.class === 'transient' && exhausted(LANDING_POLICY, inRow);
+    const notBefore = failed.class === 'transient' && !givenUp
+        ? rfc3339(new Date(Math.ceil((model.now + backoffMs(LANDING_POLICY, attempts)) / 1000) * 1000))
+        : undefined;
+    // A halt (a refusal, or given up) starts the row over: a resumed run has the whole policy again.
+    const entry = landing && {
+        ...landing.entry,
+        attempts,
+        transientFailures: givenUp ? undefined : inRow || undefined,
+        lastError: failed.message,
+        notBefore,
+    };
+    const m = {
+        ...model,
+        landing: undefined,
+        outcome: undefined,
+        loop: {
+            ...model.loop,
+            currentCycle: undefined,
+            outbox: entry ? model.loop.outbox.map((e) => (e === landing?.entry ? entry : e)) : model.loop.outbox,
+        },
+    };
+    if (failed.class === 'refused')
+        return finish(m, config, 'halted', {
+            reason: 'publish_refused',
+            message: `PUBLISH REFUSED: ${failed.message}`,
+            ...(failed.advice ? { advice: failed.advice } : {}),
+        });
+    if (givenUp)
+        return finish(m, config, 'halted', {
+            reason: 'publish_refused',
+            message: `PUBLISH FAILING: landing the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} failed ${inRow} times in a row, each time for a reason that should pass by itself (a server error, the network, a rate limit); the last: ${failed.message}`,
+            advice: "Check the remote's status (GitHub's: https://www.githubstatus.com), the network from this machine or runner, and the token. Resumed, the landing is tried again, its retries counted from the start; the agent does not run again for this work, which stays recorded in the outbox.",
+        });
+    return finish(m, config, 'continuing', undefined, false, [
+        log('warn', 'cycle.landing_failed', `Could not land the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} (attempt ${attempts}): ${failed.message}. It stays recorded; a later run tries again from ${notBefore}, without running the agent.`, { attempts, notBefore, error: failed.message }),
+    ]);
+}
+
+;// CONCATENATED MODULE: ./src/core/targets.ts
+/**
+ * Which ready issues the next cycle takes, and what an earlier wave carried for them. Pure. Part
+ * of the core (src/core/slice.ts).
+ */
+
+/** The issues of escalations whose label is still to be written (markEscalated notices: refused, or a run killed first), once each. Pure. */
+function unlabelledEscalations(loop) {
+    return [...new Set(loop.notices.flatMap((n) => (n.what.kind === 'markEscalated' ? n.what.issueIds : [])))];
+}
+/** What to work on next: the ready issues, less those done in this run and the escalated ones. */
+function selectTargets(ready, loop, batch, sliceStartIteration, only, 
+/** The checkpoint's escalations stand in for the label (CoreSettings.closeOnBranch). */
+labelsDoNotLast = false) {
+    // Issues closed in this run stay done even when the base branch's issue file still lists them
+    // open (--on-success branch leaves the closing commit on the cycle's branch).
+    const open = ready.filter((i) => !loop.issuesClosed.includes(i.id) && !loop.issuesNoChange.includes(i.id) && (!only || only.includes(i.id)));
+    // Across slices the label decides (removing it makes the issue eligible again), or the checkpoint
+    // where the label does not last, unless the issue was edited since its escalation; within this
+    // slice the escalations themselves, in case a label could not be written.
+    const inThisSlice = new Set(loop.escalations.filter((e) => e.iteration > sliceStartIteration).flatMap((e) => e.issueIds));
+    const everEscalated = new Set(labelsDoNotLast ? loop.escalations.flatMap((e) => e.issueIds) : []);
+    // An escalation whose label is still to be sent (a notice a killed run left) is labelled all the same.
+    const labelling = new Set(unlabelledEscalations(loop));
+    const labelled = (i) => i.labels.includes(ESCALATED_LABEL) || labelling.has(i.id) || everEscalated.has(i.id);
+    const isEscalated = (i) => inThisSlice.has(i.id) || (labelled(i) && !editedSinceEscalation(i, loop));
+    const eligible = open.filter((i) => !isEscalated(i));
+    return { targets: batch ? eligible : eligible.slice(0, 1), escalated: open.filter(isEscalated).map((i) => i.id) };
+}
+/**
+ * The issue's title or body changed since the loop last escalated it (its fingerprint then and now
+ * differ): whatever made it fail may be what the edit fixed. An escalation that recorded no
+ * fingerprint (an older checkpoint) or an issue read without one says nothing.
+ */
+function editedSinceEscalation(issue, loop) {
+    if (issue.fingerprint === undefined)
+        return false;
+    for (let k = loop.escalations.length - 1; k >= 0; k--) {
+        const then = loop.escalations[k]?.fingerprints?.[issue.id];
+        if (then !== undefined)
+            return then !== issue.fingerprint;
+    }
+    return false;
+}
+/**
+ * What an issue brought from its earlier waves' jobs, for a cycle of that one issue (nothing for any
+ * other cycle): a fan-out job's `carried`, else the loop's issueCounts (a serial run after a wave).
+ * Its stuck checks then count every wave's runs. Pure.
+ */
+function carriedCounts(loop, carried, next) {
+    const id = next.length === 1 ? next[0]?.id : undefined;
+    if (id === undefined)
+        return {};
+    const counts = carried?.issueId === id ? carried : loop.issueCounts?.[id];
+    if (!counts)
+        return {};
+    return {
+        ...(counts.unfinishedRuns > 0 ? { unfinishedRuns: counts.unfinishedRuns } : {}),
+        ...(counts.silentIterations > 0 ? { silentIterations: counts.silentIterations } : {}),
+    };
+}
+/** `counts` without the entries of `ids`; absent when none is left. Pure. */
+function without(counts, ids) {
+    if (!counts || !ids.some((id) => id in counts))
+        return counts;
+    const left = Object.fromEntries(Object.entries(counts).filter(([id]) => !ids.includes(id)));
+    return Object.keys(left).length > 0 ? left : undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/core/slice.ts
 /**
  * The engine's core, pure: one slice of the loop as `step(model, event) \u2192 (model, effects)`
@@ -33628,7 +34500,11 @@ function afterNoticesSent(notices, results) {
  * cycle, detects failure and bounce loops from the counters in the checkpoint, waits out rate
  * limits, and halts with a diagnostic. It performs nothing: src/loop/slice.ts performs the effects
  * through the ports and feeds back what happened. No processes, files or clocks here, so every path
- * is a unit test (__tests__/core/slice.test.ts).
+ * is a unit test (__tests__/core/slice.test.ts). Its parts, by what they decide: model.ts (what a
+ * slice is given and keeps), targets.ts (which issues next), claims.ts (leases), iterationSteps.ts
+ * (the baseline and the workflow's iteration, a sub-machine), outcome.ts (an iteration's outcome),
+ * escalate.ts, landingSteps.ts (the slice's opening, a cycle's landing), finish.ts (the save, the
+ * notices, the slice's end); here each event is routed, and what comes before an iteration decided.
  */
 
 
@@ -33644,18 +34520,8 @@ function afterNoticesSent(notices, results) {
 
 
 
-/**
- * Whether a halt is posted to Discord (issue 40). Not when the run was resumed by hand and halts
- * before any agent ran in it (only escalated issues left, GitHub still refusing, a limit still
- * reached): the person who resumed it is reading its output, and Discord was told of the halt they
- * resumed. Said in the run's log instead, when a webhook is set. Pure.
- */
-function haltPosted(model, settings) {
-    return !(settings.resumedByHand && model.loop.iteration === model.sliceStartIteration);
-}
-function initialModel(loop, now) {
-    return { loop, sliceStartIteration: loop.iteration, errors: [], now, onCycleBranch: false };
-}
+
+
 function step(model, event, config) {
     switch (event.type) {
         case 'started':
@@ -33742,22 +34608,8 @@ function step(model, event, config) {
                 ],
             };
         }
-        case 'baselineRan': {
-            if (event.interrupted)
-                return finish(model, config, 'continuing', undefined, true);
-            const hadKey = model.loop.currentCycle?.baselineKey !== undefined;
-            const m = { ...model, loop: event.state, cycle: event.state.currentCycle };
-            if (event.halt) {
-                const cycle = m.loop.currentCycle;
-                // No agent has worked on the cycle (issue 40): it is given up, the base branch checked out
-                // again, so that the fix the halt names (the suite, on the base branch) is made where it counts,
-                // and the run that resumes opens the cycle afresh from the base as it is then.
-                if (cycle && m.loop.iteration < cycle.startedAtIteration)
-                    return finish({ ...m, cycle: undefined, loop: { ...m.loop, currentCycle: undefined } }, config, 'halted', event.halt, false, cycle.branch ? [{ kind: 'leaveCycle', branch: cycle.branch }] : [], [], cycle);
-                return finish(m, config, 'halted', event.halt);
-            }
-            return { model: m, effects: [...(hadKey ? [] : [save(m)]), { kind: 'iterate', baseline: event.run }] };
-        }
+        case 'baselineRan':
+            return baselineRan(model, event, config);
         case 'iterated':
             return iterated(model, event.outcome, event.now, config);
         case 'cycleCommitted': {
@@ -33799,250 +34651,20 @@ function step(model, event, config) {
             if (event.unreadable)
                 return finish(model, config, 'halted', event.unreadable);
             return { model, effects: [{ kind: 'rethrow' }] };
+        case 'cycleIssuesRead':
+        case 'agentRan':
+        case 'closedRead':
+        case 'judged':
+        case 'notesRead':
+        case 'headRead':
+        case 'workRead':
+        case 'filesRead':
+        case 'testsRan':
+        case 'noteWritten':
+            return iterationStepped(model, event, config);
+        case 'interrupted':
+            return finish({ ...model, iteration: undefined }, config, 'continuing', undefined, true);
     }
-}
-/**
- * The slice opens: work an earlier run finished and could not land is landed first (the agent does
- * not run for it); then a rate-limit window carried over from the previous slice is waited out.
- */
-function started(model, config) {
-    if (!model.noticesResent && model.loop.notices.length > 0) {
-        // Notices an earlier run recorded and did not see done: sent again first (idempotent; a Discord post at most twice).
-        const next = started({ ...model, noticesResent: true }, config);
-        return {
-            model: next.model,
-            effects: [...model.loop.notices.map((notice) => ({ kind: 'sendNotice', notice })), ...next.effects],
-        };
-    }
-    const refused = config.settings.refusedBeforehand;
-    if (refused)
-        return finish(model, config, 'halted', {
-            reason: 'publish_refused',
-            message: `PUBLISH REFUSED: ${refused.message}`,
-            advice: refused.advice,
-        });
-    const pending = model.loop.outbox[0];
-    if (pending)
-        return land(model, pending, config, true);
-    const until = model.loop.rateLimitedUntil;
-    if (!until)
-        return { model, effects: [{ kind: 'next' }] };
-    const wait = Date.parse(until) - model.now;
-    if (wait > 0 && config.deadline !== undefined && model.now + wait > config.deadline) {
-        return finish(model, config, 'continuing', undefined, false, [
-            log('info', 'rate.limited', `Rate limited until ${until}: nothing to do in this slice; the next run continues.`, {
-                rateLimitedUntil: until,
-            }),
-        ]);
-    }
-    if (wait > 0) {
-        return {
-            model: { ...model, waking: 'carried' },
-            effects: [
-                log('info', 'rate.limited', `Rate limited until ${until}: waiting ${seconds(wait)}.`, {
-                    rateLimitedUntil: until,
-                }),
-                { kind: 'sleep', ms: wait },
-            ],
-        };
-    }
-    return { model: { ...model, loop: { ...model.loop, rateLimitedUntil: undefined } }, effects: [{ kind: 'next' }] };
-}
-/** Lands a finished cycle's work (merge, or push and pull request), recorded in the outbox first. */
-function land(model, entry, config, resumed) {
-    const what = `the work on ${describeTargets(entry.cycle)} (finished at iteration ${entry.iteration})`;
-    if (resumed && entry.notBefore !== undefined && Date.parse(entry.notBefore) > model.now)
-        return finish(model, config, 'continuing', undefined, false, [
-            log('info', 'cycle.landing_later', `Landing ${what} failed ${entry.attempts} time(s), last: ${entry.lastError ?? 'unknown'}. The next attempt is due at ${entry.notBefore}; nothing else runs before it.`, { issueIds: entry.cycle.issueIds, attempts: entry.attempts, notBefore: entry.notBefore }),
-        ]);
-    const effects = resumed
-        ? [
-            log('info', 'cycle.landing', `Landing ${what}, recorded by an earlier run${entry.attempts ? ` (attempt ${entry.attempts + 1})` : ''}: the agent does not run again for it.`, { issueIds: entry.cycle.issueIds, attempts: entry.attempts }),
-        ]
-        : [];
-    // Where work is published, this slice's work is committed (and its commit recorded) before the push.
-    const commitFirst = !resumed && config.publishes && !entry.noChange && entry.tip === undefined;
-    effects.push(commitFirst
-        ? { kind: 'commitCycle', cycle: entry.cycle, ...(entry.issueActions ? { issueActions: entry.issueActions } : {}) }
-        : finishCycleEffect(entry, resumed));
-    return { model: { ...model, landing: { entry, resumed } }, effects };
-}
-function finishCycleEffect(entry, resumed) {
-    return {
-        kind: 'finishCycle',
-        cycle: entry.cycle,
-        noChange: entry.noChange,
-        ...(resumed ? { resumed } : {}),
-        ...(entry.tip ? { tip: entry.tip } : {}),
-        ...(entry.committed !== undefined ? { committed: entry.committed } : {}),
-        ...(entry.issueActions ? { issueActions: entry.issueActions } : {}),
-    };
-}
-/** Records a notice in the outbox: saved before it is sent, dropped once `noticesSent` says it is done. */
-function recordNotice(model, what, status) {
-    const { loop, notice } = withNotice(model.loop, what, rfc3339(new Date(model.now)));
-    const m = { ...model, loop };
-    return { model: m, effects: [save(m, status), { kind: 'sendNotice', notice }] };
-}
-/** The notices sent: the done ones leave the outbox, the others stay for the next run, counted. */
-function noticesSent(model, results) {
-    const m = { ...model, loop: { ...model.loop, notices: afterNoticesSent(model.loop.notices, results) } };
-    return { model: m, effects: [save(m, model.ended)] };
-}
-/**
- * The cycle of a landing begun in this slice back in flight, its outbox entry dropped, its issues
- * no longer counted closed (nothing of it was committed: the run that lands it closes them).
- */
-function unrecord(model) {
-    const landing = model.landing;
-    if (!landing || landing.resumed)
-        return model;
-    return notClosed({
-        ...model,
-        landing: undefined,
-        loop: {
-            ...model.loop,
-            currentCycle: landing.entry.cycle,
-            outbox: model.loop.outbox.filter((e) => e !== landing.entry),
-        },
-    }, landing.entry.cycle.issueIds);
-}
-/** The model with `ids` taken out of the loop's closed (and closed-as-no-change) issues. */
-function notClosed(model, ids) {
-    const keep = (list) => list.filter((id) => !ids.includes(id));
-    return {
-        ...model,
-        loop: {
-            ...model.loop,
-            issuesClosed: keep(model.loop.issuesClosed),
-            issuesNoChange: keep(model.loop.issuesNoChange),
-        },
-    };
-}
-/** The landing's answer: the entry leaves the outbox, or stays with the failure (a refusal halts). */
-function cycleFinished(model, published, failed, config) {
-    const landing = model.landing;
-    // The entry in flight is the outbox's first: older ones are landed before anything else runs.
-    const others = model.loop.outbox.filter((e) => e !== landing?.entry);
-    if (!failed || failed.class === 'lost') {
-        // Lost work is not done: its issues may be picked again. Landed work closes its issues now.
-        const lostIds = failed && landing ? new Set(landing.entry.cycle.issueIds) : undefined;
-        const closed = model.loop.issuesClosed;
-        const landedIds = !failed ? (landing?.entry.closes ?? []).filter((id) => !closed.includes(id)) : [];
-        const m = {
-            ...model,
-            landing: undefined,
-            loop: {
-                ...model.loop,
-                currentCycle: undefined,
-                outbox: others,
-                issuesClosed: lostIds ? closed.filter((id) => !lostIds.has(id)) : [...closed, ...landedIds],
-                ...(published ? { pullRequests: [...model.loop.pullRequests, published].slice(-100) } : {}),
-            },
-        };
-        const lost = failed && landing
-            ? [
-                log('warn', 'cycle.lost', `The work on ${describeTargets(landing.entry.cycle)} is lost: ${failed.message}. Its issues stay open and are worked again.`, { issueIds: landing.entry.cycle.issueIds }),
-            ]
-            : [];
-        // The cycle is over (landed, or lost and free to be worked again): its claim is released, saying how it ended.
-        if (landing) {
-            const { entry } = landing;
-            const ended = {
-                state: failed ? 'lost' : published ? 'pull_request' : entry.noChange ? 'no_change' : 'done',
-                ...cycleProgress(model.loop, entry.cycle, entry.iteration),
-                ...(published && !failed
-                    ? { pullRequest: { number: published.number, url: published.url, reused: published.reused } }
-                    : {}),
-            };
-            lost.push(...release(entry.cycle.issueIds, m, config, ended));
-        }
-        const freed = landing && config.leaseMs !== undefined ? { ...m, claimHeld: false } : m;
-        if (landing?.resumed) {
-            const next = started(freed, config);
-            return { model: next.model, effects: [...lost, save(freed), ...next.effects] };
-        }
-        const after = afterCycle(freed, model.outcome ?? { state: freed.loop }, config);
-        return { model: after.model, effects: [...lost, ...after.effects] };
-    }
-    const attempts = (landing?.entry.attempts ?? 0) + 1;
-    // Transient failures that go on for about a day halt as a refusal does: a person must look.
-    const inRow = failed.class === 'transient' ? (landing?.entry.transientFailures ?? 0) + 1 : 0;
-    const givenUp = failed.class === 'transient' && exhausted(LANDING_POLICY, inRow);
-    const notBefore = failed.class === 'transient' && !givenUp
-        ? rfc3339(new Date(Math.ceil((model.now + backoffMs(LANDING_POLICY, attempts)) / 1000) * 1000))
-        : undefined;
-    // A halt (a refusal, or given up) starts the row over: a resumed run has the whole policy again.
-    const entry = landing && {
-        ...landing.entry,
-        attempts,
-        transientFailures: givenUp ? undefined : inRow || undefined,
-        lastError: failed.message,
-        notBefore,
-    };
-    const m = {
-        ...model,
-        landing: undefined,
-        outcome: undefined,
-        loop: {
-            ...model.loop,
-            currentCycle: undefined,
-            outbox: entry ? model.loop.outbox.map((e) => (e === landing?.entry ? entry : e)) : model.loop.outbox,
-        },
-    };
-    if (failed.class === 'refused')
-        return finish(m, config, 'halted', {
-            reason: 'publish_refused',
-            message: `PUBLISH REFUSED: ${failed.message}`,
-            ...(failed.advice ? { advice: failed.advice } : {}),
-        });
-    if (givenUp)
-        return finish(m, config, 'halted', {
-            reason: 'publish_refused',
-            message: `PUBLISH FAILING: landing the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} failed ${inRow} times in a row, each time for a reason that should pass by itself (a server error, the network, a rate limit); the last: ${failed.message}`,
-            advice: "Check the remote's status (GitHub's: https://www.githubstatus.com), the network from this machine or runner, and the token. Resumed, the landing is tried again, its retries counted from the start; the agent does not run again for this work, which stays recorded in the outbox.",
-        });
-    return finish(m, config, 'continuing', undefined, false, [
-        log('warn', 'cycle.landing_failed', `Could not land the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} (attempt ${attempts}): ${failed.message}. It stays recorded; a later run tries again from ${notBefore}, without running the agent.`, { attempts, notBefore, error: failed.message }),
-    ]);
-}
-/** The issues of escalations whose label is still to be written (markEscalated notices: refused, or a run killed first), once each. Pure. */
-function unlabelledEscalations(loop) {
-    return [...new Set(loop.notices.flatMap((n) => (n.what.kind === 'markEscalated' ? n.what.issueIds : [])))];
-}
-/** What to work on next: the ready issues, less those done in this run and the escalated ones. */
-function selectTargets(ready, loop, batch, sliceStartIteration, only, 
-/** The checkpoint's escalations stand in for the label (CoreSettings.closeOnBranch). */
-labelsDoNotLast = false) {
-    // Issues closed in this run stay done even when the base branch's issue file still lists them
-    // open (--on-success branch leaves the closing commit on the cycle's branch).
-    const open = ready.filter((i) => !loop.issuesClosed.includes(i.id) && !loop.issuesNoChange.includes(i.id) && (!only || only.includes(i.id)));
-    // Across slices the label decides (removing it makes the issue eligible again), or the checkpoint
-    // where the label does not last, unless the issue was edited since its escalation; within this
-    // slice the escalations themselves, in case a label could not be written.
-    const inThisSlice = new Set(loop.escalations.filter((e) => e.iteration > sliceStartIteration).flatMap((e) => e.issueIds));
-    const everEscalated = new Set(labelsDoNotLast ? loop.escalations.flatMap((e) => e.issueIds) : []);
-    // An escalation whose label is still to be sent (a notice a killed run left) is labelled all the same.
-    const labelling = new Set(unlabelledEscalations(loop));
-    const labelled = (i) => i.labels.includes(ESCALATED_LABEL) || labelling.has(i.id) || everEscalated.has(i.id);
-    const isEscalated = (i) => inThisSlice.has(i.id) || (labelled(i) && !editedSinceEscalation(i, loop));
-    const eligible = open.filter((i) => !isEscalated(i));
-    return { targets: batch ? eligible : eligible.slice(0, 1), escalated: open.filter(isEscalated).map((i) => i.id) };
-}
-/**
- * The issue's title or body changed since the loop last escalated it (its fingerprint then and now
- * differ): whatever made it fail may be what the edit fixed. An escalation that recorded no
- * fingerprint (an older checkpoint) or an issue read without one says nothing.
- */
-function editedSinceEscalation(issue, loop) {
-    if (issue.fingerprint === undefined)
-        return false;
-    for (let k = loop.escalations.length - 1; k >= 0; k--) {
-        const then = loop.escalations[k]?.fingerprints?.[issue.id];
-        if (then !== undefined)
-            return then !== issue.fingerprint;
-    }
-    return false;
 }
 function issuesRead(model, listed, config) {
     // Issues another run is working on are left alone (issue 14), each logged once per slice.
@@ -34071,30 +34693,6 @@ function issuesRead(model, listed, config) {
         return { model: { ...model, checking: 'end' }, effects: [{ kind: 'checkSource' }] };
     }
     return beforeIteration({ ...model, next: targets }, config);
-}
-/**
- * What an issue brought from its earlier waves' jobs, for a cycle of that one issue (nothing for any
- * other cycle): a fan-out job's `carried`, else the loop's issueCounts (a serial run after a wave).
- * Its stuck checks then count every wave's runs. Pure.
- */
-function carriedCounts(loop, carried, next) {
-    const id = next.length === 1 ? next[0]?.id : undefined;
-    if (id === undefined)
-        return {};
-    const counts = carried?.issueId === id ? carried : loop.issueCounts?.[id];
-    if (!counts)
-        return {};
-    return {
-        ...(counts.unfinishedRuns > 0 ? { unfinishedRuns: counts.unfinishedRuns } : {}),
-        ...(counts.silentIterations > 0 ? { silentIterations: counts.silentIterations } : {}),
-    };
-}
-/** `counts` without the entries of `ids`; absent when none is left. Pure. */
-function without(counts, ids) {
-    if (!counts || !ids.some((id) => id in counts))
-        return counts;
-    const left = Object.fromEntries(Object.entries(counts).filter(([id]) => !ids.includes(id)));
-    return Object.keys(left).length > 0 ? left : undefined;
 }
 /** The run's bounds, then the slice's; then a new cycle, or the resumed one on its branch. */
 function beforeIteration(model, config) {
@@ -34126,7 +34724,7 @@ function beforeIteration(model, config) {
         // finds the claim its own (by the checkpoint it names) instead of waiting out the lease.
         if (config.leaseMs !== undefined && !model.claimHeld) {
             const own = next.some((i) => i.claimedBy !== undefined && i.claimedBy.checkpoint === config.checkpointId);
-            const c = slice_claim(model, config, next.map((i) => i.id), 'new', own);
+            const c = claims_claim(model, config, next.map((i) => i.id), 'new', own);
             return { model: c.model, effects: [save(model), ...c.effects] };
         }
         const fingerprints = Object.fromEntries(next.flatMap((i) => (i.fingerprint !== undefined ? [[i.id, i.fingerprint]] : [])));
@@ -34156,7 +34754,7 @@ function beforeIteration(model, config) {
     // The cycle this loop had in flight: claimed again before its branch is entered (another run may
     // have taken it over once its lease expired); then the lease is renewed at each iteration.
     if (config.leaseMs !== undefined && current && !model.claimHeld)
-        return slice_claim(model, config, current.issueIds, 'resumed');
+        return claims_claim(model, config, current.issueIds, 'resumed');
     // Renewed, and answered: a claim taken over meanwhile (this loop's lease ran out during a long
     // iteration) drops the cycle before the agent runs again.
     if (config.leaseMs !== undefined && current && model.claimRenewedAt !== loop.iteration)
@@ -34174,25 +34772,6 @@ function beforeIteration(model, config) {
     const branch = current?.branch;
     const enter = branch && !model.onCycleBranch ? [{ kind: 'enterCycleBranch', branch }] : [];
     return { model: { ...model, onCycleBranch: true }, effects: [...enter, { kind: 'runBaseline' }] };
-}
-/** The lease taken or renewed now ends at this time (RFC 3339, whole seconds up). */
-function leaseEnd(model, leaseMs) {
-    return rfc3339(new Date(Math.ceil((model.now + leaseMs) / 1000) * 1000));
-}
-/** `ownEarlier`: a run of this loop claimed these issues before it was killed: that claim is taken on in place. */
-function slice_claim(model, config, issueIds, claiming, ownEarlier = false) {
-    return {
-        model: { ...model, claiming },
-        effects: [
-            {
-                kind: 'claimIssues',
-                issueIds,
-                expires: leaseEnd(model, config.leaseMs ?? 0),
-                resuming: claiming === 'resumed' || ownEarlier,
-                progress: working(model, claiming === 'resumed' ? model.loop.currentCycle : undefined),
-            },
-        ],
-    };
 }
 /** The claim's answer: the cycle goes on (opens, or resumes), or its issue is left to the run that holds it. */
 function claimed(model, lost, adopted, config) {
@@ -34234,266 +34813,6 @@ function claimed(model, lost, adopted, config) {
         ]
         : [];
     return { model: go.model, effects: [...took, ...go.effects] };
-}
-/** The claims of a finished cycle's issues released (where the source claims), saying how it ended. */
-function release(issueIds, model, config, progress) {
-    return config.leaseMs !== undefined
-        ? [{ kind: 'releaseClaim', issueIds, at: rfc3339(new Date(model.now)), progress }]
-        : [];
-}
-/**
- * A cycle's iterations and spend up to iteration `upTo` (issue 15, the claim comment): one cycle
- * runs at a time, so the loop's iterations from the cycle's first are its own; the spend is what
- * the agent reported for them in the history.
- */
-function cycleProgress(loop, cycle, upTo) {
-    const from = cycle.startedAtIteration;
-    const spent = loop.history
-        .filter((h) => h.n >= from && h.n <= upTo && h.agent.costUsd !== undefined)
-        .reduce((sum, h) => sum + (h.agent.costUsd ?? 0), 0);
-    return { iterations: Math.max(0, upTo - from + 1), ...(spent > 0 ? { costUsd: spent } : {}) };
-}
-/** The claim comment while the cycle runs: its iterations and spend so far (none before it opens). */
-function working(model, cycle) {
-    return { state: 'working', ...(cycle ? cycleProgress(model.loop, cycle, model.loop.iteration) : { iterations: 0 }) };
-}
-/**
- * Beads issues where work is published (closeOnBranch): a cycle that needed no change still closed
- * its issue in the repository's issues file, a change that lands like any other (not a branch
- * dropped). Pure.
- */
-function landsAsChange(outcome, settings) {
-    return settings.closeOnBranch && outcome.noChange ? { ...outcome, noChange: false } : outcome;
-}
-function iterated(model, told, now, config) {
-    if (told.interrupted)
-        return finish({ ...model, now }, config, 'continuing', undefined, true);
-    const outcome = landsAsChange(told, config.settings);
-    let m = { ...model, now, loop: outcome.state, outcome };
-    const effects = outcome.violation ? [{ kind: 'appendError', entry: outcome.violation }] : [];
-    // A finished cycle's issue actions go into the outbox with its work (sourceChecked); others are done now:
-    // a checklist item's tick as a notice (record before act), the rest at once.
-    if (outcome.issueActions?.length && !(outcome.cycleDone && !outcome.halt)) {
-        const now = outcome.issueActions.filter((a) => a.kind !== 'tick');
-        if (now.length)
-            effects.push({ kind: 'updateIssues', actions: now });
-        for (const tick of outcome.issueActions.filter((a) => a.kind === 'tick')) {
-            const recorded = recordNotice(m, tick);
-            m = recorded.model;
-            effects.push(...recorded.effects);
-        }
-    }
-    if (outcome.halt)
-        return finish(m, config, 'halted', outcome.halt, false, effects);
-    // The agent stays in its lane: the iteration checked right after the agent ran; this covers what followed.
-    effects.push({ kind: 'verifyLane', what: `go on after iteration ${m.loop.iteration}` });
-    if (outcome.cycleDone) {
-        // A "finished" cycle that left the issues unreadable is not merged.
-        return { model: { ...m, checking: 'finishCycle' }, effects: [...effects, { kind: 'checkSource' }] };
-    }
-    const after = afterCycle(m, outcome, config);
-    return { model: after.model, effects: [...effects, ...after.effects] };
-}
-/** After the iteration (and its cycle's finish): escalation, the rate-limit wait, the checkpoint. */
-function afterCycle(model, outcome, config) {
-    let m = { ...model, outcome: undefined };
-    const effects = [];
-    if (outcome.escalate && m.loop.currentCycle) {
-        const e = escalate(m, outcome.escalate.reason, outcome.escalate.bounceLoop, config);
-        m = e.model;
-        effects.push(...e.effects);
-        if (e.halt)
-            return finish(m, config, 'halted', e.halt, false, effects, e.after);
-    }
-    if (outcome.waitMs !== undefined) {
-        const until = m.now + outcome.waitMs;
-        if (config.deadline !== undefined && until > config.deadline) {
-            // Whole seconds, rounded up: the next run must not start inside the window.
-            const rateLimitedUntil = rfc3339(new Date(Math.ceil(until / 1000) * 1000));
-            m = { ...m, loop: { ...m.loop, rateLimitedUntil } };
-            return finish(m, config, 'continuing', undefined, false, [
-                ...effects,
-                log('info', 'rate.limited', `Rate limited until ${rateLimitedUntil}, past this slice's end: the next run waits or resumes then.`, { rateLimitedUntil }),
-            ]);
-        }
-        m = { ...m, waking: 'retry' };
-        // The claim outlives the wait (issue 14): renewed now until the wait's end plus a lease.
-        const held = m.loop.currentCycle;
-        const renew = config.leaseMs !== undefined && held && m.claimHeld
-            ? [
-                {
-                    kind: 'renewClaim',
-                    issueIds: held.issueIds,
-                    expires: leaseEnd({ ...m, now: m.now + outcome.waitMs }, config.leaseMs),
-                    progress: working(m, held),
-                },
-            ]
-            : [];
-        effects.push(log('info', 'rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, {
-            waitMs: outcome.waitMs,
-        }), save(m), ...renew, { kind: 'sleep', ms: outcome.waitMs });
-        return { model: m, effects };
-    }
-    return { model: m, effects: [...effects, save(m), { kind: 'next' }] };
-}
-/** Records an escalated cycle in the checkpoint and the source; a failure or bounce loop halts. */
-function escalate(model, reason, bounceLoop, config) {
-    const { settings } = config;
-    let loop = model.loop;
-    const cycle = cycleInFlight(loop);
-    const at = rfc3339(new Date(model.now));
-    const note = `agent-loop escalated this issue at iteration ${loop.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL} label to let agent-loop try it again.`;
-    const record = {
-        issueIds: cycle.issueIds,
-        titles: cycle.titles,
-        iteration: loop.iteration,
-        steps: [...new Set(cycle.progress.trail)],
-        reason,
-        at,
-        note,
-        ...(cycle.lastFailure
-            ? { lastFailure: { ...cycle.lastFailure, tail: cycle.lastFailure.tail.slice(-OUTPUT_CHARS) } }
-            : {}),
-        ...(cycle.fingerprints ? { fingerprints: cycle.fingerprints } : {}),
-    };
-    loop = {
-        ...loop,
-        issuesEscalated: [...loop.issuesEscalated, ...cycle.issueIds.filter((id) => !loop.issuesEscalated.includes(id))],
-        consecutiveEscalations: loop.consecutiveEscalations + 1,
-        totalEscalations: loop.totalEscalations + 1,
-        escalations: [...loop.escalations, record].slice(-100),
-    };
-    const effects = [
-        log('error', 'cycle.escalated', `Escalated ${describeTargets(cycle)}: ${reason} (${loop.consecutiveEscalations} escalation(s) in a row, limit ${settings.maxConsecutiveEscalations}).`, {
-            issueIds: cycle.issueIds,
-            reason,
-            steps: record.steps,
-            consecutiveEscalations: loop.consecutiveEscalations,
-            bounceLoop,
-        }),
-    ];
-    const refs = (ids) => ids.map(issueRef).join(', ');
-    let halt;
-    if (bounceLoop) {
-        halt = {
-            reason: 'bounce_loop',
-            message: `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)} (${cycle.progress.trail.join(', ')})`,
-        };
-    }
-    else if (loop.consecutiveEscalations >= settings.maxConsecutiveEscalations) {
-        const recent = loop.escalations.slice(-loop.consecutiveEscalations).flatMap((e) => e.issueIds);
-        halt = {
-            reason: 'failure_loop',
-            message: `FAILURE LOOP DETECTED: ${loop.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
-        };
-    }
-    // The escalated cycle is over: its claim is released after the label (the escalated label keeps runs
-    // off it), as part of the same notice, so a run killed before the release leaves it to the next run.
-    const leased = config.leaseMs !== undefined;
-    const claimState = leased ? { claimHeld: false } : {};
-    // The label and the note are a notice: recorded in the outbox, then sent (again by a later run until done).
-    // Record before act: the escalation and its notice are saved (with the halt, when it halts) before
-    // the wip: push and the label, so a run killed during either never works the cycle again.
-    const l = recordNotice({ ...model, ...claimState, loop: { ...loop, currentCycle: undefined } }, {
-        kind: 'markEscalated',
-        issueIds: cycle.issueIds,
-        note,
-        ...(leased ? { releaseClaims: true, progress: cycleProgress(loop, cycle, loop.iteration) } : {}),
-    });
-    const [recorded, send] = l.effects;
-    const shelve = [{ kind: 'shelveCycle', cycle, reason, halting: !!halt }];
-    if (halt && !config.publishes) {
-        // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
-        // branch and edits stay for inspection (the next run parks them).
-        const parked = { ...l.model, loop: { ...l.model.loop, parkedBranch: cycle.branch } };
-        return { model: parked, effects, halt, after: [send] };
-    }
-    if (halt)
-        return { model: l.model, effects, halt, after: [...shelve, send] };
-    return { model: l.model, effects: [...effects, recorded, ...shelve, send] };
-}
-function save(model, status = 'continuing') {
-    return { kind: 'save', status, loop: model.loop, errors: model.errors };
-}
-/** The slice ends: the halt's diagnostic, the checkpoint, the open cycle kept where work is published. */
-function finish(model, config, status, halt, interrupted = false, before = [], 
-/** Effects to perform right after the halt's save (an escalation's push and label, recorded in it). */
-after = [], 
-/** A cycle the halt gave up before any agent worked on it: the diagnostic names it, the state no longer holds it. */
-givenUp) {
-    let m = model;
-    const effects = [...before];
-    if (halt) {
-        m = {
-            ...m,
-            loop: {
-                ...m.loop,
-                halt: {
-                    reason: halt.reason,
-                    message: halt.message,
-                    ...(halt.advice ? { advice: halt.advice } : {}),
-                    at: rfc3339(new Date(m.now)),
-                },
-            },
-            errors: [...m.errors, halt.message],
-        };
-        const diagnostic = buildDiagnostic({
-            reason: halt.reason,
-            message: halt.message,
-            state: givenUp ? { ...m.loop, currentCycle: givenUp } : m.loop,
-            checkpointId: config.checkpointId,
-            maxConsecutiveEscalations: config.settings.maxConsecutiveEscalations,
-            advice: halt.advice,
-            terms: config.settings.terms ?? 'cli',
-        });
-        // A wave job's share or issue ran out: its end, not the run's halt (the coordinator's reduce decides that).
-        const jobLocal = config.waveJob === true && haltReasons_JOB_LOCAL_HALTS.has(halt.reason);
-        effects.push({ kind: 'recordHalt', halt, diagnostic, ...(jobLocal ? { jobLocal } : {}) });
-        if (haltPosted(m, config.settings)) {
-            // The Discord post: recorded (saved with the halt), then sent.
-            const posted = recordNotice({ ...m, ended: status }, { kind: 'notify', diagnostic: { ...diagnostic } }, status);
-            m = posted.model;
-            const [saved, post] = posted.effects;
-            effects.push(saved, ...after, post);
-        }
-        else {
-            m = { ...m, ended: status };
-            effects.push(save(m, status), ...after);
-            if (config.settings.posts)
-                effects.push(log('info', 'discord.skipped', `Not posted to Discord: this run was resumed by hand (${surface(config.settings.terms).given('resumeHalted')}) and halted before any agent ran, so whoever resumed it reads the halt here; Discord was told of the halt it resumed.`));
-        }
-    }
-    else {
-        m = { ...m, ended: status };
-        effects.push(save(m, status), ...after);
-    }
-    // A cycle still in flight at the slice's end: on a runner that is thrown away its branch is
-    // pushed (work as wip:), and the next slice fetches it. Also when a bound ends it (iterations or
-    // spend used up: a wave's job whose share ran out): the work is sound, the run resumes it.
-    const open = m.loop.currentCycle;
-    const bound = status === 'halted' && halt !== undefined && LIMIT_HALTS.has(halt.reason);
-    if (config.publishes && open?.branch && (status === 'continuing' || bound))
-        effects.push({
-            kind: 'keepOpenCycle',
-            branch: open.branch,
-            message: `wip: ${open.issueIds.join(' ')} (${bound ? `${halt?.reason} reached` : 'slice ended'} at iteration ${m.loop.iteration})`.slice(0, 120),
-        });
-    effects.push({ kind: 'done', status, interrupted });
-    return { model: m, effects };
-}
-/**
- * Issue 14: the listed issues another run's live claim holds (or that one held earlier in this
- * slice: `skipped`) are left alone; `newly`: those not logged yet. Pure.
- */
-function leaveClaimed(listed, skipped, ownCheckpoint) {
-    // A claim of this loop's own checkpoint (a run of it killed after claiming) is this run's to take on.
-    const elsewhere = (i) => i.claimedBy !== undefined && i.claimedBy.checkpoint !== ownCheckpoint;
-    const claimed = listed.filter((i) => elsewhere(i) || skipped.includes(i.id));
-    return {
-        free: listed.filter((i) => !claimed.includes(i)),
-        claimed,
-        newly: claimed.filter((i) => !skipped.includes(i.id)),
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/git/lane.ts
@@ -34703,14 +35022,6 @@ function baselineKey(tree, command, junitFile) {
 const digestOf = (value) => (0,external_node_crypto_namespaceObject.createHash)('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 24);
 /** A digest of a baseline's run, as it is kept: the run's checkpoint holds it, so a kept file rewritten since is known. Pure. */
 const baselineDigest = (run) => digestOf(run);
-/** How many baselines a run remembers the digest of (the newest): one per base tip its cycles started on. */
-const BASELINES_REMEMBERED = 20;
-/** `remembered` with `key`'s digest, newest last, the newest BASELINES_REMEMBERED kept. Pure. */
-function rememberBaseline(remembered, key, digest) {
-    const entries = Object.entries(remembered ?? {}).filter(([k]) => k !== key);
-    entries.push([key, digest]);
-    return Object.fromEntries(entries.slice(-BASELINES_REMEMBERED));
-}
 /** The key of a test command's record in LAST_FAILING_DIR (its file's name) and in `LoopState.lastFailing`. Pure. */
 function lastFailingKey(command) {
     return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(command).digest('hex');
@@ -34790,26 +35101,6 @@ function baselineStore(files) {
             }
             return forgotten;
         },
-    };
-}
-/**
- * Why no verdict is possible on this baseline, if none is: it failed and cannot be read per test,
- * so a failure after the agent's work cannot be told apart from one that was there before. Pure.
- */
-function baselineProblem(run, command, say = surface()) {
-    // Not one test ran (not found, not executable, an import error in collection, timed out): every verdict would be
-    // "cannot run". An empty suite is not that: the agent may be the one to write its first tests.
-    if (run.cannotRun && !run.noTests) {
-        return {
-            message: VERDICT_MESSAGES.baselineCannotRun(command, run.cannotRun),
-            advice: VERDICT_MESSAGES.baselineCannotRunAdvice(say),
-        };
-    }
-    if (isReadable(run) || run.exitCode === 0)
-        return undefined;
-    return {
-        message: VERDICT_MESSAGES.baselineUnreadable(command, run.exitCode),
-        advice: VERDICT_MESSAGES.baselineUnreadableAdvice(say),
     };
 }
 /** One line on a baseline for the log. Pure. */
@@ -34927,8 +35218,9 @@ async function mendBaselines(deps, state, held) {
  * run now (only while the cycle has not changed the tree: a resumed cycle whose baseline is gone is
  * judged by the exit code alone, and says so). When the checkout holds more than the base tip (an
  * earlier cycle's branch, merged with the base), the suite runs with the base tip checked out
- * (detached), and the cycle's branch is checked out again after. A red baseline that cannot be read
- * per test, or a suite that cannot run at all, halts, and is not kept.
+ * (detached), and the cycle's branch is checked out again after. What it came to goes to the core
+ * (src/core/baseline.ts), which folds it into the loop state, halts on one that gives no verdict,
+ * and asks for one run now to be kept (`keepBaseline`). undefined: interrupted.
  */
 async function cycleBaseline(deps, state, checkpointId) {
     const { settings, logger, git } = deps;
@@ -34939,84 +35231,73 @@ async function cycleBaseline(deps, state, checkpointId) {
     const baseTip = git ? cycle.baseTip : undefined;
     const key = cycle.baselineKey ??
         baselineKey(baseTip ?? (git ? await git.head() : `${checkpointId}:${cycle.startedAtIteration}`), settings.testCommand, junit);
-    const withKey = (s, run) => ({
-        ...s,
-        currentCycle: { ...cycleInFlight(s), baselineKey: key },
-        ...(run ? { baselines: rememberBaseline(s.baselines, key, baselineDigest(run)) } : {}),
-    });
+    const where = external_node_path_default().join(deps.stateDir, BASELINES_DIR);
     const kept = await trustedKept(deps, state, store, key);
     if (kept) {
         if (!cycle.baselineKey)
-            logger.info('tests.baseline', `Baseline for this tree already known (${external_node_path_default().join(deps.stateDir, BASELINES_DIR)}): ${describeBaseline(kept)}.`, { key });
-        return withVerdict(deps, kept, withKey(state, kept));
+            logger.info('tests.baseline', `Baseline for this tree already known (${where}): ${describeBaseline(kept)}.`, {
+                key,
+            });
+        return { key, source: 'kept', run: kept, digest: baselineDigest(kept) };
     }
     if (cycle.iterations > 0) {
-        logger.warn('tests.baseline', `The baseline of this cycle (${key}) is no longer in ${external_node_path_default().join(deps.stateDir, BASELINES_DIR)} and the tree has moved on: the agent's work is judged by the test command's exit code alone.`, { key });
-        return { state: withKey(state), run: undefined };
+        logger.warn('tests.baseline', BASELINE_TEXT.gone(key, where), { key });
+        return { key, source: 'none' };
     }
     // The checkout holds more than the base tip: this cycle continues an earlier cycle's branch.
     const onBase = git && baseTip && (await git.changedFiles(baseTip)).length > 0 ? { git, tip: baseTip } : undefined;
     if (onBase && (await onBase.git.hasWorkSince(await onBase.git.head()))) {
         // Uncommitted changes (a run killed during the agent's first run, its baseline lost): the base
         // tip cannot be checked out without them, and the tree they are in is not the cycle's start.
-        logger.warn('tests.baseline', `The baseline of this cycle (${key}) is not in ${external_node_path_default().join(deps.stateDir, BASELINES_DIR)} and the checkout has uncommitted changes, so the base tip (${onBase.tip.slice(0, 12)}) cannot be checked out to run it: the agent's work is judged by the test command's exit code alone.`, { key });
-        return { state: withKey(state), run: undefined };
+        logger.warn('tests.baseline', BASELINE_TEXT.uncommitted(key, where, onBase.tip), { key });
+        return { key, source: 'none' };
     }
     logger.info('tests.baseline', onBase
-        ? `Running the tests on ${state.baseBranch ?? 'the base branch'} as this cycle found it first (${onBase.tip.slice(0, 12)}, checked out for the run; the baseline every verdict compares with): ${cycle.branch ?? 'the branch'} holds an earlier cycle's work, and what it breaks is this cycle's to mend: ${settings.testCommand}`
+        ? BASELINE_TEXT.onBase(state.baseBranch, onBase.tip, cycle.branch, settings.testCommand)
         : `Running the tests on the cycle's starting tree first (the baseline every verdict compares with): ${settings.testCommand}`, { command: settings.testCommand, ...(onBase ? { baseTip: onBase.tip } : {}) });
     const tests = () => deps.runTests(settings.testCommand, deps.signal, 'baseline');
     const outcome = onBase
         ? await onTree(onBase.git, onBase.tip, tests, filesOf(deps), deps.stateDir)
         : await confirmedRun(deps, state, store, tests);
     if (deps.signal?.aborted)
-        return { state, interrupted: true };
+        return undefined;
     const run = outcome.run ?? emptyRun(outcome.exitCode);
     logger.info('tests.baseline', `Baseline: ${describeBaseline(run)} (${(outcome.durationMs / 1000).toFixed(1)}s).`, {
         key,
         exitCode: outcome.exitCode,
         reader: run.reader ?? null,
     });
-    const checked = withVerdict(deps, run, state);
-    // One that gives no verdict is not kept: the next run, once the suite is fixed or installed, runs it again.
-    if (checked.halt)
-        return checked;
-    return { ...checked, state: await keepBaseline(deps, store, withKey(state, run), key, run, !onBase) };
-}
-/** The baseline as read or run, with the halt when it gives no verdict (a red suite not read per test, or one that cannot run). */
-function withVerdict(deps, run, s) {
-    const { settings } = deps;
-    const problem = baselineProblem(run, settings.testCommand, surface(settings.terms));
-    if (problem)
-        return {
-            state: s,
-            run,
-            halt: {
-                reason: 'baseline_unreadable',
-                message: `NO VERDICT POSSIBLE: ${problem.message}`,
-                advice: deps.waveJob ? `${problem.advice} ${WAVE_JOB_HINT}` : problem.advice,
-            },
-        };
-    return { state: s, run };
+    const ownTree = !onBase;
+    const failing = ownTree && isReadable(run) && !run.cannotRun ? failedIds(run) : undefined;
+    return {
+        key,
+        source: 'ran',
+        run,
+        digest: baselineDigest(run),
+        ownTree,
+        ...(failing ? { lastFailing: { key: lastFailingKey(settings.testCommand), digest: failingDigest(failing) } } : {}),
+    };
 }
 /**
- * A baseline that gives a verdict, kept in the state directory (its digest in `state`, which already
- * holds its key); on the cycle's own tree its failing tests recorded too, for the next red baseline.
+ * A baseline run now that gives a verdict (the core asked: `keepBaseline`), kept in the state
+ * directory; on the cycle's own tree its failing tests recorded too, for the next red baseline.
  */
-async function keepBaseline(deps, store, state, key, run, ownTree) {
-    const { settings } = deps;
+async function keepBaseline(deps, key, run, ownTree) {
+    const store = baselineStore(filesOf(deps));
     await store.save(key, run);
-    let next = state;
-    if (ownTree && isReadable(run) && !run.cannotRun) {
-        const failing = failedIds(run);
-        await store.rememberFailing(settings.testCommand, failing);
-        next = {
-            ...next,
-            lastFailing: { ...next.lastFailing, [lastFailingKey(settings.testCommand)]: failingDigest(failing) },
-        };
-    }
-    return next;
+    if (ownTree && isReadable(run) && !run.cannotRun)
+        await store.rememberFailing(deps.settings.testCommand, failedIds(run));
 }
+/** The baseline's longer log lines. */
+const BASELINE_TEXT = {
+    gone: (key, where) => `The baseline of this cycle (${key}) is no longer in ${where} and the tree has moved on: ` +
+        "the agent's work is judged by the test command's exit code alone.",
+    uncommitted: (key, where, tip) => `The baseline of this cycle (${key}) is not in ${where} and the checkout has uncommitted changes, ` +
+        `so the base tip (${tip.slice(0, 12)}) cannot be checked out to run it: the agent's work is judged by the test command's exit code alone.`,
+    onBase: (baseBranch, tip, branch, command) => `Running the tests on ${baseBranch ?? 'the base branch'} as this cycle found it first (${tip.slice(0, 12)}, ` +
+        `checked out for the run; the baseline every verdict compares with): ${branch ?? 'the branch'} holds an earlier cycle's work, ` +
+        `and what it breaks is this cycle's to mend: ${command}`,
+};
 /** The baseline kept for `key` in the state directory, unless it changed since this run (or cycle) recorded it: then removed. */
 async function trustedKept(deps, state, store, key) {
     const { logger } = deps;
@@ -35085,8 +35366,6 @@ async function onTree(git, commit, run, files, stateDir) {
         await files.remove(marker);
     }
 }
-/** Why a suite that runs in the user's checkout may not run in a `--parallel` job's. */
-const WAVE_JOB_HINT = "This is a job of run --parallel: it runs in a fresh worktree of the base branch, which has none of your checkout's untracked or ignored files (node_modules, a virtualenv, build output), so a suite that runs in your checkout may not run there. Make the test command work in a fresh checkout (install first, e.g. --test-command 'npm ci && npm test'; or use absolute paths to the installed tools), or run without --parallel.";
 
 ;// CONCATENATED MODULE: ./src/issues/fingerprint.ts
 /**
@@ -35442,6 +35721,53 @@ async function sourceWatch(source) {
         };
     };
 }
+
+;// CONCATENATED MODULE: ./src/loop/effects/agent.ts
+/**
+ * The iteration's reads and its agent run (the workflow's sub-machine asks, src/core/iteration.ts):
+ * the cycle's issues as the source holds them, and one agent turn on the prompt it built.
+ */
+
+
+const readCycleIssues = async (_effect, ctx) => {
+    const { deps } = ctx;
+    const cycle = cycleInFlight(ctx.run.model.loop);
+    const issues = await Promise.all(cycle.issueIds.map(async (id, i) => {
+        const issue = await deps.source.get(id);
+        if (!issue)
+            return { id, title: cycle.titles[i] ?? id, body: '' };
+        const { title, body, labels, type } = issue;
+        return { id: issue.id, title, body, labels, ...(type ? { type } : {}) };
+    }));
+    return { type: 'cycleIssuesRead', issues, now: deps.clock.now().getTime() };
+};
+const runAgent = async (effect, ctx) => {
+    const { deps } = ctx;
+    const loop = ctx.run.model.loop;
+    // What the prompt quotes (the issue, the previous failure's output, the tests' output and report) was
+    // masked where it entered the engine; prompt.md is masked on its way out.
+    const turn = await agentTurn(deps, loop, effect.prompt, effect.what, effect.tdd);
+    if (!turn)
+        return { type: 'interrupted' };
+    const { result } = turn;
+    const base = loop.baseBranch;
+    const git = deps.git;
+    // Asked only when it matters: a successful run that was denied edits.
+    const deniedEverything = !turn.moved &&
+        result.ok &&
+        (result.permissionDenials ?? 0) > 0 &&
+        git !== undefined &&
+        base !== undefined &&
+        !(await git.hasWorkSince(base));
+    return {
+        type: 'agentRan',
+        result,
+        started: turn.started.getTime(),
+        ...(turn.moved ? { moved: turn.moved } : {}),
+        deniedEverything,
+        now: deps.clock.now().getTime(),
+    };
+};
 
 ;// CONCATENATED MODULE: ./src/loop/effects/end.ts
 /** The slice's end: its result built (after the baselines and git's staging settings are put right), or its crash thrown on. */
@@ -36096,8 +36422,703 @@ const verifyLane = async (effect, { guard }) => {
     return undefined;
 };
 
+;// CONCATENATED MODULE: ./src/loop/effects/git.ts
+/** The repository; a workflow that asks for git where there is none is a bug. */
+function repo(ctx) {
+    if (!ctx.deps.git)
+        throw new Error('agent-loop: an iteration asked for git where there is none');
+    return ctx.deps.git;
+}
+const readHead = async (_effect, ctx) => ({
+    type: 'headRead',
+    head: await repo(ctx).head(),
+});
+const readWork = async (effect, ctx) => ({
+    type: 'workRead',
+    changed: await repo(ctx).hasWorkSince(effect.since),
+});
+const readChangedFiles = async (effect, ctx) => ({
+    type: 'filesRead',
+    files: await repo(ctx).changedFiles(effect.since),
+});
+const commit = async (effect, ctx) => {
+    await repo(ctx).commitAll(effect.message, { allowEmpty: true });
+    return undefined;
+};
+const git_reset = async (effect, ctx) => {
+    await repo(ctx).resetHard(effect.to);
+    return undefined;
+};
+
+;// CONCATENATED MODULE: ./src/verdict/judge.ts
+/**
+ * The verdict on the agent's work, as SWE-bench grades a patch: against the suite as it stood
+ * before the cycle (the baseline), test by test. Accepted when every test that passed at baseline
+ * still passes (not failing, not skipped, not gone), no new test fails, the issue's targets pass
+ * and its `verify:` commands exit 0. Tests that failed at baseline and still fail, untargeted,
+ * never block: they are reported. Pure.
+ */
+
+
+
+function judge({ baseline, now, targetTests, verify = [], say = surface() }) {
+    const verdict = {
+        kind: 'accepted',
+        summary: '',
+        broken: [],
+        targetsFailing: [],
+        verifyFailing: verify.filter((v) => v.exitCode !== 0),
+        fixed: [],
+        preexisting: [],
+        targets: [...targetTests],
+    };
+    if (now.cannotRun)
+        return { ...verdict, kind: 'cannot_run', summary: `the tests cannot run: ${now.cannotRun}` };
+    if (!isReadable(baseline) || !isReadable(now)) {
+        // Only exit codes: a pass is a pass; a failure cannot be told apart from one that was there before.
+        if (isReadable(baseline) && !isReadable(now) && now.exitCode !== 0) {
+            return {
+                ...verdict,
+                kind: 'cannot_run',
+                summary: `the test output can no longer be read per test (exit code ${now.exitCode}): the runner itself may be broken`,
+            };
+        }
+        // A green exit that reads as no test at all, where tests were read before (the test command or its
+        // configuration changed, the runner stopped before printing): nothing says they still pass.
+        if (isReadable(baseline) && !isReadable(now) && readCount(baseline) > 0) {
+            return {
+                ...verdict,
+                kind: 'cannot_run',
+                summary: VERDICT_MESSAGES.outputUnreadable(now.exitCode, readCount(baseline)),
+            };
+        }
+        // Tests the issue names pass only when the output shows them passing: an exit code says nothing of one test.
+        const targetsFailing = isReadable(now)
+            ? failingTargets(now, targetTests)
+            : targetTests.map((id) => ({
+                id,
+                message: VERDICT_MESSAGES.targetUnreadable(say),
+            }));
+        if (now.exitCode !== 0)
+            return judge_finish({
+                ...verdict,
+                targetsFailing,
+                broken: [{ id: '(the suite)', message: `exit code ${now.exitCode}` }],
+            });
+        return judge_finish({ ...verdict, targetsFailing });
+    }
+    // Read, but not test by test (pytest with its short summary turned off): no test can be judged.
+    const unjudgeable = unjudgeableBecause(baseline, now);
+    if (unjudgeable)
+        return { ...verdict, kind: 'cannot_run', summary: unjudgeable };
+    const message = (run, id) => run.messages[id];
+    const wasFailing = (id) => failedIn(baseline, id);
+    const passesNow = (id) => passedIn(now, id);
+    for (const id of failedIds(now))
+        if (!wasFailing(id))
+            verdict.broken.push({ id, ...(message(now, id) ? { message: message(now, id) } : {}) });
+    verdict.broken.push(...noLongerPassing(baseline, now));
+    // The command passed as a whole before and fails now, and no test explains it: what the command does
+    // besides the tests (a linter, a coverage threshold, a teardown, a second suite) fails now.
+    if (baseline.exitCode === 0 && now.exitCode !== 0 && verdict.broken.length === 0)
+        verdict.broken.push({
+            id: '(the suite)',
+            message: VERDICT_MESSAGES.suiteFailsBesideTests(now.exitCode),
+        });
+    for (const id of failedIds(baseline))
+        (passesNow(id) ? verdict.fixed : verdict.preexisting).push(id);
+    if (targetTests.length > 0) {
+        verdict.targetsFailing.push(...failingTargets(now, targetTests));
+        verdict.preexisting = verdict.preexisting.filter((id) => !targetTests.includes(id));
+    }
+    else {
+        verdict.targets = [...verdict.fixed];
+    }
+    return judge_finish(verdict);
+}
+/** The targets that do not pass in `now` (read per test), each with why. */
+function failingTargets(now, targetTests) {
+    return targetTests
+        .filter((id) => !passedIn(now, id))
+        .map((id) => {
+        const status = results_statusOf(now, id);
+        return {
+            id,
+            message: now.messages[id] ??
+                (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails'),
+        };
+    });
+}
+/**
+ * What passed at baseline and neither passes nor fails now (SWE-bench's PASS_TO_PASS asks that it
+ * pass): skipped now, or not run at all (deleted, renamed, left out by a changed test command or
+ * configuration, or after the point where the run died). A file (group) that had passing tests and
+ * is gone is named once, as `group::*`, rather than test by test; one whose tests all failed is not
+ * named (what it loses never passed).
+ */
+function noLongerPassing(baseline, now) {
+    const out = [];
+    // Runners that list only failures (jest, vitest, go without -v): a group that failed had passing tests too, as far as can be told.
+    const listsPasses = Object.values(baseline.tests).includes('passed');
+    const withPass = new Set();
+    for (const [id, outcome] of Object.entries(baseline.tests)) {
+        const group = groupOf(baseline, id);
+        if (outcome === 'passed' && group !== undefined)
+            withPass.add(group);
+    }
+    const gone = new Set();
+    for (const [group, outcome] of Object.entries(baseline.groups)) {
+        const hadPass = outcome === 'passed' || withPass.has(group) || (outcome === 'failed' && !listsPasses);
+        if (!hadPass)
+            continue;
+        const id = `${group}${GROUP_SEPARATOR}*`;
+        if (now.groups[group] === undefined)
+            out.push({ id, message: 'none of its tests ran now (deleted, renamed, or left out of the run)' });
+        else if (now.groups[group] === 'skipped')
+            out.push({ id, message: 'it is skipped now' });
+        else
+            continue;
+        gone.add(group);
+    }
+    for (const [id, outcome] of Object.entries(baseline.tests)) {
+        if (outcome !== 'passed')
+            continue;
+        const group = groupOf(baseline, id);
+        if (group !== undefined && gone.has(group))
+            continue;
+        const status = results_statusOf(now, id);
+        if (status === 'skipped')
+            out.push({ id, message: 'it passed before and is skipped now' });
+        else if (status === 'absent')
+            out.push({
+                id,
+                message: 'it passed before and did not run now (deleted, renamed, or the run stopped before it)',
+            });
+    }
+    return out;
+}
+function judge_finish(v) {
+    const blocking = v.broken.length + v.targetsFailing.length + v.verifyFailing.length;
+    const parts = [
+        v.broken.length
+            ? `${v.broken.length} test(s) broken (${v.broken
+                .slice(0, 3)
+                .map((f) => f.id)
+                .join(', ')}${v.broken.length > 3 ? ', \u2026' : ''})`
+            : '',
+        v.targetsFailing.length
+            ? `${v.targetsFailing.length} target(s) still failing (${v.targetsFailing
+                .slice(0, 3)
+                .map((f) => f.id)
+                .join(', ')}${v.targetsFailing.length > 3 ? ', \u2026' : ''})`
+            : '',
+        v.verifyFailing.length
+            ? `verify failed: ${v.verifyFailing.map((f) => `\`${f.command}\` exited ${f.exitCode}`).join(', ')}`
+            : '',
+    ].filter(Boolean);
+    const pre = v.preexisting.length ? `; ${v.preexisting.length} failure(s) that were there before, not targeted` : '';
+    if (blocking > 0)
+        return { ...v, kind: 'rejected', summary: `${parts.join('; ')}${pre}` };
+    const targets = v.targets.length ? `${v.targets.length} target(s) pass` : 'no test broken';
+    const alsoFixed = v.fixed.filter((id) => !v.targets.includes(id)).length;
+    return {
+        ...v,
+        kind: 'accepted',
+        summary: `${targets}${alsoFixed ? `, ${alsoFixed} other failure(s) fixed` : ''}${pre}`,
+    };
+}
+/** What the agent is told after a rejection: each broken test and failing target with its message. Pure. */
+function rejectionDetails(v, limit = 20) {
+    const lines = [];
+    const list = (heading, failures) => {
+        if (failures.length === 0)
+            return;
+        lines.push(heading);
+        for (const f of failures.slice(0, limit))
+            lines.push(`- ${f.id}${f.message ? `: ${f.message.split('\n').slice(0, 6).join('\n    ')}` : ''}`);
+        if (failures.length > limit)
+            lines.push(`- \u2026 and ${failures.length - limit} more`);
+    };
+    list('Tests that passed before this cycle and fail now (you broke them):', v.broken);
+    list("The issue's tests that do not pass yet:", v.targetsFailing);
+    for (const f of v.verifyFailing)
+        lines.push(`The issue's verify command \`${f.command}\` exited with code ${f.exitCode}:`, f.tail.trim().split('\n').slice(-10).join('\n'));
+    if (v.preexisting.length)
+        lines.push(VERDICT_MESSAGES.preexistingForAgent(v.preexisting));
+    return lines.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/loop/effects/judge.ts
+/**
+ * The iteration's verdict (the workflow's sub-machine asks, src/core/iteration.ts): whether the
+ * cycle's issues are closed in the source, and the suite and the issues' verify: commands judged
+ * against the baseline (a rejection for broken tests confirmed by a second run).
+ */
+
+
+
+
+
+const readClosed = async (_effect, ctx) => {
+    const { deps } = ctx;
+    const ids = cycleInFlight(ctx.run.model.loop).issueIds;
+    const closed = await Promise.all(ids.map(async (id) => {
+        const issue = await deps.source.get(id);
+        return issue ? isClosed(issue) : false;
+    }));
+    return { type: 'closedRead', closed, now: deps.clock.now().getTime() };
+};
+const judge_judge = async (effect, ctx) => {
+    const { deps } = ctx;
+    const base = ctx.run.model.loop.baseBranch;
+    const changed = !(deps.git && base) || (await deps.git.hasWorkSince(base));
+    const gate = await judgeWork(deps, effect.baseline, effect.targets);
+    if (!gate)
+        return { type: 'interrupted' };
+    return { type: 'judged', changed, ...gate, now: deps.clock.now().getTime() };
+};
+/**
+ * Runs the suite and the issue's verify: commands and judges them against the baseline. A
+ * rejection for broken tests is confirmed by a second run (a test broken in one run only is flaky
+ * and does not count). undefined: interrupted.
+ */
+async function judgeWork(deps, baseline, targets) {
+    const { settings, logger } = deps;
+    const once = async () => {
+        const tests = await deps.runTests(settings.testCommand, deps.signal, 'verify');
+        if (deps.signal?.aborted)
+            return undefined;
+        const verify = [];
+        for (const command of targets.verify) {
+            const r = await deps.runTests(command, deps.signal, 'verify');
+            if (deps.signal?.aborted)
+                return undefined;
+            verify.push({ command, exitCode: r.exitCode, tail: r.tail });
+        }
+        const now = tests.run ?? emptyRun(tests.exitCode);
+        const say = surface(settings.terms);
+        return {
+            tests,
+            verdict: judge({ baseline: baseline ?? emptyRun(0), now, targetTests: targets.tests, verify, say }),
+        };
+    };
+    const first = await once();
+    if (!first || first.verdict.kind !== 'rejected' || first.verdict.broken.length === 0)
+        return first;
+    if (!first.tests.run || !isReadable(first.tests.run))
+        return first;
+    logger.info('tests.confirm', `${first.verdict.broken.length} test(s) that passed before fail now; running the tests once more to tell a regression from a flaky test.`);
+    const second = await once();
+    if (!second)
+        return undefined;
+    const confirmed = new Set(second.verdict.broken.map((f) => f.id));
+    const flaky = first.verdict.broken.filter((f) => !confirmed.has(f.id)).map((f) => f.id);
+    if (flaky.length)
+        logger.warn('tests.flaky', `Flaky: ${flaky.join(', ')} failed once and passed on the second run; not counted against the agent.`, { flaky });
+    return second;
+}
+
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
+
+
+
+function iso_datetime(params) {
+    return _isoDateTime(ZodISODateTime, params);
+}
+function iso_date(params) {
+    return core._isoDate(ZodISODate, params);
+}
+function iso_time(params) {
+    return core._isoTime(ZodISOTime, params);
+}
+function iso_duration(params) {
+    return core._isoDuration(ZodISODuration, params);
+}
+
+;// CONCATENATED MODULE: ./src/core/tddNote.ts
+/**
+ * The red/green/refactor workflow's handoff state (seed 003, "Error State in Git Notes"): one JSON
+ * note on each phase commit, under `refs/notes/agent-loop`; here its schema and how its text is
+ * read, pure (the core's vocabulary carries notes: src/core/events.ts). src/loop/notes.ts reads and
+ * writes them with git; src/workflows/tdd/notes.ts re-exports both.
+ */
+
+const NOTES_REF = 'refs/notes/agent-loop';
+/** Seed 003's "Error Types" table, in its order. */
+const TDD_ERROR_TYPES = [
+    'COMPILATION_ERROR',
+    'TEST_UNEXPECTED_PASS',
+    'TEST_UNEXPECTED_FAIL',
+    'IMPLEMENTATION_FAILED',
+    'REGRESSION',
+    'DUPLICATE_TEST',
+    'API_RATE_LIMIT',
+    'NETWORK_TIMEOUT',
+    'WORKFLOW_ABORTED',
+];
+/** The workflow's phases, spelled as in the seed's example (`"phase": "GREEN"`). */
+const TDD_PHASES = ['RED', 'GREEN', 'REFACTOR'];
+const TDD_TEST_RESULTS = ['PASS', 'FAIL'];
+const tddNote_TddErrorSchema = object({
+    type: schemas_enum(TDD_ERROR_TYPES),
+    message: schemas_string(),
+    details: schemas_string(),
+    /** Attempts made so far (the seed's example: 6 after "5 retries (6 total attempts)"). */
+    retry_count: schemas_number().int().min(0),
+    /** RFC 3339, e.g. "2025-01-22T10:30:00Z". */
+    timestamp: iso_datetime({ offset: true }),
+});
+/**
+ * The note. Field names are the seed's (snake_case, as stored); `error` is present only "when an
+ * error occurs": absent or null otherwise. Unknown keys are dropped on read.
+ */
+const TddNoteSchema = object({
+    /** The phase this commit finished (or failed in). */
+    phase: schemas_enum(TDD_PHASES),
+    /** Where a resumed run starts. */
+    next_phase: schemas_enum(TDD_PHASES),
+    /** The red/green/refactor cycle, from 1. */
+    cycle: schemas_number().int().min(1),
+    current_test: object({
+        description: schemas_string(),
+        test_file: schemas_string(),
+    }),
+    test_result: schemas_enum(TDD_TEST_RESULTS),
+    error: tddNote_TddErrorSchema.nullable().optional(),
+});
+/** Parses a note's text. Pure. */
+function parseNote(text, commit) {
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch (error) {
+        return { invalid: `the ${NOTES_REF} note on ${commit} is not JSON (${error.message})` };
+    }
+    const parsed = TddNoteSchema.safeParse(json);
+    if (parsed.success)
+        return parsed.data;
+    return { invalid: `the ${NOTES_REF} note on ${commit} is not a valid TDD note (${describeIssue(parsed.error)})` };
+}
+function isInvalidNote(value) {
+    return value !== undefined && 'invalid' in value;
+}
+/**
+ * `git` arguments to fetch the notes from `remote`, replacing the local notes (actions/checkout does
+ * not fetch notes). git fails when the remote has no notes yet: callers treat that as "no state".
+ */
+function fetchNotesArgs(remote) {
+    return ['fetch', remote, `+${NOTES_REF}:${NOTES_REF}`];
+}
+/** `git` arguments to push the notes to `remote` (a fast-forward of the remote's notes ref). */
+function pushNotesArgs(remote) {
+    return ['push', remote, NOTES_REF];
+}
+/** How many commits back from the tip newestNote looks; TDD phase commits sit near the tip. */
+const NEWEST_NOTE_DEPTH = 10_000;
+function describeIssue(error) {
+    const first = error.issues[0];
+    return first ? `${first.path.join('.') || 'note'}: ${first.message}` : 'unknown';
+}
+
+;// CONCATENATED MODULE: ./src/loop/notes.ts
+/**
+ * The red/green/refactor workflow's handoff state (seed 003, "Error State in Git Notes") read and
+ * written with git: one JSON note on each phase commit, under `refs/notes/agent-loop` (its schema:
+ * src/core/tddNote.ts). The note travels with the branch's history, so a run resumes from the newest
+ * note on the branch without a `--resume` flag, and a rollback (`git reset --hard`) takes the state
+ * back with the commits.
+ */
+
+
+
+
+
+/** Git in `cwd`, with agent-loop's identity when none is configured (writing a note makes a commit). */
+const notesGit = gitRunner;
+async function must(git, args) {
+    const r = await git.run(args);
+    if (r.code !== 0)
+        throw new errors_GitError(args, r.code, r.stderr || r.stdout);
+    return r.stdout;
+}
+/**
+ * Puts `note` on `commit`, replacing any note there. The JSON goes through a temporary file
+ * (`-F`), not `-m`: a long `error.details` would exceed the kernel's limit on one argument.
+ * Throws on a note that does not match the schema (it could not be read back) and on git failure.
+ */
+async function writeNote(git, commit, note) {
+    const valid = TddNoteSchema.safeParse(note);
+    if (!valid.success)
+        throw new Error(`Refusing to write an invalid agent-loop note on ${commit}: ${describeIssue(valid.error)}`);
+    const dir = await external_node_fs_namespaceObject.promises.mkdtemp(external_node_path_default().join(external_node_os_default().tmpdir(), 'agent-loop-note-'));
+    try {
+        const file = external_node_path_default().join(dir, 'note.json');
+        await external_node_fs_namespaceObject.promises.writeFile(file, `${JSON.stringify(valid.data, null, 2)}\n`);
+        await must(git, ['notes', '--ref', NOTES_REF, 'add', '-f', '-F', file, commit]);
+    }
+    finally {
+        await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
+    }
+}
+/**
+ * The note on `commit`: undefined when it has none, `{ invalid }` with the reason when the note is
+ * not JSON or not a note this version understands (never a throw for those). Throws GitError when
+ * git fails otherwise, e.g. `commit` does not exist.
+ */
+async function readNote(git, commit) {
+    const args = ['notes', '--ref', NOTES_REF, 'show', commit];
+    const r = await git.run(args);
+    // `git notes show` exits 1 ("no note found for object"); an unknown object dies with 128.
+    if (r.code === 1)
+        return undefined;
+    if (r.code !== 0)
+        throw new errors_GitError(args, r.code, r.stderr || r.stdout);
+    return parseNote(r.stdout, commit);
+}
+/**
+ * The newest commit on `branch` (first in `git rev-list` order) carrying a valid note, and the note:
+ * where an interrupted run resumes. Invalid notes are skipped for the next older valid one. Only
+ * commits listed by `git notes list` are read, and only the newest `depth` commits are considered.
+ * `onInvalid` hears about each invalid note skipped.
+ */
+async function newestNote(git, branch = 'HEAD', options = {}) {
+    const noted = new Set((await must(git, ['notes', '--ref', NOTES_REF, 'list']))
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/)[1])
+        .filter((commit) => commit !== undefined && commit !== ''));
+    if (noted.size === 0)
+        return undefined;
+    const commits = (await must(git, ['rev-list', `--max-count=${options.depth ?? NEWEST_NOTE_DEPTH}`, branch, '--']))
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((commit) => noted.has(commit));
+    for (const commit of commits) {
+        const note = await readNote(git, commit);
+        if (note === undefined)
+            continue;
+        if (isInvalidNote(note)) {
+            options.onInvalid?.(commit, note.invalid);
+            continue;
+        }
+        return { commit, note };
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/loop/effects/notes.ts
+/**
+ * The iteration's git notes (--workflow tdd, seed 003's handoff state: src/loop/notes.ts): the
+ * newest note on the cycle's commits, and a phase commit's note.
+ */
+
+
+/** The environment is the process's (gitRunner's default); the commit author the run was given. */
+const notesOf = (ctx) => {
+    const git = repo(ctx);
+    return notesGit(git.topLevel, undefined, git.author);
+};
+const readNotes = async (effect, ctx) => {
+    const invalid = [];
+    const newest = await newestNote(notesOf(ctx), effect.range, {
+        onInvalid: (commit, reason) => invalid.push({ commit, reason }),
+    });
+    return { type: 'notesRead', ...(newest ? { newest } : {}), invalid };
+};
+const notes_writeNote = async (effect, ctx) => {
+    await writeNote(notesOf(ctx), effect.commit, effect.note);
+    return { type: 'noteWritten', now: ctx.deps.clock.now().getTime() };
+};
+
+;// CONCATENATED MODULE: ./src/verdict/consoleFailures.ts
+/**
+ * Which tests failed, and why, from a test runner's console output, for when there is no JUnit XML
+ * report: jest's `\u25cf Suite \u203a test` blocks, pytest's short test summary, go test's `--- FAIL` lines.
+ * Pure, bounded, never throws.
+ */
+
+const consoleFailures_ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[ -/]*[@-~]`, 'g');
+const JEST_HEADER = /^\s*\u25cf (.+?)\s*$/;
+const JEST_BLOCK_END = /^\s*(FAIL|PASS)\s+\S|^(Test Suites|Tests|Snapshots|Time|Ran all test suites)\b|^\s*Summary of all failing tests/;
+const JEST_CODE_FRAME = /^\s*>?\s*\d+\s*\|/;
+const PYTEST_SUMMARY = /^(FAILED|ERROR) (\S.*?)(?: - (.*))?$/;
+const GO_FAIL = /^(\s*)--- FAIL: (\S+) \([\d.]+m?s\)/;
+const GO_BUILD_FAILED = /^FAIL\s+(\S+)\s+\[(build failed|setup failed)\]/;
+/**
+ * Failures read from a runner's console output, for when there is no JUnit XML: jest's
+ * `\u25cf Suite \u203a test` blocks, pytest's `FAILED path::test - message` summary lines, go's
+ * `--- FAIL: TestName` lines (and `FAIL pkg [build failed]`). Repeats are dropped; at most
+ * REPORT_LIMITS.failed, messages at most REPORT_LIMITS.message characters.
+ */
+function failuresFromOutput(output) {
+    const lines = output.replace(consoleFailures_ANSI, '').replace(/\r\n?/g, '\n').split('\n');
+    const found = [];
+    const seen = new Set();
+    const add = (name, message) => {
+        const key = `${name}\n${message}`;
+        if (seen.has(key) || found.length >= REPORT_LIMITS.failed)
+            return;
+        seen.add(key);
+        found.push({ name, message: testReport_clip(message, REPORT_LIMITS.message) });
+    };
+    let jestFile;
+    for (let i = 0; i < lines.length && found.length < REPORT_LIMITS.failed; i++) {
+        const line = lines[i] ?? '';
+        const fileLine = /^\s*FAIL\s+(\S+\.[A-Za-z]+)\s*/.exec(line);
+        if (fileLine && !GO_BUILD_FAILED.test(line))
+            jestFile = fileLine[1];
+        const jest = JEST_HEADER.exec(line);
+        if (jest?.[1] && jest[1] !== 'Console') {
+            const header = jest[1];
+            const name = header === 'Test suite failed to run' && jestFile ? `${jestFile} \u203a ${header}` : header;
+            add(name, jestMessage(lines, i + 1));
+            continue;
+        }
+        const pytest = PYTEST_SUMMARY.exec(line.trimEnd());
+        if (pytest?.[2] && /::|\.py\b/.test(pytest[2])) {
+            add(pytest[2], pytest[3] ?? '');
+            continue;
+        }
+        const go = GO_FAIL.exec(line);
+        if (go?.[2]) {
+            add(go[2], goMessage(lines, i, go[1]?.length ?? 0, go[2]));
+            continue;
+        }
+        const build = GO_BUILD_FAILED.exec(line);
+        if (build?.[1])
+            add(build[1], goBuildMessage(lines, i, build[1]) || build[2] || 'build failed');
+    }
+    return found;
+}
+/** Lines read into one message from console output (the message is cut to REPORT_LIMITS.message anyway). */
+const MESSAGE_LINES = 100;
+/** A jest failure block's message: its lines up to the code frame or stack trace. */
+function jestMessage(lines, from) {
+    const block = [];
+    for (let j = from; j < lines.length && block.length < MESSAGE_LINES; j++) {
+        const line = lines[j] ?? '';
+        if (JEST_HEADER.test(line) || JEST_BLOCK_END.test(line) || JEST_CODE_FRAME.test(line) || STACK_FRAME.test(line))
+            break;
+        block.push(line.trimEnd());
+    }
+    return testReport_dedent(block)
+        .join('\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .trim();
+}
+/**
+ * A go test's log lines: those indented under its `--- FAIL` line (go test without -v), or else
+ * those printed since its `=== RUN` (go test -v prints them as they happen).
+ */
+function goMessage(lines, at, indent, name) {
+    const after = [];
+    for (let j = at + 1; j < lines.length && after.length < MESSAGE_LINES; j++) {
+        const line = lines[j] ?? '';
+        const lineIndent = /^\s*/.exec(line)?.[0].length ?? 0;
+        if (line.trim() === '' || lineIndent <= indent || GO_MARKER.test(line))
+            break;
+        after.push(line);
+    }
+    if (after.length > 0)
+        return testReport_dedent(after).join('\n').trim();
+    const before = [];
+    for (let j = at - 1; j >= 0 && j >= at - 200; j--) {
+        const line = lines[j] ?? '';
+        const marker = /^\s*=== (RUN|CONT|NAME|PAUSE)\s+(\S+)/.exec(line);
+        if (marker) {
+            if (marker[2] === name)
+                break;
+            return ''; // another test's output: nothing of ours in between
+        }
+        if (GO_MARKER.test(line))
+            return '';
+        before.unshift(line);
+    }
+    return testReport_dedent(before.filter((l) => l.trim() !== ''))
+        .join('\n')
+        .trim();
+}
+/** The compiler output go prints under `# pkg` before `FAIL pkg [build failed]`. */
+function goBuildMessage(lines, at, pkg) {
+    let start = -1;
+    for (let j = at - 1; j >= 0 && j >= at - 500 && start === -1; j--) {
+        const line = lines[j] ?? '';
+        if (line.trim() === `# ${pkg}` || line.startsWith(`# ${pkg} `))
+            start = j;
+    }
+    if (start === -1)
+        return '';
+    const block = [];
+    for (let j = start + 1; j < at && block.length < MESSAGE_LINES; j++) {
+        const line = lines[j] ?? '';
+        if (line.startsWith('#') || line.startsWith('FAIL') || line.startsWith('ok ') || line.trim() === '')
+            break;
+        block.push(line.trimEnd());
+    }
+    return block.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/loop/effects/tests.ts
+/**
+ * The iteration's test run by test name (the workflow's sub-machine asks, src/core/iteration.ts;
+ * --workflow tdd): the test command's run, and what it says (the JUnit report, else the runner's
+ * output), not yet against the baseline.
+ */
+
+
+
+
+
+const runTests = async (_effect, ctx) => {
+    const { deps } = ctx;
+    const { settings } = deps;
+    const junit = settings.junitFile ? external_node_path_default().resolve(deps.cwd, settings.junitFile) : undefined;
+    // The test command's runner removes a stale report before the run and reads the new one (src/loop/testGate.ts).
+    const tests = await deps.runTests(settings.testCommand, deps.signal, 'verify');
+    if (deps.signal?.aborted)
+        return { type: 'interrupted' };
+    return { type: 'testsRan', tests, seen: await testsSeen(tests, junit), now: deps.clock.now().getTime() };
+};
+/** What a test run says: the failing tests by name (the JUnit report, else the runner's output). */
+async function testsSeen(run, junit) {
+    const xml = junit
+        ? (() => {
+            try {
+                return readInput(junit, 64 * MiB);
+            }
+            catch {
+                return undefined;
+            }
+        })()
+        : undefined;
+    if (xml !== undefined) {
+        const report = parseJUnitXml(xml);
+        const failing = report.failed.map((f) => f.classname && !f.name.startsWith(f.classname) ? `${f.classname} \u203a ${f.name}` : f.name);
+        // A run that failed with no failing testcase in the report: it did not compile, or nothing ran
+        // (jest-junit leaves a suite that fails to compile out of the report).
+        return {
+            passed: run.passed,
+            failing,
+            compileError: !run.passed && report.failed.length === 0,
+            summary: report.failed.length > 0 ? summariseFailures(report) : run.tail.slice(-4000),
+        };
+    }
+    const failures = run.passed ? [] : failuresFromOutput(run.tail);
+    return {
+        passed: run.passed,
+        failing: failures.map((f) => f.name),
+        compileError: !run.passed && failures.length === 0,
+        summary: failures.length > 0
+            ? `${failures.length} failing test(s):\n${failures
+                .slice(0, 10)
+                .map((f) => `- ${f.name}: ${f.message.split('\n')[0]}`)
+                .join('\n')}\n\n${run.tail.slice(-2000)}`
+            : run.tail.slice(-4000),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/loop/effects/work.ts
-/** The cycle's work: its baseline (the suite on its starting tree) and one iteration of the workflow. */
+/** The cycle's baseline (the suite on its starting tree), kept when the core says so. */
 
 const runBaseline = async (_effect, ctx) => {
     const { run } = ctx;
@@ -36108,20 +37129,27 @@ const runBaseline = async (_effect, ctx) => {
     const key = loop.currentCycle?.baselineKey;
     const seen = run.baselineSeen;
     if (key !== undefined && seen?.key === key)
-        return { type: 'baselineRan', state: loop, ...(seen.run ? { run: seen.run } : {}) };
-    const b = await cycleBaseline(ctx.deps, loop, ctx.checkpointId);
-    const seenKey = b.state.currentCycle?.baselineKey;
-    run.baselineSeen = !b.halt && !b.interrupted && seenKey !== undefined ? { key: seenKey, run: b.run } : undefined;
-    return { type: 'baselineRan', ...b };
+        return { type: 'baselineRan', baseline: { key, source: 'seen', ...(seen.run ? { run: seen.run } : {}) } };
+    const baseline = await cycleBaseline(ctx.deps, loop, ctx.checkpointId);
+    if (!baseline) {
+        run.baselineSeen = undefined;
+        return { type: 'baselineRan', interrupted: true };
+    }
+    // A baseline that halts ends the slice: remembering it here changes nothing.
+    run.baselineSeen = { key: baseline.key, run: baseline.run };
+    return { type: 'baselineRan', baseline };
 };
-const iterate = async (effect, ctx) => {
-    const { deps } = ctx;
-    // The reason may quote the agent's stderr or the tests' output: masked where they entered the engine.
-    const outcome = await deps.workflow.iterate(deps, ctx.run.model.loop, effect.baseline);
-    return { type: 'iterated', outcome, now: deps.clock.now().getTime() };
+const work_keepBaseline = async (effect, ctx) => {
+    await keepBaseline(ctx.deps, effect.key, effect.run, effect.ownTree);
+    return undefined;
 };
 
 ;// CONCATENATED MODULE: ./src/loop/effects/index.ts
+
+
+
+
+
 
 
 
@@ -36145,7 +37173,19 @@ const handlers = {
     enterCycleBranch: enterCycleBranch,
     leaveCycle: leaveCycle,
     runBaseline: runBaseline,
-    iterate: iterate,
+    keepBaseline: work_keepBaseline,
+    readCycleIssues: readCycleIssues,
+    runAgent: runAgent,
+    readClosed: readClosed,
+    judge: judge_judge,
+    readNotes: readNotes,
+    readHead: readHead,
+    readWork: readWork,
+    readChangedFiles: readChangedFiles,
+    runTests: runTests,
+    commit: commit,
+    reset: git_reset,
+    writeNote: notes_writeNote,
     verifyLane: verifyLane,
     commitCycle: commitCycle,
     finishCycle: finishCycle,
@@ -36457,6 +37497,7 @@ async function runSlice(unguarded) {
         // Claims and leases where the source has them (GitHub): a lease outlives one iteration.
         ...(source.claim ? { leaseMs: leaseMinutes(settings.agentTimeoutMinutes) * 60_000 } : {}),
         ...(deps.waveJob ? { waveJob: true } : {}),
+        machine: workflow.machine(deps),
         landing: landingMode(settings.onSuccess, deps.publisher && { pushesToBase: !!deps.publisher.pushToBase }),
     };
     const model = initialModel(state, clock.now().getTime());
@@ -38644,258 +39685,6 @@ function agentEnvironment(env, opts) {
     return out;
 }
 
-;// CONCATENATED MODULE: ./src/workflows/implement/prompt.ts
-
-const MAX_CONTEXT = 4000;
-function buildPrompt(p) {
-    const ids = p.issues.map((i) => i.id).join(', ');
-    const parts = [
-        `You are an autonomous coding agent working in this repository (iteration ${p.iteration} of at most ${p.maxIterations}).`,
-        `Implement the following issue${p.issues.length > 1 ? 's' : ''} completely: ${ids}.`,
-        '',
-    ];
-    for (const issue of p.issues) {
-        parts.push(`## ${issue.id}: ${issue.title}`, '', issue.body.trim() || '(no description)', '');
-    }
-    if (p.plan)
-        parts.push('## Plan', '', p.plan.trim(), '');
-    if (p.lastFailure) {
-        const what = p.lastFailure.kind === 'tests' ? 'The last attempt was not accepted' : 'The last agent run failed';
-        const tail = p.lastFailure.tail.length > MAX_CONTEXT ? `\u2026${p.lastFailure.tail.slice(-MAX_CONTEXT)}` : p.lastFailure.tail;
-        parts.push('## Previous attempt', '', `${what}: ${p.lastFailure.message}`, '', ...fencedBlock(tail.trim()), '');
-    }
-    parts.push('## Done means', '', `- \`${p.testCommand}\`: no test that passes now may fail, and the tests this issue is about pass.`, ...(p.failingBefore?.length
-        ? [
-            `- ${p.failingBefore.length} test(s) already fail before your change (${p.failingBefore.slice(0, 10).join(', ')}${p.failingBefore.length > 10 ? ', \u2026' : ''}): leave them alone unless this issue is about them; they do not block it.`,
-        ]
-        : []), `- Each issue is closed in ${p.sourceHint} once its work is done.`, '', 'End your final message with this report block:', '', '```yaml', 'work_remaining: <space-separated ids of issues not finished yet, or 0>', 'requires_continuation: <true if more work is needed, else false>', 'stuck_detected: <true if you cannot make progress, else false>', 'summary: <one line on what you did>', '```');
-    return parts.join('\n') + '\n';
-}
-
-;// CONCATENATED MODULE: ./src/loop/interpret.ts
-/**
- * Runs a workflow's pure step machine to its end, the way the engine's interpreter runs the core:
- * each step's effects are performed in order through `perform`; an effect answered by an event (it
- * has a `type`) feeds the next step, an effect answered by an outcome ends the run with it.
- */
-async function interpret(step, start, perform, what) {
-    let { model, event } = start;
-    for (;;) {
-        const stepped = step(model, event);
-        model = stepped.model;
-        let next;
-        for (const effect of stepped.effects) {
-            const answer = await perform(effect);
-            if (answer === undefined)
-                continue;
-            if (!('type' in answer))
-                return answer;
-            next = answer;
-        }
-        if (!next)
-            throw new Error(`${what}: a step asked for nothing and did not finish`);
-        event = next;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/verdict/judge.ts
-/**
- * The verdict on the agent's work, as SWE-bench grades a patch: against the suite as it stood
- * before the cycle (the baseline), test by test. Accepted when every test that passed at baseline
- * still passes (not failing, not skipped, not gone), no new test fails, the issue's targets pass
- * and its `verify:` commands exit 0. Tests that failed at baseline and still fail, untargeted,
- * never block: they are reported. Pure.
- */
-
-
-
-function judge({ baseline, now, targetTests, verify = [], say = surface() }) {
-    const verdict = {
-        kind: 'accepted',
-        summary: '',
-        broken: [],
-        targetsFailing: [],
-        verifyFailing: verify.filter((v) => v.exitCode !== 0),
-        fixed: [],
-        preexisting: [],
-        targets: [...targetTests],
-    };
-    if (now.cannotRun)
-        return { ...verdict, kind: 'cannot_run', summary: `the tests cannot run: ${now.cannotRun}` };
-    if (!isReadable(baseline) || !isReadable(now)) {
-        // Only exit codes: a pass is a pass; a failure cannot be told apart from one that was there before.
-        if (isReadable(baseline) && !isReadable(now) && now.exitCode !== 0) {
-            return {
-                ...verdict,
-                kind: 'cannot_run',
-                summary: `the test output can no longer be read per test (exit code ${now.exitCode}): the runner itself may be broken`,
-            };
-        }
-        // A green exit that reads as no test at all, where tests were read before (the test command or its
-        // configuration changed, the runner stopped before printing): nothing says they still pass.
-        if (isReadable(baseline) && !isReadable(now) && readCount(baseline) > 0) {
-            return {
-                ...verdict,
-                kind: 'cannot_run',
-                summary: VERDICT_MESSAGES.outputUnreadable(now.exitCode, readCount(baseline)),
-            };
-        }
-        // Tests the issue names pass only when the output shows them passing: an exit code says nothing of one test.
-        const targetsFailing = isReadable(now)
-            ? failingTargets(now, targetTests)
-            : targetTests.map((id) => ({
-                id,
-                message: VERDICT_MESSAGES.targetUnreadable(say),
-            }));
-        if (now.exitCode !== 0)
-            return judge_finish({
-                ...verdict,
-                targetsFailing,
-                broken: [{ id: '(the suite)', message: `exit code ${now.exitCode}` }],
-            });
-        return judge_finish({ ...verdict, targetsFailing });
-    }
-    // Read, but not test by test (pytest with its short summary turned off): no test can be judged.
-    const unjudgeable = unjudgeableBecause(baseline, now);
-    if (unjudgeable)
-        return { ...verdict, kind: 'cannot_run', summary: unjudgeable };
-    const message = (run, id) => run.messages[id];
-    const wasFailing = (id) => failedIn(baseline, id);
-    const passesNow = (id) => passedIn(now, id);
-    for (const id of failedIds(now))
-        if (!wasFailing(id))
-            verdict.broken.push({ id, ...(message(now, id) ? { message: message(now, id) } : {}) });
-    verdict.broken.push(...noLongerPassing(baseline, now));
-    // The command passed as a whole before and fails now, and no test explains it: what the command does
-    // besides the tests (a linter, a coverage threshold, a teardown, a second suite) fails now.
-    if (baseline.exitCode === 0 && now.exitCode !== 0 && verdict.broken.length === 0)
-        verdict.broken.push({
-            id: '(the suite)',
-            message: VERDICT_MESSAGES.suiteFailsBesideTests(now.exitCode),
-        });
-    for (const id of failedIds(baseline))
-        (passesNow(id) ? verdict.fixed : verdict.preexisting).push(id);
-    if (targetTests.length > 0) {
-        verdict.targetsFailing.push(...failingTargets(now, targetTests));
-        verdict.preexisting = verdict.preexisting.filter((id) => !targetTests.includes(id));
-    }
-    else {
-        verdict.targets = [...verdict.fixed];
-    }
-    return judge_finish(verdict);
-}
-/** The targets that do not pass in `now` (read per test), each with why. */
-function failingTargets(now, targetTests) {
-    return targetTests
-        .filter((id) => !passedIn(now, id))
-        .map((id) => {
-        const status = results_statusOf(now, id);
-        return {
-            id,
-            message: now.messages[id] ??
-                (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails'),
-        };
-    });
-}
-/**
- * What passed at baseline and neither passes nor fails now (SWE-bench's PASS_TO_PASS asks that it
- * pass): skipped now, or not run at all (deleted, renamed, left out by a changed test command or
- * configuration, or after the point where the run died). A file (group) that had passing tests and
- * is gone is named once, as `group::*`, rather than test by test; one whose tests all failed is not
- * named (what it loses never passed).
- */
-function noLongerPassing(baseline, now) {
-    const out = [];
-    // Runners that list only failures (jest, vitest, go without -v): a group that failed had passing tests too, as far as can be told.
-    const listsPasses = Object.values(baseline.tests).includes('passed');
-    const withPass = new Set();
-    for (const [id, outcome] of Object.entries(baseline.tests)) {
-        const group = groupOf(baseline, id);
-        if (outcome === 'passed' && group !== undefined)
-            withPass.add(group);
-    }
-    const gone = new Set();
-    for (const [group, outcome] of Object.entries(baseline.groups)) {
-        const hadPass = outcome === 'passed' || withPass.has(group) || (outcome === 'failed' && !listsPasses);
-        if (!hadPass)
-            continue;
-        const id = `${group}${GROUP_SEPARATOR}*`;
-        if (now.groups[group] === undefined)
-            out.push({ id, message: 'none of its tests ran now (deleted, renamed, or left out of the run)' });
-        else if (now.groups[group] === 'skipped')
-            out.push({ id, message: 'it is skipped now' });
-        else
-            continue;
-        gone.add(group);
-    }
-    for (const [id, outcome] of Object.entries(baseline.tests)) {
-        if (outcome !== 'passed')
-            continue;
-        const group = groupOf(baseline, id);
-        if (group !== undefined && gone.has(group))
-            continue;
-        const status = results_statusOf(now, id);
-        if (status === 'skipped')
-            out.push({ id, message: 'it passed before and is skipped now' });
-        else if (status === 'absent')
-            out.push({
-                id,
-                message: 'it passed before and did not run now (deleted, renamed, or the run stopped before it)',
-            });
-    }
-    return out;
-}
-function judge_finish(v) {
-    const blocking = v.broken.length + v.targetsFailing.length + v.verifyFailing.length;
-    const parts = [
-        v.broken.length
-            ? `${v.broken.length} test(s) broken (${v.broken
-                .slice(0, 3)
-                .map((f) => f.id)
-                .join(', ')}${v.broken.length > 3 ? ', \u2026' : ''})`
-            : '',
-        v.targetsFailing.length
-            ? `${v.targetsFailing.length} target(s) still failing (${v.targetsFailing
-                .slice(0, 3)
-                .map((f) => f.id)
-                .join(', ')}${v.targetsFailing.length > 3 ? ', \u2026' : ''})`
-            : '',
-        v.verifyFailing.length
-            ? `verify failed: ${v.verifyFailing.map((f) => `\`${f.command}\` exited ${f.exitCode}`).join(', ')}`
-            : '',
-    ].filter(Boolean);
-    const pre = v.preexisting.length ? `; ${v.preexisting.length} failure(s) that were there before, not targeted` : '';
-    if (blocking > 0)
-        return { ...v, kind: 'rejected', summary: `${parts.join('; ')}${pre}` };
-    const targets = v.targets.length ? `${v.targets.length} target(s) pass` : 'no test broken';
-    const alsoFixed = v.fixed.filter((id) => !v.targets.includes(id)).length;
-    return {
-        ...v,
-        kind: 'accepted',
-        summary: `${targets}${alsoFixed ? `, ${alsoFixed} other failure(s) fixed` : ''}${pre}`,
-    };
-}
-/** What the agent is told after a rejection: each broken test and failing target with its message. Pure. */
-function rejectionDetails(v, limit = 20) {
-    const lines = [];
-    const list = (heading, failures) => {
-        if (failures.length === 0)
-            return;
-        lines.push(heading);
-        for (const f of failures.slice(0, limit))
-            lines.push(`- ${f.id}${f.message ? `: ${f.message.split('\n').slice(0, 6).join('\n    ')}` : ''}`);
-        if (failures.length > limit)
-            lines.push(`- \u2026 and ${failures.length - limit} more`);
-    };
-    list('Tests that passed before this cycle and fail now (you broke them):', v.broken);
-    list("The issue's tests that do not pass yet:", v.targetsFailing);
-    for (const f of v.verifyFailing)
-        lines.push(`The issue's verify command \`${f.command}\` exited with code ${f.exitCode}:`, f.tail.trim().split('\n').slice(-10).join('\n'));
-    if (v.preexisting.length)
-        lines.push(VERDICT_MESSAGES.preexistingForAgent(v.preexisting));
-    return lines.join('\n');
-}
-
 ;// CONCATENATED MODULE: ./src/verdict/targets.ts
 /**
  * What an issue must make pass: an `agent-loop` block in its text (a fenced code block whose info
@@ -39039,6 +39828,240 @@ function isCycleComplete(closedInSource, reportSaysDone) {
     return reportSaysDone || (closedInSource.length > 0 && closedInSource.every(Boolean));
 }
 
+;// CONCATENATED MODULE: ./src/workflows/implement/model.ts
+/**
+ * The implement iteration's vocabulary and the helpers every decision of it uses (decide.ts, after
+ * the agent's turn; afterVerdict.ts, after the tests): what it knows from its start, what it
+ * observes, what it asks for, its model, and the cycle's step machine (src/core/cycle.ts). Pure.
+ */
+
+
+
+/** The history keeps this much of the agent's own summary, and this many of a verdict's targets. */
+const SUMMARY_KEPT = 1000;
+const TARGETS_KEPT = 30;
+const WORKFLOW = WORKFLOWS.implement;
+const cycleOf = (s) => cycleInFlight(s);
+const setCycle = (s, patch) => ({
+    ...s,
+    currentCycle: { ...cycleOf(s), ...patch },
+});
+const tagOf = (ctx) => `[iteration ${ctx.before.iteration + 1}/${ctx.settings.maxIterations}]`;
+/** The iteration's record appended to the history, with its duration. */
+const model_close = (ctx, s, r, now) => appendHistory(s, { ...r, durationMs: now - ctx.startedAt });
+const model_finish = (model, effects, outcome) => ({
+    model: { ...model, state: outcome.state },
+    effects: [...effects, { kind: 'finish', outcome }],
+});
+/** The step machine's answer to an event of the cycle's current step. */
+function stepCycle(ctx, s, event) {
+    const t = transition(WORKFLOW, cycleOf(s).progress, event, ctx.settings.maxRetriesPerStep, ctx.settings.terms);
+    return { state: setCycle(s, { progress: t.progress }), decision: t.decision };
+}
+/** Why an issue whose agent-loop block cannot be taken as written is escalated. Pure. */
+const cannotVerify = (unreadable) => `cannot verify: ${unreadable}. Fix the block in the issue's text; the edit makes the issue eligible again`;
+/**
+ * The issue's agent-loop block cannot be taken as written, so no work could be verified: the cycle
+ * escalated with `reason` (cannotVerify). Before the agent runs (runIteration: no agent run spent, no
+ * iteration counted), and in the verdict for targets that came unreadable. Pure.
+ */
+function escalateUnverifiable(settings, before, reason) {
+    const { state } = stepCycle({ settings }, before, { type: 'escalate', reason });
+    return { state, escalate: { reason, bounceLoop: false } };
+}
+
+;// CONCATENATED MODULE: ./src/workflows/implement/messages.ts
+
+
+const MESSAGES = {
+    strictHalts: (tag, workRemaining, strict) => `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; ${strict} halts.`,
+    overridden: (tag, workRemaining) => `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; ` +
+        'overriding to continue (logged to errors.jsonl).',
+    contractViolation: (n, workRemaining, strict) => `Agent contract violation at iteration ${n}: requires_continuation=false with work_remaining "${workRemaining}" (${strict})`,
+    agentFailed: (agentName, n, failure, result) => {
+        const ended = result.exitCode !== null
+            ? `exit code ${result.exitCode}`
+            : result.signal
+                ? `killed by ${result.signal}`
+                : 'no exit code';
+        return (`${agentName} iteration ${n} failed: ${failure.message} ` +
+            `(${ended}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`);
+    },
+    retriesExhausted: (failure, attempts) => `${failure.reason === 'timeout' ? 'timed out' : 'network errors'} ${attempts} times in a row ` +
+        `(${attempts - 1} retries with the same timeout): ${failure.message}`,
+    overCycleLimit: (runs, workRemaining, limitOf, issues) => `${runs} agent runs on this cycle ended with work still remaining${workRemaining ? ` (now: ${workRemaining})` : ''}: ` +
+        `the limit is ${limitOf}${issues > 1 ? ` \u00d7 ${issues} issues` : ''}`,
+    noChange: (tag, targets, why, labelled, closed) => `${tag} ${targets}: no change was needed (${why}); ` +
+        `${labelled.length ? `labelled ${labelled.join(', ')} ${NO_CHANGE_LABEL} for a person to close` : `closed ${closed.join(', ')}`}.`,
+    rejected: (tag, summary, exitCode, durationMs) => `${tag} rejected: ${summary} (exit code ${exitCode}, ${seconds(durationMs)}); the next iteration gets the failures as context.`,
+    complete: (tag, targets, summary, durationMs, viaPullRequest, ids) => `${tag} ${targets} done: ${summary} (${seconds(durationMs)}); ` +
+        `${viaPullRequest ? 'a pull request follows' : `closed ${ids.join(', ')}`}.`,
+};
+
+;// CONCATENATED MODULE: ./src/workflows/implement/afterVerdict.ts
+
+
+
+
+
+
+
+function afterVerdict(ctx, model, event) {
+    const { tests, verdict } = event;
+    const record = {
+        ...model.record,
+        tests: { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) },
+        verdict: {
+            kind: verdict.kind,
+            summary: verdict.summary,
+            ...(verdict.targets.length ? { targets: verdict.targets.slice(0, TARGETS_KEPT) } : {}),
+        },
+    };
+    // The verdict, not the exit code: a test that failed before the cycle and still fails, targeted by no
+    // issue, does not make the work's tests fail (it is reported in preexistingFailures).
+    const state = { ...model.state, testsPassed: verdict.kind === 'accepted' };
+    const j = {
+        ctx,
+        model,
+        event,
+        record,
+        state,
+        tag: tagOf(ctx),
+        n: model.record.n,
+        cycle: cycleOf(model.state),
+    };
+    if (verdict.kind === 'cannot_run')
+        return cannotRun(j);
+    if (verdict.kind === 'rejected')
+        return rejected(j);
+    const accepted = { ...j, state: { ...state, preexistingFailures: verdict.preexisting } };
+    if (!event.changed && !(model.closed ?? []).every(Boolean))
+        return noChangeNeeded(accepted);
+    return complete(accepted);
+}
+/** A real step back: nothing could be verified. */
+function cannotRun({ ctx, model, event, record, state, tag, n }) {
+    const { verdict, tests, now } = event;
+    const t = stepCycle(ctx, state, { type: 'precondition_failed', reason: verdict.summary });
+    const failed = setCycle(t.state, {
+        lastFailure: { kind: 'tests', message: `\`${ctx.settings.testCommand}\`: ${verdict.summary}`, tail: tests.tail },
+    });
+    const bounced = model_close(ctx, failed, { ...record, outcome: 'bounced' }, now);
+    const { violation } = model;
+    return model_finish(model, [
+        log('warn', 'step.bounce', `${tag} verify cannot run: ${verdict.summary}; back to implement.`, {
+            iteration: n,
+            from: 'verify',
+            to: 'implement',
+        }),
+    ], t.decision.kind === 'escalate'
+        ? { state: bounced, violation, escalate: { reason: t.decision.reason, bounceLoop: t.decision.bounceLoop } }
+        : { state: bounced, violation });
+}
+/**
+ * Rejected: the next iteration gets the failures as context (read per test: each broken test and
+ * failing target with its message; else the exit code and the output).
+ */
+function rejected({ ctx, model, event, record, state, tag, n }) {
+    const { verdict, tests, now } = event;
+    if (verdict.kind !== 'rejected')
+        throw new Error('agent-loop: rejected() on a verdict that is not a rejection');
+    const perTest = tests.run !== undefined && isReadable(tests.run);
+    const details = perTest ? rejectionDetails(verdict) : '';
+    const message = perTest || verdict.verifyFailing.length > 0
+        ? verdict.summary
+        : `\`${ctx.settings.testCommand}\` exited with code ${tests.exitCode}`;
+    const failing = setCycle({ ...state, testFailures: state.testFailures + 1 }, { lastFailure: { kind: 'tests', message, tail: `${details}${details ? '\n\n' : ''}${tests.tail}` } });
+    const t = stepCycle(ctx, failing, { type: 'failed', reason: `tests: ${verdict.summary}`, resumeAt: 0 });
+    const closed = model_close(ctx, t.state, { ...record, outcome: 'tests_failed' }, now);
+    const { violation } = model;
+    return model_finish(model, [
+        log('warn', 'tests.failed', MESSAGES.rejected(tag, verdict.summary, tests.exitCode, tests.durationMs), {
+            iteration: n,
+            exitCode: tests.exitCode,
+            broken: verdict.broken.map((f) => f.id),
+            targetsFailing: verdict.targetsFailing.map((f) => f.id),
+        }),
+    ], t.decision.kind === 'escalate'
+        ? { state: closed, violation, escalate: { reason: t.decision.reason, bounceLoop: false } }
+        : { state: closed, violation });
+}
+/** Already satisfied: nothing changed and nothing broke. Closed with the evidence; never a bounce. */
+function noChangeNeeded({ ctx, model, event, record, state, tag, n, cycle }) {
+    const closed = model.closed ?? [];
+    const result = model.result;
+    const { targets } = ctx;
+    const named = targets.tests.length > 0 || targets.verify.length > 0;
+    const why = named
+        ? `its targets pass (${[...targets.tests, ...targets.verify.map((c) => `\`${c}\``)].join(', ')})`
+        : // The agent's words as code: GitHub acts on no @mention or `Fixes #n` in them.
+            `the agent reports ${inlineCode(result.report?.summary?.trim() || 'the work is already done')}`;
+    const note = `agent-loop: no change was needed: ${why} (iteration ${n}).`;
+    const noChange = [];
+    const issueActions = [];
+    for (const [i, id] of cycle.issueIds.entries()) {
+        if (closed[i])
+            continue;
+        // Where a person decides (GitHub): labelled with the evidence, closed only when the issue's own targets pass.
+        issueActions.push({ kind: 'markNoChange', id, note, close: named });
+        if (ctx.canMarkNoChange && !named)
+            noChange.push(id);
+    }
+    const closedNow = cycle.issueIds.filter((id) => !noChange.includes(id));
+    const done = {
+        ...state,
+        consecutiveEscalations: 0,
+        issuesClosed: [...state.issuesClosed, ...closedNow.filter((id) => !state.issuesClosed.includes(id))],
+        // Every issue of the cycle was found already satisfied, closed or left open (those left open are
+        // the ones not in issuesClosed): a beads issue closed as no change is one too (issue 40).
+        issuesNoChange: [...state.issuesNoChange, ...cycle.issueIds.filter((id) => !state.issuesNoChange.includes(id))],
+        completedIterations: [...state.completedIterations, n],
+    };
+    return model_finish(model, [
+        log('info', 'cycle.no_change', MESSAGES.noChange(tag, describeTargets(cycle), why, noChange, closedNow), {
+            iteration: n,
+            issueIds: cycle.issueIds,
+        }),
+    ], {
+        state: model_close(ctx, done, { ...record, outcome: 'no_change' }, event.now),
+        violation: model.violation,
+        cycleDone: true,
+        noChange: true,
+        issueActions,
+    });
+}
+/** Success: close what the agent did not; with pull requests, their merge closes the issues. */
+function complete({ ctx, model, event, record, state, tag, n, cycle }) {
+    const { verdict, tests } = event;
+    const { settings } = ctx;
+    const closed = model.closed ?? [];
+    const viaPullRequest = settings.onSuccess === 'pull-request' && !settings.closeOnBranch;
+    const issueActions = viaPullRequest
+        ? []
+        : cycle.issueIds
+            .filter((_, i) => !closed[i])
+            .map((id) => ({ kind: 'close', id, note: `agent-loop: accepted at iteration ${n}: ${verdict.summary}` }));
+    const done = {
+        ...state,
+        consecutiveEscalations: 0,
+        issuesClosed: [...state.issuesClosed, ...cycle.issueIds.filter((id) => !state.issuesClosed.includes(id))],
+        completedIterations: [...state.completedIterations, n],
+    };
+    const said = MESSAGES.complete(tag, describeTargets(cycle), verdict.summary, tests.durationMs, viaPullRequest, cycle.issueIds);
+    return model_finish(model, [
+        log('info', 'cycle.complete', said, {
+            iteration: n,
+            issueIds: cycle.issueIds,
+            preexistingFailures: verdict.preexisting,
+        }),
+    ], {
+        state: model_close(ctx, done, { ...record, outcome: 'complete' }, event.now),
+        violation: model.violation,
+        cycleDone: true,
+        issueActions,
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/workflows/implement/decide.ts
 /**
  * The implement workflow's iteration, pure: `stepIteration(context, model, event) \u2192 (model,
@@ -39059,44 +40082,10 @@ function isCycleComplete(closedInSource, reportSaysDone) {
 
 
 
-
-
-/** The history keeps this much of the agent's own summary, and this many of a verdict's targets. */
-const SUMMARY_KEPT = 1000;
-const TARGETS_KEPT = 30;
-const WORKFLOW = WORKFLOWS.implement;
-const cycleOf = (s) => s.currentCycle;
-const setCycle = (s, patch) => ({
-    ...s,
-    currentCycle: { ...cycleOf(s), ...patch },
-});
-const tagOf = (ctx) => `[iteration ${ctx.before.iteration + 1}/${ctx.settings.maxIterations}]`;
-/** The iteration's record appended to the history, with its duration. */
-const decide_close = (ctx, s, r, now) => appendHistory(s, { ...r, durationMs: now - ctx.startedAt });
-const decide_finish = (model, effects, outcome) => ({
-    model: { ...model, state: outcome.state },
-    effects: [...effects, { kind: 'finish', outcome }],
-});
-/** The step machine's answer to an event of the cycle's current step. */
-function stepCycle(ctx, s, event) {
-    const t = transition(WORKFLOW, cycleOf(s).progress, event, ctx.settings.maxRetriesPerStep, ctx.settings.terms);
-    return { state: setCycle(s, { progress: t.progress }), decision: t.decision };
-}
-/** Why an issue whose agent-loop block cannot be taken as written is escalated. Pure. */
-const cannotVerify = (unreadable) => `cannot verify: ${unreadable}. Fix the block in the issue's text; the edit makes the issue eligible again`;
-/**
- * The issue's agent-loop block cannot be taken as written, so no work could be verified: the cycle
- * escalated with `reason` (cannotVerify). Before the agent runs (runIteration: no agent run spent, no
- * iteration counted), and in the verdict for targets that came unreadable. Pure.
- */
-function escalateUnverifiable(settings, before, reason) {
-    const { state } = stepCycle({ settings }, before, { type: 'escalate', reason });
-    return { state, escalate: { reason, bounceLoop: false } };
-}
 function stepIteration(ctx, model, event) {
     switch (event.type) {
         case 'interrupted':
-            return decide_finish(model, [], { state: ctx.before, interrupted: true });
+            return model_finish(model, [], { state: ctx.before, interrupted: true });
         case 'agentRan':
             return afterAgent(ctx, { ...model, state: event.state, record: event.record, result: event.result }, event);
         case 'closedRead':
@@ -39108,11 +40097,10 @@ function stepIteration(ctx, model, event) {
 function afterAgent(ctx, model, event) {
     const { result, now } = event;
     const { record } = model;
-    const n = record.n;
     // Moved behind the engine's back: nothing is judged, nothing closed.
     if (event.moved)
-        return decide_finish(model, [], {
-            state: decide_close(ctx, model.state, { ...record, outcome: 'repository_moved' }, now),
+        return model_finish(model, [], {
+            state: model_close(ctx, model.state, { ...record, outcome: 'repository_moved' }, now),
             halt: event.moved,
         });
     // A run that was denied every edit and changed nothing is the environment's fault, not the issue's.
@@ -39126,7 +40114,6 @@ function afterAgent(ctx, model, event) {
     if (failure)
         return afterAgentFailure(ctx, model, result, failure, now);
     let state = setCycle({ ...model.state, successfulIterations: model.state.successfulIterations + 1, environmentFailures: 0 }, { timeoutRetries: 0, rateLimitAttempts: 0 });
-    const tag = tagOf(ctx);
     const effects = [];
     // Defensive validation of the report (seed 004).
     const current = cycleOf(state);
@@ -39146,34 +40133,11 @@ function afterAgent(ctx, model, event) {
         workRemaining: decision.workRemaining,
         ...(told ? { summary: told.slice(0, SUMMARY_KEPT) } : {}),
     };
-    let violation;
-    if (decision.contractViolation) {
-        const { workRemaining } = decision.contractViolation;
-        violation = {
-            timestamp: rfc3339(new Date(now)),
-            type: 'validation_error',
-            iteration: n,
-            issueIds: current.issueIds,
-            message: 'Agent contract violation: requires_continuation=false with work_remaining non-empty',
-            details: {
-                work_remaining: workRemaining,
-                requires_continuation: false,
-                override: ctx.settings.strict ? 'halt' : 'forced_true',
-            },
-        };
-        if (ctx.settings.strict) {
-            effects.push(log('error', 'validation.violation', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; ${surface(ctx.settings.terms).option('strict')} halts.`));
-            return decide_finish(model, effects, {
-                state: decide_close(ctx, state, { ...withReport, outcome: 'contract_violation' }, now),
-                violation,
-                halt: {
-                    reason: 'contract_violation',
-                    message: `Agent contract violation at iteration ${n}: requires_continuation=false with work_remaining "${workRemaining}" (${surface(ctx.settings.terms).option('strict')})`,
-                },
-            });
-        }
-        effects.push(log('warn', 'validation.override', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; overriding to continue (logged to errors.jsonl).`, { iteration: n, workRemaining }));
-    }
+    const checked = contractChecked(ctx, model, { state, record: withReport, now }, decision.contractViolation);
+    if ('model' in checked)
+        return checked;
+    const { violation } = checked;
+    effects.push(...checked.effects);
     if (decision.stuck)
         return stuckOut(ctx, model, effects, { state, record: withReport, violation, now }, decision.stuck);
     // Completion check next: are the targets closed in the source?
@@ -39182,12 +40146,44 @@ function afterAgent(ctx, model, event) {
         effects: [...effects, { kind: 'readClosed' }],
     };
 }
+/**
+ * Seed 004's contract: a report that says requires_continuation: false while work remains is a
+ * violation, for errors.jsonl; --strict halts on it, else the loop goes on as if it said true.
+ */
+function contractChecked(ctx, model, at, contractViolation) {
+    if (!contractViolation)
+        return { effects: [] };
+    const { workRemaining } = contractViolation;
+    const n = at.record.n;
+    const tag = tagOf(ctx);
+    const strict = surface(ctx.settings.terms).option('strict');
+    const violation = {
+        timestamp: rfc3339(new Date(at.now)),
+        type: 'validation_error',
+        iteration: n,
+        issueIds: cycleOf(at.state).issueIds,
+        message: 'Agent contract violation: requires_continuation=false with work_remaining non-empty',
+        details: {
+            work_remaining: workRemaining,
+            requires_continuation: false,
+            override: ctx.settings.strict ? 'halt' : 'forced_true',
+        },
+    };
+    if (ctx.settings.strict)
+        return model_finish(model, [log('error', 'validation.violation', MESSAGES.strictHalts(tag, workRemaining, strict))], {
+            state: model_close(ctx, at.state, { ...at.record, outcome: 'contract_violation' }, at.now),
+            violation,
+            halt: { reason: 'contract_violation', message: MESSAGES.contractViolation(n, workRemaining, strict) },
+        });
+    const said = MESSAGES.overridden(tag, workRemaining);
+    return { violation, effects: [log('warn', 'validation.override', said, { iteration: n, workRemaining })] };
+}
 function afterAgentFailure(ctx, model, result, failure, now) {
     const n = model.record.n;
     const counted = afterFailure(model.state, failure);
     const d = counted.decision;
     const effects = [
-        log(failure.class === 'permanent' ? 'error' : 'warn', 'iteration.failed', `${ctx.agentName} iteration ${n} failed: ${failure.message} (${result.exitCode !== null ? `exit code ${result.exitCode}` : result.signal ? `killed by ${result.signal}` : 'no exit code'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`, {
+        log(failure.class === 'permanent' ? 'error' : 'warn', 'iteration.failed', MESSAGES.agentFailed(ctx.agentName, n, failure, result), {
             iteration: n,
             exitCode: result.exitCode,
             signal: result.signal,
@@ -39208,15 +40204,15 @@ function afterAgentFailure(ctx, model, result, failure, now) {
         outcome: 'agent_failed',
     };
     if (d.exhausted === 'halt')
-        return decide_finish(model, effects, {
-            state: decide_close(ctx, state, failed, now),
+        return model_finish(model, effects, {
+            state: model_close(ctx, state, failed, now),
             halt: agentUnavailable(d.attempts, failure, ctx.settings.terms),
         });
     if (d.exhausted === 'escalate')
-        return decide_finish(model, effects, {
-            state: decide_close(ctx, state, failed, now),
+        return model_finish(model, effects, {
+            state: model_close(ctx, state, failed, now),
             escalate: {
-                reason: `${failure.reason === 'timeout' ? 'timed out' : 'network errors'} ${d.attempts} times in a row (${d.attempts - 1} retries with the same timeout): ${failure.message}`,
+                reason: MESSAGES.retriesExhausted(failure, d.attempts),
                 bounceLoop: false,
             },
         });
@@ -39225,21 +40221,21 @@ function afterAgentFailure(ctx, model, result, failure, now) {
         const t = stepCycle(ctx, state, { type: 'failed', reason: failure.message });
         state = t.state;
         if (t.decision.kind === 'escalate')
-            return decide_finish(model, effects, {
-                state: decide_close(ctx, state, failed, now),
+            return model_finish(model, effects, {
+                state: model_close(ctx, state, failed, now),
                 escalate: { reason: t.decision.reason, bounceLoop: false },
             });
     }
-    return decide_finish(model, effects, {
-        state: decide_close(ctx, state, failed, now),
+    return model_finish(model, effects, {
+        state: model_close(ctx, state, failed, now),
         ...(d.waitMs > 0 ? { waitMs: d.waitMs } : {}),
     });
 }
 /** The cycle escalated as stuck (`why`), logged after `effects`, its iteration recorded as `stuck`. */
 function stuckOut(ctx, model, effects, at, why) {
     const t = stepCycle(ctx, at.state, { type: 'escalate', reason: `stuck: ${why}` });
-    return decide_finish(model, [...effects, log('error', 'cycle.stuck', `${tagOf(ctx)} stuck on ${describeTargets(cycleOf(at.state))}: ${why}.`)], {
-        state: decide_close(ctx, t.state, { ...at.record, outcome: 'stuck' }, at.now),
+    return model_finish(model, [...effects, log('error', 'cycle.stuck', `${tagOf(ctx)} stuck on ${describeTargets(cycleOf(at.state))}: ${why}.`)], {
+        state: model_close(ctx, t.state, { ...at.record, outcome: 'stuck' }, at.now),
         violation: at.violation,
         escalate: { reason: `stuck: ${why}`, bounceLoop: false },
     });
@@ -39259,7 +40255,7 @@ function overCycleLimit(ctx, cycle, runs, workRemaining) {
     if (perIssue === 0 || runs < limit)
         return undefined;
     const limitOf = surface(ctx.settings.terms).given('maxIterationsPerIssue', String(perIssue));
-    return `${runs} agent runs on this cycle ended with work still remaining${workRemaining ? ` (now: ${workRemaining})` : ''}: the limit is ${limitOf}${issues > 1 ? ` \u00d7 ${issues} issues` : ''}`;
+    return MESSAGES.overCycleLimit(runs, workRemaining, limitOf, issues);
 }
 function afterClosedRead(ctx, model, now) {
     const { record, violation } = model;
@@ -39276,9 +40272,9 @@ function afterClosedRead(ctx, model, now) {
     const stuck = decision.silent ?? overCycleLimit(ctx, current, unfinishedRuns, decision.workRemaining);
     if (stuck)
         return stuckOut(ctx, model, [], { state: counted, record, violation, now }, stuck);
-    return decide_finish(model, [
+    return model_finish(model, [
         log('info', 'iteration.end', `${tag} agent ok in ${seconds(result.durationMs)}; work remains${decision.workRemaining ? `: ${decision.workRemaining}` : ''}.`, { iteration: record.n, outcome: 'continuing' }),
-    ], { state: decide_close(ctx, counted, record, now), violation });
+    ], { state: model_close(ctx, counted, record, now), violation });
 }
 /** The cycle is complete by the source or the report: judged (implement \u2192 verify), unless nothing can verify it. */
 function judgeOrEscalate(ctx, model, now) {
@@ -39290,13 +40286,13 @@ function judgeOrEscalate(ctx, model, now) {
     if (ctx.targets.unreadable) {
         const reason = cannotVerify(ctx.targets.unreadable);
         const escalated = escalateUnverifiable(ctx.settings, model.state, reason);
-        return decide_finish(model, [
+        return model_finish(model, [
             log('error', 'issue.targets', `${tag} ${describeTargets(cycleOf(model.state))}: ${reason}.`, {
                 iteration: record.n,
             }),
         ], {
             ...escalated,
-            state: decide_close(ctx, escalated.state, { ...record, outcome: 'cannot_verify' }, now),
+            state: model_close(ctx, escalated.state, { ...record, outcome: 'cannot_verify' }, now),
             violation,
         });
     }
@@ -39310,169 +40306,96 @@ function judgeOrEscalate(ctx, model, now) {
         ],
     };
 }
-function afterVerdict(ctx, model, event) {
-    const { tests, verdict, changed, now } = event;
-    const { violation } = model;
-    const { settings } = ctx;
-    const closed = model.closed ?? [];
-    const result = model.result;
-    const tag = tagOf(ctx);
-    const n = model.record.n;
-    const cycle = cycleOf(model.state);
-    const record = {
-        ...model.record,
-        tests: { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) },
-        verdict: {
-            kind: verdict.kind,
-            summary: verdict.summary,
-            ...(verdict.targets.length ? { targets: verdict.targets.slice(0, TARGETS_KEPT) } : {}),
-        },
-    };
-    // The verdict, not the exit code: a test that failed before the cycle and still fails, targeted by no
-    // issue, does not make the work's tests fail (it is reported in preexistingFailures).
-    let state = { ...model.state, testsPassed: verdict.kind === 'accepted' };
-    if (verdict.kind === 'cannot_run') {
-        // A real step back: nothing could be verified.
-        const t = stepCycle(ctx, state, { type: 'precondition_failed', reason: verdict.summary });
-        state = setCycle(t.state, {
-            lastFailure: { kind: 'tests', message: `\`${settings.testCommand}\`: ${verdict.summary}`, tail: tests.tail },
-        });
-        const bounced = decide_close(ctx, state, { ...record, outcome: 'bounced' }, now);
-        return decide_finish(model, [
-            log('warn', 'step.bounce', `${tag} verify cannot run: ${verdict.summary}; back to implement.`, {
-                iteration: n,
-                from: 'verify',
-                to: 'implement',
-            }),
-        ], t.decision.kind === 'escalate'
-            ? { state: bounced, violation, escalate: { reason: t.decision.reason, bounceLoop: t.decision.bounceLoop } }
-            : { state: bounced, violation });
+
+;// CONCATENATED MODULE: ./src/workflows/implement/prompt.ts
+
+const MAX_CONTEXT = 4000;
+function buildPrompt(p) {
+    const ids = p.issues.map((i) => i.id).join(', ');
+    const parts = [
+        `You are an autonomous coding agent working in this repository (iteration ${p.iteration} of at most ${p.maxIterations}).`,
+        `Implement the following issue${p.issues.length > 1 ? 's' : ''} completely: ${ids}.`,
+        '',
+    ];
+    for (const issue of p.issues) {
+        parts.push(`## ${issue.id}: ${issue.title}`, '', issue.body.trim() || '(no description)', '');
     }
-    if (verdict.kind === 'rejected') {
-        // Read per test: each broken test and failing target with its message; else the exit code and the output.
-        const perTest = tests.run !== undefined && isReadable(tests.run);
-        const details = perTest ? rejectionDetails(verdict) : '';
-        const message = perTest || verdict.verifyFailing.length > 0
-            ? verdict.summary
-            : `\`${settings.testCommand}\` exited with code ${tests.exitCode}`;
-        state = setCycle({ ...state, testFailures: state.testFailures + 1 }, { lastFailure: { kind: 'tests', message, tail: `${details}${details ? '\n\n' : ''}${tests.tail}` } });
-        const t = stepCycle(ctx, state, { type: 'failed', reason: `tests: ${verdict.summary}`, resumeAt: 0 });
-        state = decide_close(ctx, t.state, { ...record, outcome: 'tests_failed' }, now);
-        return decide_finish(model, [
-            log('warn', 'tests.failed', `${tag} rejected: ${verdict.summary} (exit code ${tests.exitCode}, ${seconds(tests.durationMs)}); the next iteration gets the failures as context.`, {
-                iteration: n,
-                exitCode: tests.exitCode,
-                broken: verdict.broken.map((f) => f.id),
-                targetsFailing: verdict.targetsFailing.map((f) => f.id),
-            }),
-        ], t.decision.kind === 'escalate'
-            ? { state, violation, escalate: { reason: t.decision.reason, bounceLoop: false } }
-            : { state, violation });
+    if (p.plan)
+        parts.push('## Plan', '', p.plan.trim(), '');
+    if (p.lastFailure) {
+        const what = p.lastFailure.kind === 'tests' ? 'The last attempt was not accepted' : 'The last agent run failed';
+        const tail = p.lastFailure.tail.length > MAX_CONTEXT ? `\u2026${p.lastFailure.tail.slice(-MAX_CONTEXT)}` : p.lastFailure.tail;
+        parts.push('## Previous attempt', '', `${what}: ${p.lastFailure.message}`, '', ...fencedBlock(tail.trim()), '');
     }
-    state = { ...state, preexistingFailures: verdict.preexisting };
-    if (!changed && !closed.every(Boolean)) {
-        // Already satisfied: nothing changed and nothing broke. Closed with the evidence; never a bounce.
-        const { targets } = ctx;
-        const named = targets.tests.length > 0 || targets.verify.length > 0;
-        const why = named
-            ? `its targets pass (${[...targets.tests, ...targets.verify.map((c) => `\`${c}\``)].join(', ')})`
-            : // The agent's words as code: GitHub acts on no @mention or `Fixes #n` in them.
-                `the agent reports ${inlineCode(result.report?.summary?.trim() || 'the work is already done')}`;
-        const note = `agent-loop: no change was needed: ${why} (iteration ${n}).`;
-        const noChange = [];
-        const issueActions = [];
-        for (const [i, id] of cycle.issueIds.entries()) {
-            if (closed[i])
-                continue;
-            // Where a person decides (GitHub): labelled with the evidence, closed only when the issue's own targets pass.
-            issueActions.push({ kind: 'markNoChange', id, note, close: named });
-            if (ctx.canMarkNoChange && !named)
-                noChange.push(id);
-        }
-        const closedNow = cycle.issueIds.filter((id) => !noChange.includes(id));
-        state = {
-            ...state,
-            consecutiveEscalations: 0,
-            issuesClosed: [...state.issuesClosed, ...closedNow.filter((id) => !state.issuesClosed.includes(id))],
-            // Every issue of the cycle was found already satisfied, closed or left open (those left open are
-            // the ones not in issuesClosed): a beads issue closed as no change is one too (issue 40).
-            issuesNoChange: [...state.issuesNoChange, ...cycle.issueIds.filter((id) => !state.issuesNoChange.includes(id))],
-            completedIterations: [...state.completedIterations, n],
-        };
-        return decide_finish(model, [
-            log('info', 'cycle.no_change', `${tag} ${describeTargets(cycle)}: no change was needed (${why}); ${noChange.length ? `labelled ${noChange.join(', ')} ${NO_CHANGE_LABEL} for a person to close` : `closed ${closedNow.join(', ')}`}.`, { iteration: n, issueIds: cycle.issueIds }),
-        ], {
-            state: decide_close(ctx, state, { ...record, outcome: 'no_change' }, now),
-            violation,
-            cycleDone: true,
-            noChange: true,
-            issueActions,
-        });
-    }
-    // Success: close what the agent did not; with pull requests, their merge closes the issues.
-    const viaPullRequest = settings.onSuccess === 'pull-request' && !settings.closeOnBranch;
-    const issueActions = viaPullRequest
-        ? []
-        : cycle.issueIds
-            .filter((_, i) => !closed[i])
-            .map((id) => ({ kind: 'close', id, note: `agent-loop: accepted at iteration ${n}: ${verdict.summary}` }));
-    state = {
-        ...state,
-        consecutiveEscalations: 0,
-        issuesClosed: [...state.issuesClosed, ...cycle.issueIds.filter((id) => !state.issuesClosed.includes(id))],
-        completedIterations: [...state.completedIterations, n],
-    };
-    return decide_finish(model, [
-        log('info', 'cycle.complete', `${tag} ${describeTargets(cycle)} done: ${verdict.summary} (${seconds(tests.durationMs)}); ${viaPullRequest ? 'a pull request follows' : `closed ${cycle.issueIds.join(', ')}`}.`, { iteration: n, issueIds: cycle.issueIds, preexistingFailures: verdict.preexisting }),
-    ], { state: decide_close(ctx, state, { ...record, outcome: 'complete' }, now), violation, cycleDone: true, issueActions });
+    parts.push('## Done means', '', `- \`${p.testCommand}\`: no test that passes now may fail, and the tests this issue is about pass.`, ...(p.failingBefore?.length
+        ? [
+            `- ${p.failingBefore.length} test(s) already fail before your change (${p.failingBefore.slice(0, 10).join(', ')}${p.failingBefore.length > 10 ? ', \u2026' : ''}): leave them alone unless this issue is about them; they do not block it.`,
+        ]
+        : []), `- Each issue is closed in ${p.sourceHint} once its work is done.`, '', 'End your final message with this report block:', '', '```yaml', 'work_remaining: <space-separated ids of issues not finished yet, or 0>', 'requires_continuation: <true if more work is needed, else false>', 'stuck_detected: <true if you cannot make progress, else false>', 'summary: <one line on what you did>', '```');
+    return parts.join('\n') + '\n';
 }
 
-;// CONCATENATED MODULE: ./src/workflows/implement/iteration.ts
+;// CONCATENATED MODULE: ./src/workflows/implement/machine.ts
+
+
+
+
+
+
+
+
+
+
+const machine_WORKFLOW = WORKFLOWS.implement;
+function implementMachine(s) {
+    return readingIssuesFirst((sub, event) => stepImplement(s, sub, event));
+}
+function stepImplement(s, sub, event) {
+    if (event.type === 'cycleIssuesRead')
+        return machine_issuesRead(s, sub, event.issues);
+    const ctx = sub.ctx;
+    if (!ctx || !sub.model)
+        throw new Error(`agent-loop: an implement iteration got ${event.type} before its agent ran`);
+    if (event.type === 'agentRan') {
+        const turn = turnState(ctx.before, new Date(event.started), event.result);
+        const at = { ...ctx, startedAt: event.started };
+        const stepped = stepIteration(at, { state: ctx.before, record: turn.record }, {
+            type: 'agentRan',
+            result: event.result,
+            state: turn.state,
+            record: turn.record,
+            ...(event.moved ? { moved: event.moved } : {}),
+            now: event.now,
+            deniedEverything: event.deniedEverything,
+        });
+        return answer(s, { ...sub, ctx: at }, stepped.model, stepped.effects);
+    }
+    if (event.type !== 'closedRead' && event.type !== 'judged')
+        throw new Error(`agent-loop: an implement iteration does not ask for what answers ${event.type}`);
+    const stepped = stepIteration(ctx, sub.model, event);
+    return answer(s, sub, stepped.model, stepped.effects);
+}
 /**
- * One iteration of a cycle, performed: the agent's turn (the implement step), then, when the agent
- * says the work is done, the verify step (its precondition, then the test gate). What to do after
- * each observation is decided by stepIteration (decide.ts, pure); this file only performs its
- * effects (log, read the issues, run the tests) and feeds back what happened.
+ * The cycle's issues read: what they must make pass, as the cycle's first iteration read them (the
+ * agent can edit its own issue in a beads file: until 2026-11-28 an agent that removed the test its
+ * issue named, or its verify:, had the next iteration's verdict take no target, and the issue was
+ * closed with nothing fixed); then the prompt and the agent's run, or an escalation when the
+ * issue's agent-loop block cannot be read (nothing the agent did could be verified).
  */
-
-
-
-
-
-
-
-
-
-
-
-const iteration_WORKFLOW = WORKFLOWS.implement;
-/** The default workflow: the agent works until the issue's tests pass (implement \u2192 verify). */
-const implementWorkflow = {
-    name: 'implement',
-    batches: true,
-    iterate: (deps, state, baseline) => runIteration(deps, state, baseline),
-};
-async function runIteration(deps, given, baseline) {
-    const { settings, logger, clock, source, git } = deps;
-    const read = given.currentCycle;
-    const n = given.iteration + 1;
-    const issues = await Promise.all(read.issueIds.map(async (id, i) => (await source.get(id)) ?? { id, title: read.titles[i] ?? id, body: '' }));
-    // What the issue must make pass: its agent-loop block, or the tests its text names, as the cycle's
-    // first iteration read them. The agent can edit its own issue in a beads file: until 2026-11-28 an
-    // agent that removed the test its issue named (or its verify:) had the next iteration's verdict
-    // take no target, and the issue was closed with nothing fixed.
+function machine_issuesRead(s, sub, issues) {
+    const { settings } = s;
+    const read = cycleInFlight(sub.before);
+    const n = sub.before.iteration + 1;
     const targetsText = read.targetsText ?? issues.map((i) => `${i.title}\n${i.body}`).join('\n\n');
     const cycle = read.targetsText === undefined ? { ...read, targetsText } : read;
-    const before = cycle === read ? given : { ...given, currentCycle: cycle };
-    const targets = issueTargets(targetsText, baseline);
+    const before = cycle === read ? sub.before : { ...sub.before, currentCycle: cycle };
+    const targets = issueTargets(targetsText, sub.baseline);
+    const tag = `[iteration ${n}/${settings.maxIterations}]`;
     if (targets.unreadable) {
-        // Nothing the agent does could be verified: escalated before an agent run is spent on it.
         const reason = cannotVerify(targets.unreadable);
-        logger.error('issue.targets', `[iteration ${n}/${settings.maxIterations}] ${describeTargets(cycle)}: ${reason}. Escalated before any agent run.`, { iteration: n });
-        return escalateUnverifiable(settings, before, reason);
+        const said = `${tag} ${describeTargets(cycle)}: ${reason}. Escalated before any agent run.`;
+        return machine_finish(s, { ...sub, before }, [log('error', 'issue.targets', said, { iteration: n })], escalateUnverifiable(settings, before, reason));
     }
-    // The previous failure's output goes back to the agent: masked where it entered the engine (the
-    // test command's output and report, the agent's output, the issue's text), and prompt.md on its way out.
     const prompt = buildPrompt({
         issues,
         iteration: n,
@@ -39480,288 +40403,81 @@ async function runIteration(deps, given, baseline) {
         testCommand: settings.testCommand,
         plan: settings.plan,
         lastFailure: cycle.lastFailure,
-        sourceHint: source.description,
-        ...(baseline ? { failingBefore: failedIds(baseline).filter((id) => !targets.tests.includes(id)) } : {}),
+        sourceHint: s.sourceHint,
+        ...(sub.baseline ? { failingBefore: failedIds(sub.baseline).filter((id) => !targets.tests.includes(id)) } : {}),
     });
-    logger.info('iteration.start', `[iteration ${n}/${settings.maxIterations}] ${describeTargets(cycle)} \u2026`, {
-        iteration: n,
-        issueIds: cycle.issueIds,
-        step: iteration_WORKFLOW[cycle.progress.index],
-    });
-    const turn = await agentTurn(deps, before, prompt, `the work of iteration ${n}`);
-    if (!turn)
-        return { state: before, interrupted: true };
     const ctx = {
         settings,
-        agentName: deps.agent.displayName,
+        agentName: s.agentName,
         before,
         targets,
-        canMarkNoChange: source.markNoChange !== undefined,
-        startedAt: turn.started.getTime(),
+        canMarkNoChange: s.canMarkNoChange,
+        startedAt: 0,
     };
-    const { result } = turn;
-    const base = turn.state.baseBranch;
-    // Asked only when it matters: a successful run that was denied edits.
-    const deniedEverything = !turn.moved &&
-        result.ok &&
-        (result.permissionDenials ?? 0) > 0 &&
-        git !== undefined &&
-        base !== undefined &&
-        !(await git.hasWorkSince(base));
-    const perform = async (effect) => {
-        switch (effect.kind) {
-            case 'log':
-                logger[effect.level](effect.event, effect.message, effect.data);
-                return undefined;
-            case 'readClosed': {
-                const closed = await Promise.all(cycle.issueIds.map(async (id) => isClosedIn(deps, id)));
-                return { type: 'closedRead', closed, now: clock.now().getTime() };
-            }
-            case 'judge': {
-                const changed = !(git && base) || (await git.hasWorkSince(base));
-                const gate = await judgeWork(deps, baseline, targets);
-                if (!gate)
-                    return { type: 'interrupted' };
-                return { type: 'judged', changed, ...gate, now: clock.now().getTime() };
-            }
-            case 'finish':
-                return effect.outcome;
-        }
-    };
-    return interpret((model, event) => stepIteration(ctx, model, event), {
-        model: { state: before, record: turn.record },
-        event: { ...agentRan(turn, clock.now().getTime()), deniedEverything },
-    }, perform, 'an implement iteration');
+    const effects = [
+        log('info', 'iteration.start', `${tag} ${describeTargets(cycle)} \u2026`, {
+            iteration: n,
+            issueIds: cycle.issueIds,
+            step: machine_WORKFLOW[cycle.progress.index],
+        }),
+        { kind: 'runAgent', prompt, what: `the work of iteration ${n}` },
+    ];
+    return { sub: { ...sub, before, targets, ctx, model: { state: before, record: EMPTY_RECORD } }, effects };
 }
-const isClosedIn = async (deps, id) => {
-    const issue = await deps.source.get(id);
-    return issue ? isClosed(issue) : false;
+/** decide.ts's effects as the core's: its `judge` with the targets and the baseline, its `finish` with the reason masked. */
+function answer(s, sub, model, effects) {
+    const out = effects.map((e) => {
+        if (e.kind === 'judge')
+            return {
+                kind: 'judge',
+                targets: sub.targets,
+                ...(sub.baseline ? { baseline: sub.baseline } : {}),
+            };
+        if (e.kind === 'finish')
+            return { kind: 'finish', outcome: e.outcome };
+        return e;
+    });
+    return { sub: { ...sub, model }, effects: out };
+}
+function machine_finish(s, sub, effects, outcome) {
+    return { sub, effects: [...effects, { kind: 'finish', outcome: outcome }] };
+}
+/** No record before the agent ran (decide.ts's model gets the turn's). */
+const EMPTY_RECORD = {
+    n: 0,
+    issueIds: [],
+    startedAt: '',
+    durationMs: 0,
+    outcome: 'continuing',
+    agent: { ok: true, exitCode: 0, signal: null, durationMs: 0 },
 };
-/**
- * Runs the suite and the issue's verify: commands and judges them against the baseline. A
- * rejection for broken tests is confirmed by a second run (a test broken in one run only is flaky
- * and does not count). undefined: interrupted.
- */
-async function judgeWork(deps, baseline, targets) {
-    const { settings, logger } = deps;
-    const once = async () => {
-        const tests = await deps.runTests(settings.testCommand, deps.signal, 'verify');
-        if (deps.signal?.aborted)
-            return undefined;
-        const verify = [];
-        for (const command of targets.verify) {
-            const r = await deps.runTests(command, deps.signal, 'verify');
-            if (deps.signal?.aborted)
-                return undefined;
-            verify.push({ command, exitCode: r.exitCode, tail: r.tail });
-        }
-        const now = tests.run ?? emptyRun(tests.exitCode);
-        const say = surface(settings.terms);
-        return {
-            tests,
-            verdict: judge({ baseline: baseline ?? emptyRun(0), now, targetTests: targets.tests, verify, say }),
-        };
-    };
-    const first = await once();
-    if (!first ||
-        first.verdict.kind !== 'rejected' ||
-        first.verdict.broken.length === 0 ||
-        !first.tests.run ||
-        !isReadable(first.tests.run))
-        return first;
-    logger.info('tests.confirm', `${first.verdict.broken.length} test(s) that passed before fail now; running the tests once more to tell a regression from a flaky test.`);
-    const second = await once();
-    if (!second)
-        return undefined;
-    const confirmed = new Set(second.verdict.broken.map((f) => f.id));
-    const flaky = first.verdict.broken.filter((f) => !confirmed.has(f.id)).map((f) => f.id);
-    if (flaky.length)
-        logger.warn('tests.flaky', `Flaky: ${flaky.join(', ')} failed once and passed on the second run; not counted against the agent.`, { flaky });
-    return second;
-}
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
+;// CONCATENATED MODULE: ./src/workflows/implement/iteration.ts
 
-
-
-function iso_datetime(params) {
-    return _isoDateTime(ZodISODateTime, params);
-}
-function iso_date(params) {
-    return core._isoDate(ZodISODate, params);
-}
-function iso_time(params) {
-    return core._isoTime(ZodISOTime, params);
-}
-function iso_duration(params) {
-    return core._isoDuration(ZodISODuration, params);
-}
-
-;// CONCATENATED MODULE: ./src/workflows/tdd/notes.ts
-/**
- * The red/green/refactor workflow's handoff state (seed 003, "Error State in Git Notes"): one JSON
- * note on each phase commit, under `refs/notes/agent-loop`. The note travels with the branch's
- * history, so a run resumes from the newest note on the branch without a `--resume` flag, and a
- * rollback (`git reset --hard`) takes the state back with the commits.
- */
-
-
-
-
-
-const NOTES_REF = 'refs/notes/agent-loop';
-/** Seed 003's "Error Types" table, in its order. */
-const TDD_ERROR_TYPES = [
-    'COMPILATION_ERROR',
-    'TEST_UNEXPECTED_PASS',
-    'TEST_UNEXPECTED_FAIL',
-    'IMPLEMENTATION_FAILED',
-    'REGRESSION',
-    'DUPLICATE_TEST',
-    'API_RATE_LIMIT',
-    'NETWORK_TIMEOUT',
-    'WORKFLOW_ABORTED',
-];
-/** The workflow's phases, spelled as in the seed's example (`"phase": "GREEN"`). */
-const TDD_PHASES = ['RED', 'GREEN', 'REFACTOR'];
-const TDD_TEST_RESULTS = ['PASS', 'FAIL'];
-const notes_TddErrorSchema = object({
-    type: schemas_enum(TDD_ERROR_TYPES),
-    message: schemas_string(),
-    details: schemas_string(),
-    /** Attempts made so far (the seed's example: 6 after "5 retries (6 total attempts)"). */
-    retry_count: schemas_number().int().min(0),
-    /** RFC 3339, e.g. "2025-01-22T10:30:00Z". */
-    timestamp: iso_datetime({ offset: true }),
-});
-/**
- * The note. Field names are the seed's (snake_case, as stored); `error` is present only "when an
- * error occurs": absent or null otherwise. Unknown keys are dropped on read.
- */
-const TddNoteSchema = object({
-    /** The phase this commit finished (or failed in). */
-    phase: schemas_enum(TDD_PHASES),
-    /** Where a resumed run starts. */
-    next_phase: schemas_enum(TDD_PHASES),
-    /** The red/green/refactor cycle, from 1. */
-    cycle: schemas_number().int().min(1),
-    current_test: object({
-        description: schemas_string(),
-        test_file: schemas_string(),
+/** The default workflow: the agent works until the issue's tests pass (implement \u2192 verify). */
+const implementWorkflow = {
+    name: 'implement',
+    batches: true,
+    machine: (deps) => implementMachine({
+        settings: deps.settings,
+        agentName: deps.agent.displayName,
+        canMarkNoChange: deps.source.markNoChange !== undefined,
+        sourceHint: deps.source.description,
+        redact: deps.redact ?? ((t) => t),
     }),
-    test_result: schemas_enum(TDD_TEST_RESULTS),
-    error: notes_TddErrorSchema.nullable().optional(),
-});
-/** Git in `cwd`, with agent-loop's identity when none is configured (writing a note makes a commit). */
-const notesGit = gitRunner;
-async function must(git, args) {
-    const r = await git.run(args);
-    if (r.code !== 0)
-        throw new errors_GitError(args, r.code, r.stderr || r.stdout);
-    return r.stdout;
-}
-/**
- * Puts `note` on `commit`, replacing any note there. The JSON goes through a temporary file
- * (`-F`), not `-m`: a long `error.details` would exceed the kernel's limit on one argument.
- * Throws on a note that does not match the schema (it could not be read back) and on git failure.
- */
-async function writeNote(git, commit, note) {
-    const valid = TddNoteSchema.safeParse(note);
-    if (!valid.success)
-        throw new Error(`Refusing to write an invalid agent-loop note on ${commit}: ${describeIssue(valid.error)}`);
-    const dir = await external_node_fs_namespaceObject.promises.mkdtemp(external_node_path_default().join(external_node_os_default().tmpdir(), 'agent-loop-note-'));
-    try {
-        const file = external_node_path_default().join(dir, 'note.json');
-        await external_node_fs_namespaceObject.promises.writeFile(file, `${JSON.stringify(valid.data, null, 2)}\n`);
-        await must(git, ['notes', '--ref', NOTES_REF, 'add', '-f', '-F', file, commit]);
-    }
-    finally {
-        await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
-    }
-}
-/**
- * The note on `commit`: undefined when it has none, `{ invalid }` with the reason when the note is
- * not JSON or not a note this version understands (never a throw for those). Throws GitError when
- * git fails otherwise, e.g. `commit` does not exist.
- */
-async function readNote(git, commit) {
-    const args = ['notes', '--ref', NOTES_REF, 'show', commit];
-    const r = await git.run(args);
-    // `git notes show` exits 1 ("no note found for object"); an unknown object dies with 128.
-    if (r.code === 1)
-        return undefined;
-    if (r.code !== 0)
-        throw new errors_GitError(args, r.code, r.stderr || r.stdout);
-    return parseNote(r.stdout, commit);
-}
-/** Parses a note's text. Pure. */
-function parseNote(text, commit) {
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch (error) {
-        return { invalid: `the ${NOTES_REF} note on ${commit} is not JSON (${error.message})` };
-    }
-    const parsed = TddNoteSchema.safeParse(json);
-    if (parsed.success)
-        return parsed.data;
-    return { invalid: `the ${NOTES_REF} note on ${commit} is not a valid TDD note (${describeIssue(parsed.error)})` };
-}
-function isInvalidNote(value) {
-    return value !== undefined && 'invalid' in value;
-}
-/** How many commits back from the tip newestNote looks; TDD phase commits sit near the tip. */
-const NEWEST_NOTE_DEPTH = 10_000;
-/**
- * The newest commit on `branch` (first in `git rev-list` order) carrying a valid note, and the note:
- * where an interrupted run resumes. Invalid notes are skipped for the next older valid one. Only
- * commits listed by `git notes list` are read, and only the newest `depth` commits are considered.
- * `onInvalid` hears about each invalid note skipped.
- */
-async function newestNote(git, branch = 'HEAD', options = {}) {
-    const noted = new Set((await must(git, ['notes', '--ref', NOTES_REF, 'list']))
-        .split('\n')
-        .map((line) => line.trim().split(/\s+/)[1])
-        .filter((commit) => commit !== undefined && commit !== ''));
-    if (noted.size === 0)
-        return undefined;
-    const commits = (await must(git, ['rev-list', `--max-count=${options.depth ?? NEWEST_NOTE_DEPTH}`, branch, '--']))
-        .split('\n')
-        .map((line) => line.trim())
-        .filter((commit) => noted.has(commit));
-    for (const commit of commits) {
-        const note = await readNote(git, commit);
-        if (note === undefined)
-            continue;
-        if (isInvalidNote(note)) {
-            options.onInvalid?.(commit, note.invalid);
-            continue;
-        }
-        return { commit, note };
-    }
-    return undefined;
-}
-/**
- * `git` arguments to fetch the notes from `remote`, replacing the local notes (actions/checkout does
- * not fetch notes). git fails when the remote has no notes yet: callers treat that as "no state".
- */
-function fetchNotesArgs(remote) {
-    return ['fetch', remote, `+${NOTES_REF}:${NOTES_REF}`];
-}
-/** `git` arguments to push the notes to `remote` (a fast-forward of the remote's notes ref). */
-function pushNotesArgs(remote) {
-    return ['push', remote, NOTES_REF];
-}
-function describeIssue(error) {
-    const first = error.issues[0];
-    return first ? `${first.path.join('.') || 'note'}: ${first.message}` : 'unknown';
-}
+};
 
 ;// CONCATENATED MODULE: ./src/workflows/tdd/model.ts
+/**
+ * The vocabulary of the red/green/refactor iteration's step machine (step.ts): what it knows from
+ * the start (the context), what it observes (events), what it asks for (effects), where it is (the
+ * model), and the pieces every step uses: ask, finish, the iteration's record closed, the cycle's
+ * tdd state patched, the cycle complete. Pure.
+ */
 
 
-const model_cycleOf = (s) => s.currentCycle;
+
+const model_cycleOf = (s) => cycleInFlight(s);
 const n = (ctx) => ctx.before.iteration + 1;
 const model_tagOf = (ctx, m) => `[iteration ${n(ctx)}/${ctx.settings.maxIterations}] ${m.tdd.phase} ${m.tdd.round}`;
 /** `s` with the cycle's tdd state: the iteration's, patched. */
@@ -39771,7 +40487,7 @@ const setTdd = (m, s, patch) => ({
 });
 /** The state after the agent ran. */
 const model_stateOf = (m) => m.state;
-const model_finish = (model, effects, outcome) => ({
+const tdd_model_finish = (model, effects, outcome) => ({
     model: { ...model, stage: 'done' },
     effects: [...effects, { kind: 'finish', outcome }],
 });
@@ -39780,7 +40496,7 @@ const ask = (model, stage, effects) => ({
     effects,
 });
 /** The iteration's record appended to the history: its outcome, duration and what the phase came to. */
-function model_close(m, s, outcome, decision, error) {
+function tdd_model_close(m, s, outcome, decision, error) {
     return appendHistory(s, {
         ...m.record,
         outcome,
@@ -39820,6 +40536,28 @@ function cycleComplete(ctx, state) {
             cycleDone: true,
             issueActions,
         },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/workflows/tdd/phaseNote.ts
+function isDuplicateReport(result) {
+    const value = result.report?.fields.duplicate_test;
+    return value === true || value === 'true';
+}
+/** The test file among the files RED changed: a path that looks like a test, else the first. */
+function pickTestFile(files) {
+    return (files.find((f) => /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$|(^|\/)test_[^/]+\.py$|_test\.go$/i.test(f)) ??
+        files[0] ??
+        '');
+}
+function noteOf(tdd, test, phase, next, result, error) {
+    return {
+        phase,
+        next_phase: next,
+        cycle: tdd.round,
+        current_test: { description: test, test_file: tdd.testFile },
+        test_result: result,
+        ...(error ? { error: { ...error, type: error.type } } : {}),
     };
 }
 
@@ -40123,6 +40861,15 @@ function renderTestList(tests) {
 }
 
 ;// CONCATENATED MODULE: ./src/workflows/tdd/afterAgent.ts
+/**
+ * The red/green/refactor iteration from the agent's turn on, pure (step.ts dispatches to it): the
+ * agent's own failures under the retry policy table (rate limits back off without limit, network
+ * timeouts are retried 3 times, anything else is a failed attempt of the phase), the tests against
+ * the baseline, and seed 003's decision (decide.ts) carried out: the phase's commit with its note, a
+ * retry with the failure as context, a skipped test (reset), a rolled-back refactoring, an abort
+ * that halts the run with the error type (its wip: commit noted with the error).
+ */
+
 
 
 
@@ -40143,7 +40890,7 @@ function afterAgent_afterAgent(ctx, model, e) {
     };
     // Moved behind the engine's back: the phase is not judged or committed.
     if (e.moved)
-        return model_finish(m, [], { state: model_close(m, model_stateOf(m), 'repository_moved', 'halt'), halt: e.moved });
+        return tdd_model_finish(m, [], { state: tdd_model_close(m, model_stateOf(m), 'repository_moved', 'halt'), halt: e.moved });
     if (result.failure)
         return afterAgent_afterAgentFailure(ctx, m);
     const state = {
@@ -40176,14 +40923,14 @@ function afterAgent_afterAgentFailure(ctx, m) {
     const state = counted.state;
     const at = { ...m, state };
     if (d.exhausted === 'halt')
-        return model_finish(at, effects, {
-            state: model_close(at, state, 'agent_failed', 'halt'),
+        return tdd_model_finish(at, effects, {
+            state: tdd_model_close(at, state, 'agent_failed', 'halt'),
             halt: agentUnavailable(d.attempts, failure, ctx.settings.terms),
         });
     if (d.kind === 'rate_limit') {
         effects.push(log('warn', 'tdd.rate_limited', `${tag} API_RATE_LIMIT: retry ${d.attempts} after the backoff.`));
-        return model_finish(at, effects, {
-            state: model_close(at, state, 'agent_failed', 'backoff', {
+        return tdd_model_finish(at, effects, {
+            state: tdd_model_close(at, state, 'agent_failed', 'backoff', {
                 type: 'API_RATE_LIMIT',
                 message: failure.message,
                 details: '',
@@ -40199,10 +40946,10 @@ function afterAgent_afterAgentFailure(ctx, m) {
         };
         if (d.exhausted === 'escalate')
             return abort(ctx, at, effects, error, d.attempts);
-        return model_finish(at, effects, { state: model_close(at, state, 'agent_failed', 'retry', error) });
+        return tdd_model_finish(at, effects, { state: tdd_model_close(at, state, 'agent_failed', 'retry', error) });
     }
     if (!d.countsTowardStep)
-        return model_finish(at, effects, { state: model_close(at, state, 'agent_failed', 'retry') });
+        return tdd_model_finish(at, effects, { state: tdd_model_close(at, state, 'agent_failed', 'retry') });
     const error = {
         type: 'WORKFLOW_ABORTED',
         message: `the ${tdd.phase} agent failed: ${failure.message}`,
@@ -40211,7 +40958,7 @@ function afterAgent_afterAgentFailure(ctx, m) {
     if (tdd.retries >= TDD_MAX_RETRIES)
         return abort(ctx, at, effects, error, tdd.retries + 1);
     const retried = setTdd(at, state, { retries: tdd.retries + 1, lastError: error });
-    return model_finish(at, effects, { state: model_close(at, retried, 'agent_failed', 'retry', error) });
+    return tdd_model_finish(at, effects, { state: tdd_model_close(at, retried, 'agent_failed', 'retry', error) });
 }
 function afterTests(ctx, model, e) {
     const { tests } = e;
@@ -40256,12 +41003,12 @@ function apply(ctx, m, changed) {
     switch (d.kind) {
         case 'retry': {
             const retried = setTdd(m, state, { retries: tdd.retries + 1, lastError: d.error });
-            return model_finish(m, [
+            return tdd_model_finish(m, [
                 log('warn', 'tdd.retry', `${tag} ${d.error.type}: ${d.error.message}; the agent tries again with the failures.`, {
                     iteration: n(ctx),
                     type: d.error.type,
                 }),
-            ], { state: model_close(m, retried, 'tests_failed', 'retry', d.error) });
+            ], { state: tdd_model_close(m, retried, 'tests_failed', 'retry', d.error) });
         }
         case 'abort':
             return abort(ctx, m, [], d.error, tdd.retries + 1);
@@ -40313,7 +41060,7 @@ function end(ctx, m, effects, commit) {
         case 'abort': {
             const { error, tddError } = ending;
             const aborted = commit ? setTdd(m, model_stateOf(m), { lastCommit: commit }) : model_stateOf(m);
-            return model_finish(m, [
+            return tdd_model_finish(m, [
                 ...effects,
                 log('error', 'tdd.aborted', `${tag} ${error.type}: ${error.message}. Commits and notes are kept for inspection.`, {
                     iteration: n(ctx),
@@ -40321,7 +41068,7 @@ function end(ctx, m, effects, commit) {
                     phase: tdd.phase,
                 }),
             ], {
-                state: model_close(m, { ...aborted, tddError }, 'stuck', 'abort', error),
+                state: tdd_model_close(m, { ...aborted, tddError }, 'stuck', 'abort', error),
                 halt: {
                     reason: 'workflow_aborted',
                     message: `TDD WORKFLOW ABORTED (${error.type}) at ${tdd.phase} for "${m.test}": ${error.message}`,
@@ -40352,7 +41099,7 @@ function end(ctx, m, effects, commit) {
                 testFile,
                 ...(commit ? { lastCommit: commit } : {}),
             });
-            return model_finish(m, logged, { state: model_close(m, state, 'continuing', 'commit') });
+            return tdd_model_finish(m, logged, { state: tdd_model_close(m, state, 'continuing', 'commit') });
         }
     }
 }
@@ -40398,36 +41145,16 @@ function advance(ctx, m, effects, tests, decision, error, commit) {
         ? [{ kind: 'tick', id: model_cycleOf(ctx.before).issueIds[0] ?? '', item: tests[tdd.index]?.description ?? '' }]
         : [];
     if (next !== -1)
-        return model_finish(m, effects, {
-            state: model_close(m, state, 'continuing', decision, error),
+        return tdd_model_finish(m, effects, {
+            state: tdd_model_close(m, state, 'continuing', decision, error),
             ...(ticks.length ? { issueActions: ticks } : {}),
         });
     const done = cycleComplete(ctx, state);
-    return model_finish(m, [...effects, ...done.effects], {
+    return tdd_model_finish(m, [...effects, ...done.effects], {
         ...done.outcome,
-        state: model_close(m, done.outcome.state, 'complete', decision, error),
+        state: tdd_model_close(m, done.outcome.state, 'complete', decision, error),
         issueActions: [...ticks, ...(done.outcome.issueActions ?? [])],
     });
-}
-function isDuplicateReport(result) {
-    const value = result.report?.fields.duplicate_test;
-    return value === true || value === 'true';
-}
-/** The test file among the files RED changed: a path that looks like a test, else the first. */
-function pickTestFile(files) {
-    return (files.find((f) => /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$|(^|\/)test_[^/]+\.py$|_test\.go$/i.test(f)) ??
-        files[0] ??
-        '');
-}
-function noteOf(tdd, test, phase, next, result, error) {
-    return {
-        phase,
-        next_phase: next,
-        cycle: tdd.round,
-        current_test: { description: test, test_file: tdd.testFile },
-        test_result: result,
-        ...(error ? { error: { ...error, type: error.type } } : {}),
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/workflows/tdd/prompts.ts
@@ -40580,7 +41307,7 @@ function afterSync(ctx, m, effects) {
     }
     if (nextPending(tdd.tests) === -1) {
         const done = cycleComplete(ctx, setTdd({ ...m, tdd }, before, {}));
-        return model_finish({ ...m, before, tdd }, [...effects, ...done.effects], done.outcome);
+        return tdd_model_finish({ ...m, before, tdd }, [...effects, ...done.effects], done.outcome);
     }
     if (tdd.tests[tdd.index]?.status !== 'pending')
         tdd = { ...tdd, index: nextPending(tdd.tests) };
@@ -40618,7 +41345,7 @@ function afterCheckTests(ctx, m, e) {
         lastError: back.error,
         bounces,
     });
-    return model_finish(m, [
+    return tdd_model_finish(m, [
         log('warn', 'step.bounce', `${model_tagOf(ctx, m)} precondition failed: ${back.error.message}; back to ${back.back}.`, {
             iteration: n(ctx),
             from: tdd.phase,
@@ -40639,9 +41366,9 @@ function afterCheckTests(ctx, m, e) {
 function phaseBase(ctx, m) {
     if (m.tdd.phaseBase === undefined && ctx.git)
         return ask(m, 'phaseBase', [{ kind: 'readHead' }]);
-    return runAgent(ctx, { ...m, tdd: { ...m.tdd, phaseBase: m.tdd.phaseBase } });
+    return start_runAgent(ctx, { ...m, tdd: { ...m.tdd, phaseBase: m.tdd.phaseBase } });
 }
-function runAgent(ctx, m) {
+function start_runAgent(ctx, m) {
     const { tdd, test } = m;
     const { issue, settings } = ctx;
     const template = ctx.templates?.[tdd.phase] ?? prompts_DEFAULT_TEMPLATES[tdd.phase];
@@ -40693,10 +41420,11 @@ function runAgent(ctx, m) {
 
 
 
+
 function stepTdd(ctx, m, e) {
     if (m.stage !== 'done') {
         if (e.type === 'interrupted')
-            return model_finish(m, [], { state: m.before, interrupted: true });
+            return tdd_model_finish(m, [], { state: m.before, interrupted: true });
         switch (m.stage) {
             case 'start':
                 if (e.type === 'started')
@@ -40720,7 +41448,7 @@ function stepTdd(ctx, m, e) {
                 break;
             case 'phaseBase':
                 if (e.type === 'headRead')
-                    return runAgent(ctx, { ...m, tdd: { ...m.tdd, phaseBase: e.head } });
+                    return start_runAgent(ctx, { ...m, tdd: { ...m.tdd, phaseBase: e.head } });
                 break;
             case 'agent':
                 if (e.type === 'agentRan')
@@ -40753,151 +41481,80 @@ function stepTdd(ctx, m, e) {
     throw new Error(`a tdd iteration waiting at '${m.stage}' cannot take '${e.type}'`);
 }
 
-;// CONCATENATED MODULE: ./src/verdict/consoleFailures.ts
-/**
- * Which tests failed, and why, from a test runner's console output, for when there is no JUnit XML
- * report: jest's `\u25cf Suite \u203a test` blocks, pytest's short test summary, go test's `--- FAIL` lines.
- * Pure, bounded, never throws.
- */
+;// CONCATENATED MODULE: ./src/workflows/tdd/machine.ts
 
-const consoleFailures_ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[ -/]*[@-~]`, 'g');
-const JEST_HEADER = /^\s*\u25cf (.+?)\s*$/;
-const JEST_BLOCK_END = /^\s*(FAIL|PASS)\s+\S|^(Test Suites|Tests|Snapshots|Time|Ran all test suites)\b|^\s*Summary of all failing tests/;
-const JEST_CODE_FRAME = /^\s*>?\s*\d+\s*\|/;
-const PYTEST_SUMMARY = /^(FAILED|ERROR) (\S.*?)(?: - (.*))?$/;
-const GO_FAIL = /^(\s*)--- FAIL: (\S+) \([\d.]+m?s\)/;
-const GO_BUILD_FAILED = /^FAIL\s+(\S+)\s+\[(build failed|setup failed)\]/;
-/**
- * Failures read from a runner's console output, for when there is no JUnit XML: jest's
- * `\u25cf Suite \u203a test` blocks, pytest's `FAILED path::test - message` summary lines, go's
- * `--- FAIL: TestName` lines (and `FAIL pkg [build failed]`). Repeats are dropped; at most
- * REPORT_LIMITS.failed, messages at most REPORT_LIMITS.message characters.
- */
-function failuresFromOutput(output) {
-    const lines = output.replace(consoleFailures_ANSI, '').replace(/\r\n?/g, '\n').split('\n');
-    const found = [];
-    const seen = new Set();
-    const add = (name, message) => {
-        const key = `${name}\n${message}`;
-        if (seen.has(key) || found.length >= REPORT_LIMITS.failed)
-            return;
-        seen.add(key);
-        found.push({ name, message: testReport_clip(message, REPORT_LIMITS.message) });
+
+
+function tddMachine(s) {
+    return readingIssuesFirst((sub, event) => stepMachine(s, sub, event));
+}
+function stepMachine(s, sub, event) {
+    if (event.type === 'cycleIssuesRead') {
+        const ctx = context(s, sub, event.issues);
+        return machine_answer(s, { ...sub, ctx }, stepTdd(ctx, initialTddModel(ctx), { type: 'started' }));
+    }
+    const { ctx, model } = sub;
+    if (!ctx || !model)
+        throw new Error(`agent-loop: a tdd iteration got ${event.type} before it started`);
+    return machine_answer(s, sub, stepTdd(ctx, model, tddEvent(sub, event)));
+}
+/** The core's event as step.ts observes it: the agent's run counted from the state it started from. */
+function tddEvent(sub, event) {
+    if (event.type === 'agentRan') {
+        const turn = turnState(sub.from ?? sub.before, new Date(event.started), event.result);
+        return {
+            type: 'agentRan',
+            result: event.result,
+            state: turn.state,
+            record: turn.record,
+            ...(event.moved ? { moved: event.moved } : {}),
+            now: event.now,
+            startedAt: event.started,
+        };
+    }
+    if (event.type === 'closedRead' || event.type === 'judged')
+        throw new Error(`agent-loop: a tdd iteration does not ask for what answers ${event.type}`);
+    return event;
+}
+/** The iteration's context: the cycle's one issue (its labels and type say whether GREEN's commit is a fix). */
+function context(s, sub, issues) {
+    const [first] = cycleIssue(sub.before, issues);
+    return {
+        settings: s.settings,
+        agentName: s.agentName,
+        before: sub.before,
+        issue: {
+            id: first.id,
+            title: first.title,
+            body: first.body,
+            labels: [...(first.labels ?? [])],
+            ...(first.type ? { type: first.type } : {}),
+        },
+        git: s.git,
+        ...(sub.baseline ? { baseline: sub.baseline } : {}),
+        ...(s.templates ? { templates: s.templates } : {}),
     };
-    let jestFile;
-    for (let i = 0; i < lines.length && found.length < REPORT_LIMITS.failed; i++) {
-        const line = lines[i] ?? '';
-        const fileLine = /^\s*FAIL\s+(\S+\.[A-Za-z]+)\s*/.exec(line);
-        if (fileLine && !GO_BUILD_FAILED.test(line))
-            jestFile = fileLine[1];
-        const jest = JEST_HEADER.exec(line);
-        if (jest?.[1] && jest[1] !== 'Console') {
-            const header = jest[1];
-            const name = header === 'Test suite failed to run' && jestFile ? `${jestFile} \u203a ${header}` : header;
-            add(name, jestMessage(lines, i + 1));
-            continue;
-        }
-        const pytest = PYTEST_SUMMARY.exec(line.trimEnd());
-        if (pytest?.[2] && /::|\.py\b/.test(pytest[2])) {
-            add(pytest[2], pytest[3] ?? '');
-            continue;
-        }
-        const go = GO_FAIL.exec(line);
-        if (go?.[2]) {
-            add(go[2], goMessage(lines, i, go[1]?.length ?? 0, go[2]));
-            continue;
-        }
-        const build = GO_BUILD_FAILED.exec(line);
-        if (build?.[1])
-            add(build[1], goBuildMessage(lines, i, build[1]) || build[2] || 'build failed');
-    }
-    return found;
 }
-/** Lines read into one message from console output (the message is cut to REPORT_LIMITS.message anyway). */
-const MESSAGE_LINES = 100;
-/** A jest failure block's message: its lines up to the code frame or stack trace. */
-function jestMessage(lines, from) {
-    const block = [];
-    for (let j = from; j < lines.length && block.length < MESSAGE_LINES; j++) {
-        const line = lines[j] ?? '';
-        if (JEST_HEADER.test(line) || JEST_BLOCK_END.test(line) || JEST_CODE_FRAME.test(line) || STACK_FRAME.test(line))
-            break;
-        block.push(line.trimEnd());
-    }
-    return testReport_dedent(block)
-        .join('\n')
-        .replace(/\n{3,}/g, '\n\n')
-        .trim();
+function cycleIssue(before, issues) {
+    const id = before.currentCycle?.issueIds[0] ?? '';
+    return [issues.find((i) => i.id === id) ?? { id, title: before.currentCycle?.titles[0] ?? id, body: '' }];
 }
-/**
- * A go test's log lines: those indented under its `--- FAIL` line (go test without -v), or else
- * those printed since its `=== RUN` (go test -v prints them as they happen).
- */
-function goMessage(lines, at, indent, name) {
-    const after = [];
-    for (let j = at + 1; j < lines.length && after.length < MESSAGE_LINES; j++) {
-        const line = lines[j] ?? '';
-        const lineIndent = /^\s*/.exec(line)?.[0].length ?? 0;
-        if (line.trim() === '' || lineIndent <= indent || GO_MARKER.test(line))
-            break;
-        after.push(line);
-    }
-    if (after.length > 0)
-        return testReport_dedent(after).join('\n').trim();
-    const before = [];
-    for (let j = at - 1; j >= 0 && j >= at - 200; j--) {
-        const line = lines[j] ?? '';
-        const marker = /^\s*=== (RUN|CONT|NAME|PAUSE)\s+(\S+)/.exec(line);
-        if (marker) {
-            if (marker[2] === name)
-                break;
-            return ''; // another test's output: nothing of ours in between
+/** step.ts's effects as the core's: `runAgent` without its state (kept here for its answer), `finish` with the reason masked. */
+function machine_answer(s, sub, stepped) {
+    let from = sub.from;
+    const effects = stepped.effects.map((e) => {
+        if (e.kind === 'runAgent') {
+            from = e.state;
+            return { kind: 'runAgent', prompt: e.prompt, what: e.what, tdd: e.tdd };
         }
-        if (GO_MARKER.test(line))
-            return '';
-        before.unshift(line);
-    }
-    return testReport_dedent(before.filter((l) => l.trim() !== ''))
-        .join('\n')
-        .trim();
-}
-/** The compiler output go prints under `# pkg` before `FAIL pkg [build failed]`. */
-function goBuildMessage(lines, at, pkg) {
-    let start = -1;
-    for (let j = at - 1; j >= 0 && j >= at - 500 && start === -1; j--) {
-        const line = lines[j] ?? '';
-        if (line.trim() === `# ${pkg}` || line.startsWith(`# ${pkg} `))
-            start = j;
-    }
-    if (start === -1)
-        return '';
-    const block = [];
-    for (let j = start + 1; j < at && block.length < MESSAGE_LINES; j++) {
-        const line = lines[j] ?? '';
-        if (line.startsWith('#') || line.startsWith('FAIL') || line.startsWith('ok ') || line.trim() === '')
-            break;
-        block.push(line.trimEnd());
-    }
-    return block.join('\n');
+        if (e.kind === 'finish')
+            return { kind: 'finish', outcome: e.outcome };
+        return e;
+    });
+    return { sub: { ...sub, model: stepped.model, ...(from ? { from } : {}) }, effects };
 }
 
 ;// CONCATENATED MODULE: ./src/workflows/tdd/iteration.ts
-/**
- * One iteration of the red/green/refactor workflow (--workflow tdd, seed 003), performed: one agent
- * run for the current phase of the current test, the tests, then the phase's commit with its git
- * note, a retry, a skipped test, a rolled-back refactoring or an abort. What to do after each
- * observation is decided by stepTdd (step.ts, pure); this file only performs its effects (log; read
- * the notes, HEAD, the work, the changed files; run the tests and the agent; commit, reset, write a
- * note) and feeds back what happened.
- */
-
-
-
-
-
-
-
-
 
 /**
  * --workflow tdd: red/green/refactor per test of the issue's checklist, one issue per cycle;
@@ -40907,130 +41564,18 @@ function tddWorkflow(templates) {
     return {
         name: 'tdd',
         batches: false,
-        iterate: (deps, state, baseline) => runTddIteration(deps, state, baseline, templates),
+        machine: (deps) => tddMachine({
+            settings: deps.settings,
+            agentName: deps.agent.displayName,
+            git: deps.git !== undefined,
+            ...(templates ? { templates } : {}),
+            redact: deps.redact ?? ((t) => t),
+        }),
         // The step the cycle in flight runs next, as the run's stage in its checkpoint (state.stage).
         stage: (state) => {
             const phase = state.currentCycle?.tdd?.phase;
             return phase === 'RED' ? 'red' : phase === 'GREEN' ? 'green' : phase === 'REFACTOR' ? 'refactor' : undefined;
         },
-    };
-}
-async function runTddIteration(deps, before, baseline, templates) {
-    const { settings, logger, clock, source, git } = deps;
-    // The environment is the process's (gitRunner's default); the commit author the run was given.
-    const notes = git ? notesGit(git.topLevel, undefined, git.author) : undefined;
-    const cycle = before.currentCycle;
-    const [issueId = ''] = cycle.issueIds;
-    const issue = (await source.get(issueId)) ?? {
-        id: issueId,
-        title: cycle.titles[0] ?? issueId,
-        body: '',
-        labels: [],
-        type: undefined,
-    };
-    const junit = settings.junitFile ? external_node_path_default().resolve(deps.cwd, settings.junitFile) : undefined;
-    const ctx = {
-        settings,
-        agentName: deps.agent.displayName,
-        before,
-        issue: {
-            id: issue.id,
-            title: issue.title,
-            body: issue.body,
-            labels: issue.labels,
-            ...(issue.type ? { type: issue.type } : {}),
-        },
-        git: git !== undefined,
-        ...(baseline ? { baseline } : {}),
-        ...(templates ? { templates } : {}),
-    };
-    const repo = () => {
-        if (!git || !notes)
-            throw new Error('a tdd iteration asked for git where there is none');
-        return { git, notes };
-    };
-    const perform = async (effect) => {
-        switch (effect.kind) {
-            case 'log':
-                logger[effect.level](effect.event, effect.message, effect.data);
-                return undefined;
-            case 'readNotes': {
-                const invalid = [];
-                const newest = await newestNote(repo().notes, effect.range, {
-                    onInvalid: (commit, reason) => invalid.push({ commit, reason }),
-                });
-                return { type: 'notesRead', ...(newest ? { newest } : {}), invalid };
-            }
-            case 'readHead':
-                return { type: 'headRead', head: await repo().git.head() };
-            case 'readWork':
-                return { type: 'workRead', changed: await repo().git.hasWorkSince(effect.since) };
-            case 'readChangedFiles':
-                return { type: 'filesRead', files: await repo().git.changedFiles(effect.since) };
-            case 'runTests': {
-                // The test command's runner removes a stale report before the run and reads the new one (src/loop/testGate.ts).
-                const tests = await deps.runTests(settings.testCommand, deps.signal, 'verify');
-                if (deps.signal?.aborted)
-                    return { type: 'interrupted' };
-                return { type: 'testsRan', tests, seen: await testsSeen(tests, junit), now: clock.now().getTime() };
-            }
-            case 'runAgent': {
-                // The previous failure's output goes back to the agent: masked where it entered the engine.
-                const turn = await agentTurn(deps, effect.state, effect.prompt, effect.what, effect.tdd);
-                if (!turn)
-                    return { type: 'interrupted' };
-                return { ...agentRan(turn, clock.now().getTime()), startedAt: turn.started.getTime() };
-            }
-            case 'commit':
-                await repo().git.commitAll(effect.message, { allowEmpty: true });
-                return undefined;
-            case 'reset':
-                await repo().git.resetHard(effect.to);
-                return undefined;
-            case 'writeNote':
-                await writeNote(repo().notes, effect.commit, effect.note);
-                return { type: 'noteWritten', now: clock.now().getTime() };
-            case 'finish':
-                return effect.outcome;
-        }
-    };
-    return interpret((model, event) => stepTdd(ctx, model, event), { model: initialTddModel(ctx), event: { type: 'started' } }, perform, 'a tdd iteration');
-}
-/** What a test run says: the failing tests by name (the JUnit report, else the runner's output). */
-async function testsSeen(run, junit) {
-    const xml = junit
-        ? (() => {
-            try {
-                return readInput(junit, 64 * MiB);
-            }
-            catch {
-                return undefined;
-            }
-        })()
-        : undefined;
-    if (xml !== undefined) {
-        const report = parseJUnitXml(xml);
-        const failing = report.failed.map((f) => f.classname && !f.name.startsWith(f.classname) ? `${f.classname} \u203a ${f.name}` : f.name);
-        // A run that failed with no failing testcase in the report: it did not compile, or nothing ran
-        // (jest-junit leaves a suite that fails to compile out of the report).
-        return {
-            passed: run.passed,
-            failing,
-            compileError: !run.passed && report.failed.length === 0,
-            summary: report.failed.length > 0 ? summariseFailures(report) : run.tail.slice(-4000),
-        };
-    }
-    const failures = run.passed ? [] : failuresFromOutput(run.tail);
-    return {
-        passed: run.passed,
-        failing: failures.map((f) => f.name),
-        compileError: !run.passed && failures.length === 0,
-        summary: failures.length > 0
-            ? `${failures.length} failing test(s):\n${failures
-                .slice(0, 10)
-                .map((f) => `- ${f.name}: ${f.message.split('\n')[0]}`)
-                .join('\n')}\n\n${run.tail.slice(-2000)}`
-            : run.tail.slice(-4000),
     };
 }
 

@@ -6,7 +6,11 @@
  */
 import type { ClaimProgress } from '../issues/claims.js';
 import type { HaltDiagnostic } from '../report/diagnostic.js';
-import type { SuiteRun } from '../verdict/results.js';
+import type { AgentResult } from '../agents/types.js';
+import type { Verdict } from '../verdict/judge.js';
+import type { SuiteRun, TestOutcome, TestsSeen } from '../verdict/results.js';
+import type { TddNote } from './tddNote.js';
+import type { IssueTargets } from '../verdict/targets.js';
 import type { CycleState, HaltReason, LoopState, Notice } from './state.js';
 
 export type Halt = { reason: HaltReason; message: string; advice?: string };
@@ -60,6 +64,61 @@ export interface IterationOutcome {
   issueActions?: IssueAction[];
 }
 
+/**
+ * The parts of the loop state an iteration (of any workflow) writes: the interpreter hands the core
+ * only those that changed (`IteratedOutcome.delta`), and the core folds them in (src/core/fold.ts);
+ * every other part (the outbox, the notices, the escalations, the halt, …) is the core's alone.
+ */
+export const ITERATION_FIELDS = [
+  'iteration',
+  'failedIterations',
+  'successfulIterations',
+  'testFailures',
+  'testsPassed',
+  'issuesClosed',
+  'issuesNoChange',
+  'consecutiveEscalations',
+  'completedIterations',
+  'currentCycle',
+  'costUsd',
+  'tokens',
+  'environmentFailures',
+  'tddError',
+  'preexistingFailures',
+  'lastAgentOutput',
+  'history',
+  'compactedIterations',
+] as const satisfies readonly (keyof LoopState)[];
+
+export type IterationDelta = Partial<Pick<LoopState, (typeof ITERATION_FIELDS)[number]>>;
+
+/** An iteration's outcome as the core is told it: what it changed of the loop state, not a whole new one. */
+export type IteratedOutcome = Omit<IterationOutcome, 'state'> & { delta: IterationDelta };
+
+/**
+ * What a cycle's baseline came to (src/loop/baseline.ts): its key; the suite's run (none when it
+ * could not be had: the work is then judged by the test command's exit code alone) and its digest;
+ * how it was had (`seen` earlier in this slice, `kept` in the state directory, `ran` now, or `none`).
+ * `ran`: on the cycle's own starting tree (`ownTree`), with the digest of its failing tests.
+ */
+export interface BaselineDelta {
+  key: string;
+  source: 'seen' | 'kept' | 'ran' | 'none';
+  run?: SuiteRun;
+  digest?: string;
+  ownTree?: boolean;
+  lastFailing?: { key: string; digest: string };
+}
+
+/** A cycle's issue as its iteration reads it. */
+export interface CycleIssue {
+  id: string;
+  title: string;
+  body: string;
+  labels?: readonly string[];
+  type?: string;
+}
+
 /** A ready issue as the core needs it. */
 export interface ReadyIssue {
   id: string;
@@ -110,9 +169,14 @@ export type Event =
   | { type: 'sourceChecked'; unreadable?: Halt }
   /** The new cycle, its branch checked out (when there is git). */
   | { type: 'cycleOpened'; cycle: CycleState }
-  | { type: 'baselineRan'; state: LoopState; halt?: Halt; interrupted?: boolean; run?: SuiteRun }
-  /** `escalate.reason` already masked; `now` when the iteration ended. */
-  | { type: 'iterated'; outcome: IterationOutcome; now: number }
+  /** The cycle's baseline, found or run (absent when interrupted): the core folds it in and judges it (src/core/baseline.ts). */
+  | { type: 'baselineRan'; baseline?: BaselineDelta; interrupted?: boolean }
+  /**
+   * An iteration's outcome, whole: what the workflow's sub-machine comes to when it finishes
+   * (src/core/iteration.ts), folded in the same way; answers no effect of its own.
+   * `escalate.reason` already masked; `now` when the iteration ended.
+   */
+  | { type: 'iterated'; outcome: IteratedOutcome; now: number }
   /** The finished cycle's work committed on its branch: the commit that holds it (`committed`: a new one). */
   | { type: 'cycleCommitted'; tip?: string; committed: boolean }
   | { type: 'cycleFinished'; published?: PullRequestRecord; failed?: LandingFailure }
@@ -126,7 +190,35 @@ export type Event =
    */
   | { type: 'claimed'; lost?: { id: string; run: string; expires: string }; adopted: string[] }
   /** Anything else threw; `unreadable` when the source's health explains it. */
-  | { type: 'crashed'; unreadable?: Halt };
+  | { type: 'crashed'; unreadable?: Halt }
+  /*
+   * The workflow's iteration (its sub-machine, src/core/iteration.ts), observed. `now` when each ended.
+   */
+  /** Answers `readCycleIssues`: the cycle's issues as the source holds them (title and body; a missing one as the cycle names it). */
+  | { type: 'cycleIssuesRead'; issues: CycleIssue[]; now: number }
+  /**
+   * Answers `runAgent`: the agent's run (`started`, epoch ms); `moved` when it moved the repository
+   * (its work is not judged); `deniedEverything` when it was denied every edit and changed nothing.
+   */
+  | { type: 'agentRan'; result: AgentResult; started: number; moved?: Halt; deniedEverything: boolean; now: number }
+  /** Answers `readClosed`: whether each of the cycle's issues is closed in the source. */
+  | { type: 'closedRead'; closed: boolean[]; now: number }
+  /** Answers `judge`: whether the cycle changed anything, and the suite's verdict against the baseline. */
+  | { type: 'judged'; changed: boolean; tests: TestOutcome; verdict: Verdict; now: number }
+  /** The run was asked to stop while one of the iteration's effects ran. */
+  | { type: 'interrupted' }
+  /** Answers `readNotes`: the newest valid note on the range (and the invalid ones skipped). */
+  | { type: 'notesRead'; newest?: { commit: string; note: TddNote }; invalid: { commit: string; reason: string }[] }
+  /** Answers `readHead`. */
+  | { type: 'headRead'; head: string }
+  /** Answers `readWork`: anything changed since the commit (working tree or commits). */
+  | { type: 'workRead'; changed: boolean }
+  /** Answers `readChangedFiles`. */
+  | { type: 'filesRead'; files: string[] }
+  /** Answers `runTests`: the run, and what it says by test name (not yet against the baseline). */
+  | { type: 'testsRan'; tests: TestOutcome; seen: TestsSeen; now: number }
+  /** Answers `writeNote`. */
+  | { type: 'noteWritten'; now: number };
 
 export type LogEffect = {
   kind: 'log';
@@ -168,8 +260,41 @@ export type Effect =
   | { kind: 'leaveCycle'; branch: string }
   /** Answered by `baselineRan`. */
   | { kind: 'runBaseline' }
-  /** One iteration of the workflow; answered by `iterated`. */
-  | { kind: 'iterate'; baseline?: SuiteRun }
+  /**
+   * A baseline run now that gives a verdict, kept in the state directory (`ownTree`: run on the
+   * cycle's own starting tree, its failing tests recorded too, for the next red baseline).
+   */
+  | { kind: 'keepBaseline'; key: string; run: SuiteRun; ownTree: boolean }
+  /** The iteration's start: read the cycle's issues; answered by `cycleIssuesRead`. */
+  | { kind: 'readCycleIssues' }
+  /**
+   * Run the agent once on `prompt` (masked first) for the cycle; answered by `agentRan` (or
+   * `interrupted`). `tdd`: the phase and the checklist item's test (a command agent's environment).
+   */
+  | { kind: 'runAgent'; prompt: string; what: string; tdd?: { phase: 'RED' | 'GREEN' | 'REFACTOR'; test: string } }
+  /** The newest note on `range` (the cycle's own commits, --workflow tdd); answered by `notesRead`. */
+  | { kind: 'readNotes'; range: string }
+  /** Answered by `headRead`. */
+  | { kind: 'readHead' }
+  /** Answered by `workRead`. */
+  | { kind: 'readWork'; since: string }
+  /** The files changed since the commit; answered by `filesRead`. */
+  | { kind: 'readChangedFiles'; since: string }
+  /** The test command, read by test name; answered by `testsRan` (or `interrupted`). */
+  | { kind: 'runTests' }
+  /** Commit everything (an empty commit too). Answered by nothing. */
+  | { kind: 'commit'; message: string }
+  /** `git reset --hard` to the commit. Answered by nothing. */
+  | { kind: 'reset'; to: string }
+  /** Put the note on the commit; answered by `noteWritten`. */
+  | { kind: 'writeNote'; commit: string; note: TddNote }
+  /** Answered by `closedRead`. */
+  | { kind: 'readClosed' }
+  /**
+   * Run the suite and the issues' verify: commands and judge them against the baseline (a rejection
+   * confirmed by a second run); answered by `judged` (or `interrupted`).
+   */
+  | { kind: 'judge'; targets: IssueTargets; baseline?: SuiteRun }
   /** Close or label the issues of a finished cycle in the source. */
   | { kind: 'updateIssues'; actions: IssueAction[] }
   /** Check that nothing moved the repository since the engine last looked. */

@@ -15,18 +15,16 @@ import {
   LAST_FAILING_DIR,
   baselineDigest,
   baselineKey,
-  baselineProblem,
   baselineStore,
   confirmBaselineFailures,
   describeBaseline,
   failingDigest,
   lastFailingKey,
   needsConfirmation,
-  rememberBaseline,
 } from '../verdict/baseline.js';
 import { type SuiteRun, emptyRun, failedIds, isReadable } from '../verdict/results.js';
 import { type SliceDeps, type TestOutcome, filesOf } from './deps.js';
-import type { Halt } from '../core/events.js';
+import type { BaselineDelta } from '../core/events.js';
 import type { Git } from '../git/git.js';
 import type { LoopState } from '../core/state.js';
 import { cycleInFlight } from '../core/inFlight.js';
@@ -91,23 +89,20 @@ export async function mendBaselines(
   return { restored, removed };
 }
 
-export interface CycleBaseline {
-  state: LoopState;
-  /** The run; undefined when it could not be had (then only the exit code of the work's run counts). */
-  run?: SuiteRun;
-  halt?: Halt;
-  interrupted?: boolean;
-}
-
 /**
  * The current cycle's baseline: read from the state directory when the base tip's was kept, else
  * run now (only while the cycle has not changed the tree: a resumed cycle whose baseline is gone is
  * judged by the exit code alone, and says so). When the checkout holds more than the base tip (an
  * earlier cycle's branch, merged with the base), the suite runs with the base tip checked out
- * (detached), and the cycle's branch is checked out again after. A red baseline that cannot be read
- * per test, or a suite that cannot run at all, halts, and is not kept.
+ * (detached), and the cycle's branch is checked out again after. What it came to goes to the core
+ * (src/core/baseline.ts), which folds it into the loop state, halts on one that gives no verdict,
+ * and asks for one run now to be kept (`keepBaseline`). undefined: interrupted.
  */
-export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpointId: string): Promise<CycleBaseline> {
+export async function cycleBaseline(
+  deps: SliceDeps,
+  state: LoopState,
+  checkpointId: string,
+): Promise<BaselineDelta | undefined> {
   const { settings, logger, git } = deps;
   const cycle = cycleInFlight(state);
   const store = baselineStore(filesOf(deps));
@@ -121,46 +116,32 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
       settings.testCommand,
       junit,
     );
-  const withKey = (s: LoopState, run?: SuiteRun): LoopState => ({
-    ...s,
-    currentCycle: { ...cycleInFlight(s), baselineKey: key },
-    ...(run ? { baselines: rememberBaseline(s.baselines, key, baselineDigest(run)) } : {}),
-  });
+  const where = path.join(deps.stateDir, BASELINES_DIR);
 
   const kept = await trustedKept(deps, state, store, key);
   if (kept) {
     if (!cycle.baselineKey)
-      logger.info(
-        'tests.baseline',
-        `Baseline for this tree already known (${path.join(deps.stateDir, BASELINES_DIR)}): ${describeBaseline(kept)}.`,
-        { key },
-      );
-    return withVerdict(deps, kept, withKey(state, kept));
+      logger.info('tests.baseline', `Baseline for this tree already known (${where}): ${describeBaseline(kept)}.`, {
+        key,
+      });
+    return { key, source: 'kept', run: kept, digest: baselineDigest(kept) };
   }
   if (cycle.iterations > 0) {
-    logger.warn(
-      'tests.baseline',
-      `The baseline of this cycle (${key}) is no longer in ${path.join(deps.stateDir, BASELINES_DIR)} and the tree has moved on: the agent's work is judged by the test command's exit code alone.`,
-      { key },
-    );
-    return { state: withKey(state), run: undefined };
+    logger.warn('tests.baseline', BASELINE_TEXT.gone(key, where), { key });
+    return { key, source: 'none' };
   }
   // The checkout holds more than the base tip: this cycle continues an earlier cycle's branch.
   const onBase = git && baseTip && (await git.changedFiles(baseTip)).length > 0 ? { git, tip: baseTip } : undefined;
   if (onBase && (await onBase.git.hasWorkSince(await onBase.git.head()))) {
     // Uncommitted changes (a run killed during the agent's first run, its baseline lost): the base
     // tip cannot be checked out without them, and the tree they are in is not the cycle's start.
-    logger.warn(
-      'tests.baseline',
-      `The baseline of this cycle (${key}) is not in ${path.join(deps.stateDir, BASELINES_DIR)} and the checkout has uncommitted changes, so the base tip (${onBase.tip.slice(0, 12)}) cannot be checked out to run it: the agent's work is judged by the test command's exit code alone.`,
-      { key },
-    );
-    return { state: withKey(state), run: undefined };
+    logger.warn('tests.baseline', BASELINE_TEXT.uncommitted(key, where, onBase.tip), { key });
+    return { key, source: 'none' };
   }
   logger.info(
     'tests.baseline',
     onBase
-      ? `Running the tests on ${state.baseBranch ?? 'the base branch'} as this cycle found it first (${onBase.tip.slice(0, 12)}, checked out for the run; the baseline every verdict compares with): ${cycle.branch ?? 'the branch'} holds an earlier cycle's work, and what it breaks is this cycle's to mend: ${settings.testCommand}`
+      ? BASELINE_TEXT.onBase(state.baseBranch, onBase.tip, cycle.branch, settings.testCommand)
       : `Running the tests on the cycle's starting tree first (the baseline every verdict compares with): ${settings.testCommand}`,
     { command: settings.testCommand, ...(onBase ? { baseTip: onBase.tip } : {}) },
   );
@@ -168,61 +149,49 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
   const outcome = onBase
     ? await onTree(onBase.git, onBase.tip, tests, filesOf(deps), deps.stateDir)
     : await confirmedRun(deps, state, store, tests);
-  if (deps.signal?.aborted) return { state, interrupted: true };
+  if (deps.signal?.aborted) return undefined;
   const run = outcome.run ?? emptyRun(outcome.exitCode);
   logger.info('tests.baseline', `Baseline: ${describeBaseline(run)} (${(outcome.durationMs / 1000).toFixed(1)}s).`, {
     key,
     exitCode: outcome.exitCode,
     reader: run.reader ?? null,
   });
-  const checked = withVerdict(deps, run, state);
-  // One that gives no verdict is not kept: the next run, once the suite is fixed or installed, runs it again.
-  if (checked.halt) return checked;
-  return { ...checked, state: await keepBaseline(deps, store, withKey(state, run), key, run, !onBase) };
-}
-
-/** The baseline as read or run, with the halt when it gives no verdict (a red suite not read per test, or one that cannot run). */
-function withVerdict(deps: SliceDeps, run: SuiteRun, s: LoopState): CycleBaseline {
-  const { settings } = deps;
-  const problem = baselineProblem(run, settings.testCommand, surface(settings.terms));
-  if (problem)
-    return {
-      state: s,
-      run,
-      halt: {
-        reason: 'baseline_unreadable',
-        message: `NO VERDICT POSSIBLE: ${problem.message}`,
-        advice: deps.waveJob ? `${problem.advice} ${WAVE_JOB_HINT}` : problem.advice,
-      },
-    };
-  return { state: s, run };
+  const ownTree = !onBase;
+  const failing = ownTree && isReadable(run) && !run.cannotRun ? failedIds(run) : undefined;
+  return {
+    key,
+    source: 'ran',
+    run,
+    digest: baselineDigest(run),
+    ownTree,
+    ...(failing ? { lastFailing: { key: lastFailingKey(settings.testCommand), digest: failingDigest(failing) } } : {}),
+  };
 }
 
 /**
- * A baseline that gives a verdict, kept in the state directory (its digest in `state`, which already
- * holds its key); on the cycle's own tree its failing tests recorded too, for the next red baseline.
+ * A baseline run now that gives a verdict (the core asked: `keepBaseline`), kept in the state
+ * directory; on the cycle's own tree its failing tests recorded too, for the next red baseline.
  */
-async function keepBaseline(
-  deps: SliceDeps,
-  store: ReturnType<typeof baselineStore>,
-  state: LoopState,
-  key: string,
-  run: SuiteRun,
-  ownTree: boolean,
-): Promise<LoopState> {
-  const { settings } = deps;
+export async function keepBaseline(deps: SliceDeps, key: string, run: SuiteRun, ownTree: boolean): Promise<void> {
+  const store = baselineStore(filesOf(deps));
   await store.save(key, run);
-  let next = state;
-  if (ownTree && isReadable(run) && !run.cannotRun) {
-    const failing = failedIds(run);
-    await store.rememberFailing(settings.testCommand, failing);
-    next = {
-      ...next,
-      lastFailing: { ...next.lastFailing, [lastFailingKey(settings.testCommand)]: failingDigest(failing) },
-    };
-  }
-  return next;
+  if (ownTree && isReadable(run) && !run.cannotRun)
+    await store.rememberFailing(deps.settings.testCommand, failedIds(run));
 }
+
+/** The baseline's longer log lines. */
+const BASELINE_TEXT = {
+  gone: (key: string, where: string) =>
+    `The baseline of this cycle (${key}) is no longer in ${where} and the tree has moved on: ` +
+    "the agent's work is judged by the test command's exit code alone.",
+  uncommitted: (key: string, where: string, tip: string) =>
+    `The baseline of this cycle (${key}) is not in ${where} and the checkout has uncommitted changes, ` +
+    `so the base tip (${tip.slice(0, 12)}) cannot be checked out to run it: the agent's work is judged by the test command's exit code alone.`,
+  onBase: (baseBranch: string | undefined, tip: string, branch: string | undefined, command: string) =>
+    `Running the tests on ${baseBranch ?? 'the base branch'} as this cycle found it first (${tip.slice(0, 12)}, ` +
+    `checked out for the run; the baseline every verdict compares with): ${branch ?? 'the branch'} holds an earlier cycle's work, ` +
+    `and what it breaks is this cycle's to mend: ${command}`,
+};
 
 /** The baseline kept for `key` in the state directory, unless it changed since this run (or cycle) recorded it: then removed. */
 async function trustedKept(
@@ -320,7 +289,3 @@ async function onTree<T>(
     await files.remove(marker);
   }
 }
-
-/** Why a suite that runs in the user's checkout may not run in a `--parallel` job's. */
-const WAVE_JOB_HINT =
-  "This is a job of run --parallel: it runs in a fresh worktree of the base branch, which has none of your checkout's untracked or ignored files (node_modules, a virtualenv, build output), so a suite that runs in your checkout may not run there. Make the test command work in a fresh checkout (install first, e.g. --test-command 'npm ci && npm test'; or use absolute paths to the installed tools), or run without --parallel.";

@@ -13,9 +13,9 @@ import type { Logger } from '../report/logger.js';
 import type { Redactor } from '../secrets/redact.js';
 import { type StateFiles, stateFiles } from '../persist/stateFiles.js';
 import type { Clock } from '../util/clock.js';
-import type { SuiteRun } from '../verdict/results.js';
+import type { TestOutcome } from '../verdict/results.js';
 import type { CyclePublisher } from './publish.js';
-import type { IterationOutcome } from '../core/events.js';
+import type { IterationMachine } from '../core/iteration.js';
 import type { CarriedCounts, LoopState } from '../core/state.js';
 import type { Terms } from '../config/surface.js';
 
@@ -27,7 +27,8 @@ export interface Workflow {
   readonly name: string;
   /** Several ready issues may share one cycle (--batch). */
   readonly batches: boolean;
-  iterate(deps: SliceDeps, state: LoopState, baseline?: SuiteRun): Promise<IterationOutcome>;
+  /** Its iteration, a sub-machine of the core (src/core/iteration.ts), its effects performed by the interpreter. */
+  machine(deps: SliceDeps): IterationMachine;
   /** The run's stage (the checkpoint's `state.stage`) while work remains, when the workflow names one (tdd: red, green, refactor); else `working`. */
   stage?(state: LoopState): TddStage | undefined;
 }
@@ -80,14 +81,7 @@ export interface SliceSettings {
   posts?: boolean;
 }
 
-export interface TestOutcome {
-  passed: boolean;
-  exitCode: number | null;
-  durationMs: number;
-  tail: string;
-  /** The run read per test (absent: only the exit code counts). */
-  run?: SuiteRun;
-}
+export type { TestOutcome } from '../verdict/results.js';
 
 /** Why the suite runs: the baseline before a cycle's first agent run, or to verify the agent's work. */
 export type TestPurpose = 'baseline' | 'verify';

@@ -73,6 +73,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
     // Claims and leases where the source has them (GitHub): a lease outlives one iteration.
     ...(source.claim ? { leaseMs: leaseMinutes(settings.agentTimeoutMinutes) * 60_000 } : {}),
     ...(deps.waveJob ? { waveJob: true } : {}),
+    machine: workflow.machine(deps),
     landing: landingMode(settings.onSuccess, deps.publisher && { pushesToBase: !!deps.publisher.pushToBase }),
   };
   const model = initialModel(state, clock.now().getTime());

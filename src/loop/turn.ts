@@ -36,15 +36,6 @@ export interface AgentRan extends Pick<Turn, 'result' | 'record' | 'state' | 'mo
   now: number;
 }
 
-export const agentRan = (turn: Turn, now: number): AgentRan => ({
-  type: 'agentRan',
-  result: turn.result,
-  state: turn.state,
-  record: turn.record,
-  ...(turn.moved ? { moved: turn.moved } : {}),
-  now,
-});
-
 const OUTPUT_KEPT = 2000;
 
 /** What one agent run needs from the engine, whichever workflow asks for it (the loop's or the planning pipeline's). */
@@ -165,16 +156,8 @@ export async function agentTurn(
   // Also when the run was interrupted (an agent can signal agent-loop itself): what it closed is put back before the stop.
   if (open) await reinstateOthers(deps, open, cycle.issueIds, n);
   if (!result) return undefined;
-  const after = afterAgentRun(before, cycle, n, started, result);
-  const state: LoopState = {
-    ...after.state,
-    // A failed run's own session is not one to resume: the last good one is kept, and afterFailure
-    // drops it too when the policy's row says freshSession.
-    currentCycle: {
-      ...cycleInFlight(after.state),
-      sessionId: result.ok ? result.sessionId : cycle.sessionId,
-    },
-  };
+  const after = turnState(before, started, result);
+  const state = after.state;
   logUsage(deps, n, result, state);
   // The agent stays in its lane: work done on a branch it switched to (or after it moved the base) is not judged.
   const moved = await deps.laneMoved?.(`judge ${what}`);
@@ -294,6 +277,27 @@ export function agentUnavailable(attempts: number, failure: AgentFailure, terms?
     reason: 'agent_unavailable',
     message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`,
     advice: environmentAdvice(failure.reason, surface(terms)),
+  };
+}
+
+/**
+ * The turn's record and the loop state once the agent has run (afterAgentRun), with the session
+ * to resume kept: a failed run's own session is not one to resume, the last good one is kept (and
+ * afterFailure drops it too when the policy's row says freshSession). Pure.
+ */
+export function turnState(
+  before: LoopState,
+  started: Date,
+  result: AgentResult,
+): { record: IterationRecord; state: LoopState } {
+  const cycle = cycleInFlight(before);
+  const after = afterAgentRun(before, cycle, before.iteration + 1, started, result);
+  return {
+    record: after.record,
+    state: {
+      ...after.state,
+      currentCycle: { ...cycleInFlight(after.state), sessionId: result.ok ? result.sessionId : cycle.sessionId },
+    },
   };
 }
 

@@ -7,10 +7,11 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { type Surface, surface } from '../config/surface.js';
 import type { StateFiles } from '../persist/stateFiles.js';
 import { GROUP_SEPARATOR, failedIds, isReadable, passedIn, type SuiteRun } from './results.js';
-import { VERDICT_MESSAGES, firstIds } from './messages.js';
+import { firstIds } from './messages.js';
+
+export { BASELINES_REMEMBERED, baselineProblem, rememberBaseline } from './baselineRules.js';
 
 export const BASELINES_DIR = 'baselines';
 /** Per test command, the failing tests of its last recorded baseline (whatever the commit). */
@@ -30,20 +31,6 @@ const digestOf = (value: unknown): string =>
 
 /** A digest of a baseline's run, as it is kept: the run's checkpoint holds it, so a kept file rewritten since is known. Pure. */
 export const baselineDigest = (run: SuiteRun): string => digestOf(run);
-
-/** How many baselines a run remembers the digest of (the newest): one per base tip its cycles started on. */
-export const BASELINES_REMEMBERED = 20;
-
-/** `remembered` with `key`'s digest, newest last, the newest BASELINES_REMEMBERED kept. Pure. */
-export function rememberBaseline(
-  remembered: Readonly<Record<string, string>> | undefined,
-  key: string,
-  digest: string,
-): Record<string, string> {
-  const entries = Object.entries(remembered ?? {}).filter(([k]) => k !== key);
-  entries.push([key, digest]);
-  return Object.fromEntries(entries.slice(-BASELINES_REMEMBERED));
-}
 
 export interface BaselineStore {
   load(key: string): Promise<SuiteRun | undefined>;
@@ -134,30 +121,6 @@ export function baselineStore(files: StateFiles): BaselineStore {
       }
       return forgotten;
     },
-  };
-}
-
-/**
- * Why no verdict is possible on this baseline, if none is: it failed and cannot be read per test,
- * so a failure after the agent's work cannot be told apart from one that was there before. Pure.
- */
-export function baselineProblem(
-  run: SuiteRun,
-  command: string,
-  say: Surface = surface(),
-): { message: string; advice: string } | undefined {
-  // Not one test ran (not found, not executable, an import error in collection, timed out): every verdict would be
-  // "cannot run". An empty suite is not that: the agent may be the one to write its first tests.
-  if (run.cannotRun && !run.noTests) {
-    return {
-      message: VERDICT_MESSAGES.baselineCannotRun(command, run.cannotRun),
-      advice: VERDICT_MESSAGES.baselineCannotRunAdvice(say),
-    };
-  }
-  if (isReadable(run) || run.exitCode === 0) return undefined;
-  return {
-    message: VERDICT_MESSAGES.baselineUnreadable(command, run.exitCode),
-    advice: VERDICT_MESSAGES.baselineUnreadableAdvice(say),
   };
 }
 

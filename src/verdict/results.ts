@@ -164,3 +164,27 @@ export function clipMessage(text: string): string {
   const t = text.trim();
   return t.length <= MESSAGE_MAX ? t : `${t.slice(0, MESSAGE_MAX - 1)}…`;
 }
+
+/** A run of the test command: whether it passed, its exit code, how long, its output's end, and the run read per test. */
+export interface TestOutcome {
+  passed: boolean;
+  exitCode: number | null;
+  durationMs: number;
+  tail: string;
+  /** The run read per test (absent: only the exit code counts). */
+  run?: SuiteRun;
+}
+
+/** What a test run says, by test name (a tdd phase's run: the JUnit report, else the runner's output). */
+export interface TestsSeen {
+  /** The test command exited 0; against the baseline (againstBaseline), no test fails that did not fail before the cycle. */
+  passed: boolean;
+  /** Names of the failing tests (JUnit report, else the runner's output). */
+  failing: string[];
+  /** It failed without any failing test to name: the code does not compile, or no test ran. */
+  compileError: boolean;
+  /** The failures as text for the retry prompt. */
+  summary: string;
+  /** Read per test against the cycle's baseline: the tests that failed before the cycle and still fail (not this cycle's). */
+  preexisting?: string[];
+}

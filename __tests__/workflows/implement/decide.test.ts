@@ -20,7 +20,7 @@ import {
 } from '../../../src/workflows/implement/decide.js';
 import type { Verdict } from '../../../src/verdict/judge.js';
 import type { TestOutcome } from '../../../src/loop/deps.js';
-import { cycle, failed, ok, turnRecord } from '../../core/fixtures.js';
+import { cycle, failed, implementSettings, ok, turnRecord } from '../../core/fixtures.js';
 
 const T0 = Date.parse('2026-11-25T10:00:00Z');
 
@@ -33,15 +33,7 @@ function ctx(
   settings: Partial<IterationContext['settings']> = {},
 ): IterationContext {
   return {
-    settings: {
-      maxIterations: 10,
-      maxRetriesPerStep: 2,
-      maxIterationsPerIssue: 20,
-      strict: false,
-      testCommand: 'npm test',
-      onSuccess: 'merge',
-      ...settings,
-    },
+    settings: { ...implementSettings, ...settings },
     agentName: 'Claude Code',
     before: before(),
     targets: { tests: [], verify: [] },

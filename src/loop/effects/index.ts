@@ -4,6 +4,7 @@
  * vocabulary does not compile until it has a handler here.
  */
 import type { Effect, Event } from '../../core/events.js';
+import { readCycleIssues, runAgent } from './agent.js';
 import { done, rethrow } from './end.js';
 import { enterCycleBranch, leaveCycle, openCycle } from './branches.js';
 import { claimIssues, holdClaim, releaseClaim, renewClaim } from './claims.js';
@@ -14,7 +15,11 @@ import { appendError, log, save } from './journal.js';
 import { commitCycle, finishCycle } from './landing.js';
 import { recordHalt, sendNotice } from './notices.js';
 import { keepOpenCycle, shelveCycle, verifyLane } from './shelve.js';
-import { iterate, runBaseline } from './work.js';
+import { commit, readChangedFiles, readHead, readWork, reset } from './git.js';
+import { judge, readClosed } from './judge.js';
+import { readNotes, writeNote } from './notes.js';
+import { runTests } from './tests.js';
+import { keepBaseline, runBaseline } from './work.js';
 
 export type { Handler, Handlers, Ports, SliceContext, SliceRun } from './context.js';
 
@@ -31,7 +36,19 @@ export const handlers: Handlers = {
   enterCycleBranch,
   leaveCycle,
   runBaseline,
-  iterate,
+  keepBaseline,
+  readCycleIssues,
+  runAgent,
+  readClosed,
+  judge,
+  readNotes,
+  readHead,
+  readWork,
+  readChangedFiles,
+  runTests,
+  commit,
+  reset,
+  writeNote,
   verifyLane,
   commitCycle,
   finishCycle,

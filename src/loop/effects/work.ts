@@ -1,5 +1,5 @@
-/** The cycle's work: its baseline (the suite on its starting tree) and one iteration of the workflow. */
-import { cycleBaseline } from '../baseline.js';
+/** The cycle's baseline (the suite on its starting tree), kept when the core says so. */
+import { cycleBaseline, keepBaseline as keep } from '../baseline.js';
 import type { Handler } from './context.js';
 
 export const runBaseline: Handler<'runBaseline'> = async (_effect, ctx) => {
@@ -11,16 +11,18 @@ export const runBaseline: Handler<'runBaseline'> = async (_effect, ctx) => {
   const key = loop.currentCycle?.baselineKey;
   const seen = run.baselineSeen;
   if (key !== undefined && seen?.key === key)
-    return { type: 'baselineRan', state: loop, ...(seen.run ? { run: seen.run } : {}) };
-  const b = await cycleBaseline(ctx.deps, loop, ctx.checkpointId);
-  const seenKey = b.state.currentCycle?.baselineKey;
-  run.baselineSeen = !b.halt && !b.interrupted && seenKey !== undefined ? { key: seenKey, run: b.run } : undefined;
-  return { type: 'baselineRan', ...b };
+    return { type: 'baselineRan', baseline: { key, source: 'seen', ...(seen.run ? { run: seen.run } : {}) } };
+  const baseline = await cycleBaseline(ctx.deps, loop, ctx.checkpointId);
+  if (!baseline) {
+    run.baselineSeen = undefined;
+    return { type: 'baselineRan', interrupted: true };
+  }
+  // A baseline that halts ends the slice: remembering it here changes nothing.
+  run.baselineSeen = { key: baseline.key, run: baseline.run };
+  return { type: 'baselineRan', baseline };
 };
 
-export const iterate: Handler<'iterate'> = async (effect, ctx) => {
-  const { deps } = ctx;
-  // The reason may quote the agent's stderr or the tests' output: masked where they entered the engine.
-  const outcome = await deps.workflow.iterate(deps, ctx.run.model.loop, effect.baseline);
-  return { type: 'iterated', outcome, now: deps.clock.now().getTime() };
+export const keepBaseline: Handler<'keepBaseline'> = async (effect, ctx) => {
+  await keep(ctx.deps, effect.key, effect.run, effect.ownTree);
+  return undefined;
 };

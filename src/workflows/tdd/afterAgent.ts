@@ -6,6 +6,7 @@
  * retry with the failure as context, a skipped test (reset), a rolled-back refactoring, an abort
  * that halts the run with the error type (its wip: commit noted with the error).
  */
+import { isDuplicateReport, noteOf } from './phaseNote.js';
 import type { AgentResult } from '../../agents/types.js';
 import { type IssueAction, log } from '../../core/events.js';
 import type { IterationRecord, LoopState, TddCycle } from '../../core/state.js';
@@ -32,7 +33,6 @@ import {
   stateOf,
   tagOf,
 } from './model.js';
-import type { TddNote, TddPhase } from './notes.js';
 import { markTest, nextPending } from './testList.js';
 
 export function afterAgent(ctx: TddContext, model: TddModel, e: Extract<TddEvent, { type: 'agentRan' }>): TddStep {
@@ -380,38 +380,4 @@ function advance(
     state: close(m, done.outcome.state, 'complete', decision, error),
     issueActions: [...ticks, ...(done.outcome.issueActions ?? [])],
   });
-}
-
-function isDuplicateReport(result: AgentResult): boolean {
-  const value = result.report?.fields.duplicate_test;
-  return value === true || value === 'true';
-}
-
-/** The test file among the files RED changed: a path that looks like a test, else the first. */
-export function pickTestFile(files: string[]): string {
-  return (
-    files.find((f) =>
-      /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$|(^|\/)test_[^/]+\.py$|_test\.go$/i.test(f),
-    ) ??
-    files[0] ??
-    ''
-  );
-}
-
-function noteOf(
-  tdd: TddCycle,
-  test: string,
-  phase: TddPhase,
-  next: TddPhase,
-  result: 'PASS' | 'FAIL',
-  error?: TddNote['error'],
-): TddNote {
-  return {
-    phase,
-    next_phase: next,
-    cycle: tdd.round,
-    current_test: { description: test, test_file: tdd.testFile },
-    test_result: result,
-    ...(error ? { error: { ...error, type: error.type as NonNullable<TddNote['error']>['type'] } } : {}),
-  };
 }

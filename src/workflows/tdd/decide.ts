@@ -7,6 +7,7 @@
 import { POLICIES } from '../../failure/policy.js';
 import type { CommitNaming } from './commitNaming.js';
 import type { TddErrorType, TddPhase } from './notes.js';
+import type { TestsSeen } from '../../verdict/results.js';
 
 /** Seed 003: "Default retry limit: 5 retries (6 total attempts)". */
 export const TDD_MAX_RETRIES = 5;
@@ -79,18 +80,7 @@ export const TDD_FAILURE_TABLE = [
   error: TddErrorType;
 }[];
 
-export interface TestsSeen {
-  /** The test command exited 0; against the baseline (againstBaseline), no test fails that did not fail before the cycle. */
-  passed: boolean;
-  /** Names of the failing tests (JUnit report, else the runner's output). */
-  failing: string[];
-  /** It failed without any failing test to name: the code does not compile, or no test ran. */
-  compileError: boolean;
-  /** The failures as text for the retry prompt. */
-  summary: string;
-  /** Read per test against the cycle's baseline: the tests that failed before the cycle and still fail (not this cycle's). */
-  preexisting?: string[];
-}
+export type { TestsSeen } from '../../verdict/results.js';
 
 export interface PhaseObservation {
   phase: TddPhase;

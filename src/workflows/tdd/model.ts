@@ -4,6 +4,7 @@
  * model), and the pieces every step uses: ask, finish, the iteration's record closed, the cycle's
  * tdd state patched, the cycle complete. Pure.
  */
+import { cycleInFlight } from '../../core/inFlight.js';
 import type { AgentResult } from '../../agents/types.js';
 import { type IssueAction, type IterationOutcome, type LogEffect, log } from '../../core/events.js';
 import {
@@ -154,7 +155,7 @@ export interface TddModel {
 
 export type TddStep = { model: TddModel; effects: TddEffect[] };
 
-export const cycleOf = (s: LoopState): CycleState => s.currentCycle as CycleState;
+export const cycleOf = (s: LoopState): CycleState => cycleInFlight(s);
 export const n = (ctx: TddContext) => ctx.before.iteration + 1;
 export const tagOf = (ctx: TddContext, m: TddModel) =>
   `[iteration ${n(ctx)}/${ctx.settings.maxIterations}] ${m.tdd.phase} ${m.tdd.round}`;

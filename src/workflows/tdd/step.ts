@@ -24,7 +24,8 @@ import {
   ask,
   finish,
 } from './model.js';
-import { afterAgent, afterTests, apply, commitPhase, end, pickTestFile } from './afterAgent.js';
+import { afterAgent, afterTests, apply, commitPhase, end } from './afterAgent.js';
+import { pickTestFile } from './phaseNote.js';
 import { afterCheckHead, afterCheckTests, afterNotes, checkTests, phaseBase, runAgent, start } from './start.js';
 
 export type { TddContext, TddEffect, TddEvent, TddModel, TddStage, TddStep } from './model.js';

@@ -1,0 +1,85 @@
+/**
+ * Claims and leases on a cycle's issues (issue 14): taken before a cycle opens, renewed each
+ * iteration, released when it ends, saying how it went (issue 15). Part of the core
+ * (src/core/slice.ts).
+ */
+import type { ClaimProgress } from '../issues/claims.js';
+import { rfc3339 } from '../util/clock.js';
+import { type Effect, type ReadyIssue } from './events.js';
+import type { CycleState, LoopState } from './state.js';
+import { type CoreConfig, type SliceModel, type Step } from './model.js';
+
+/** The lease taken or renewed now ends at this time (RFC 3339, whole seconds up). */
+export function leaseEnd(model: SliceModel, leaseMs: number): string {
+  return rfc3339(new Date(Math.ceil((model.now + leaseMs) / 1000) * 1000));
+}
+
+/** `ownEarlier`: a run of this loop claimed these issues before it was killed: that claim is taken on in place. */
+export function claim(
+  model: SliceModel,
+  config: CoreConfig,
+  issueIds: string[],
+  claiming: 'new' | 'resumed',
+  ownEarlier = false,
+): Step {
+  return {
+    model: { ...model, claiming },
+    effects: [
+      {
+        kind: 'claimIssues',
+        issueIds,
+        expires: leaseEnd(model, config.leaseMs ?? 0),
+        resuming: claiming === 'resumed' || ownEarlier,
+        progress: working(model, claiming === 'resumed' ? model.loop.currentCycle : undefined),
+      },
+    ],
+  };
+}
+
+/** The claims of a finished cycle's issues released (where the source claims), saying how it ended. */
+export function release(issueIds: string[], model: SliceModel, config: CoreConfig, progress: ClaimProgress): Effect[] {
+  return config.leaseMs !== undefined
+    ? [{ kind: 'releaseClaim', issueIds, at: rfc3339(new Date(model.now)), progress }]
+    : [];
+}
+
+/**
+ * A cycle's iterations and spend up to iteration `upTo` (issue 15, the claim comment): one cycle
+ * runs at a time, so the loop's iterations from the cycle's first are its own; the spend is what
+ * the agent reported for them in the history.
+ */
+export function cycleProgress(
+  loop: LoopState,
+  cycle: CycleState,
+  upTo: number,
+): { iterations: number; costUsd?: number } {
+  const from = cycle.startedAtIteration;
+  const spent = loop.history
+    .filter((h) => h.n >= from && h.n <= upTo && h.agent.costUsd !== undefined)
+    .reduce((sum, h) => sum + (h.agent.costUsd ?? 0), 0);
+  return { iterations: Math.max(0, upTo - from + 1), ...(spent > 0 ? { costUsd: spent } : {}) };
+}
+
+/** The claim comment while the cycle runs: its iterations and spend so far (none before it opens). */
+export function working(model: SliceModel, cycle: CycleState | undefined): ClaimProgress {
+  return { state: 'working', ...(cycle ? cycleProgress(model.loop, cycle, model.loop.iteration) : { iterations: 0 }) };
+}
+
+/**
+ * Issue 14: the listed issues another run's live claim holds (or that one held earlier in this
+ * slice: `skipped`) are left alone; `newly`: those not logged yet. Pure.
+ */
+export function leaveClaimed(
+  listed: readonly ReadyIssue[],
+  skipped: readonly string[],
+  ownCheckpoint?: string,
+): { free: ReadyIssue[]; claimed: ReadyIssue[]; newly: ReadyIssue[] } {
+  // A claim of this loop's own checkpoint (a run of it killed after claiming) is this run's to take on.
+  const elsewhere = (i: ReadyIssue) => i.claimedBy !== undefined && i.claimedBy.checkpoint !== ownCheckpoint;
+  const claimed = listed.filter((i) => elsewhere(i) || skipped.includes(i.id));
+  return {
+    free: listed.filter((i) => !claimed.includes(i)),
+    claimed,
+    newly: claimed.filter((i) => !skipped.includes(i.id)),
+  };
+}

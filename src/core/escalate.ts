@@ -1,0 +1,101 @@
+/**
+ * An escalated cycle: recorded in the checkpoint and the source (a notice), its work shelved; a
+ * failure or bounce loop halts. Part of the core (src/core/slice.ts).
+ */
+import { ESCALATED_LABEL } from '../issues/types.js';
+import { OUTPUT_CHARS, issueRef } from '../report/diagnostic.js';
+import { rfc3339 } from '../util/clock.js';
+import { describeTargets } from './describe.js';
+import { type Effect, type Halt, log } from './events.js';
+import { cycleInFlight } from './inFlight.js';
+import { type CoreConfig, type SliceModel, type Step } from './model.js';
+import { recordNotice } from './finish.js';
+import { cycleProgress } from './claims.js';
+
+/** Records an escalated cycle in the checkpoint and the source; a failure or bounce loop halts. */
+export function escalate(
+  model: SliceModel,
+  reason: string,
+  bounceLoop: boolean,
+  config: CoreConfig,
+): Step & { halt?: Halt; after?: Effect[] } {
+  const { settings } = config;
+  let loop = model.loop;
+  const cycle = cycleInFlight(loop);
+  const at = rfc3339(new Date(model.now));
+  const note = `agent-loop escalated this issue at iteration ${loop.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL} label to let agent-loop try it again.`;
+  const record = {
+    issueIds: cycle.issueIds,
+    titles: cycle.titles,
+    iteration: loop.iteration,
+    steps: [...new Set(cycle.progress.trail)],
+    reason,
+    at,
+    note,
+    ...(cycle.lastFailure
+      ? { lastFailure: { ...cycle.lastFailure, tail: cycle.lastFailure.tail.slice(-OUTPUT_CHARS) } }
+      : {}),
+    ...(cycle.fingerprints ? { fingerprints: cycle.fingerprints } : {}),
+  };
+  loop = {
+    ...loop,
+    issuesEscalated: [...loop.issuesEscalated, ...cycle.issueIds.filter((id) => !loop.issuesEscalated.includes(id))],
+    consecutiveEscalations: loop.consecutiveEscalations + 1,
+    totalEscalations: loop.totalEscalations + 1,
+    escalations: [...loop.escalations, record].slice(-100),
+  };
+  const effects: Effect[] = [
+    log(
+      'error',
+      'cycle.escalated',
+      `Escalated ${describeTargets(cycle)}: ${reason} (${loop.consecutiveEscalations} escalation(s) in a row, limit ${settings.maxConsecutiveEscalations}).`,
+      {
+        issueIds: cycle.issueIds,
+        reason,
+        steps: record.steps,
+        consecutiveEscalations: loop.consecutiveEscalations,
+        bounceLoop,
+      },
+    ),
+  ];
+  const refs = (ids: string[]) => ids.map(issueRef).join(', ');
+  let halt: Halt | undefined;
+  if (bounceLoop) {
+    halt = {
+      reason: 'bounce_loop',
+      message: `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)} (${cycle.progress.trail.join(', ')})`,
+    };
+  } else if (loop.consecutiveEscalations >= settings.maxConsecutiveEscalations) {
+    const recent = loop.escalations.slice(-loop.consecutiveEscalations).flatMap((e) => e.issueIds);
+    halt = {
+      reason: 'failure_loop',
+      message: `FAILURE LOOP DETECTED: ${loop.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
+    };
+  }
+  // The escalated cycle is over: its claim is released after the label (the escalated label keeps runs
+  // off it), as part of the same notice, so a run killed before the release leaves it to the next run.
+  const leased = config.leaseMs !== undefined;
+  const claimState = leased ? { claimHeld: false } : {};
+  // The label and the note are a notice: recorded in the outbox, then sent (again by a later run until done).
+  // Record before act: the escalation and its notice are saved (with the halt, when it halts) before
+  // the wip: push and the label, so a run killed during either never works the cycle again.
+  const l = recordNotice(
+    { ...model, ...claimState, loop: { ...loop, currentCycle: undefined } },
+    {
+      kind: 'markEscalated',
+      issueIds: cycle.issueIds,
+      note,
+      ...(leased ? { releaseClaims: true, progress: cycleProgress(loop, cycle, loop.iteration) } : {}),
+    },
+  );
+  const [recorded, send] = l.effects as [Effect, Effect];
+  const shelve: Effect[] = [{ kind: 'shelveCycle', cycle, reason, halting: !!halt }];
+  if (halt && !config.publishes) {
+    // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
+    // branch and edits stay for inspection (the next run parks them).
+    const parked = { ...l.model, loop: { ...l.model.loop, parkedBranch: cycle.branch } };
+    return { model: parked, effects, halt, after: [send] };
+  }
+  if (halt) return { model: l.model, effects, halt, after: [...shelve, send] };
+  return { model: l.model, effects: [...effects, recorded, ...shelve, send] };
+}

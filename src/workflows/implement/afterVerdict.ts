@@ -1,0 +1,224 @@
+/**
+ * The implement iteration after the tests (decide.ts asked `judge`): the verdict against the
+ * baseline decides: a suite that cannot run steps back to implement, a rejection is retried with
+ * the failures as context, and an accepted one finishes the cycle: closed (or labelled as needing
+ * no change when nothing changed and its targets already pass). Pure.
+ */
+import type { AgentResult } from '../../agents/types.js';
+import { describeTargets } from '../../core/describe.js';
+import { type IssueAction, log } from '../../core/events.js';
+import type { CycleState, IterationRecord, LoopState } from '../../core/state.js';
+import { inlineCode } from '../../report/markdown.js';
+import { rejectionDetails } from '../../verdict/judge.js';
+import { isReadable } from '../../verdict/results.js';
+import {
+  type IterationContext,
+  type IterationEvent,
+  type IterationModel,
+  type IterationStep,
+  TARGETS_KEPT,
+  close,
+  cycleOf,
+  finish,
+  setCycle,
+  stepCycle,
+  tagOf,
+} from './model.js';
+import { MESSAGES } from './messages.js';
+
+/** What every branch of the verdict works from: the event, the record with the tests, the state with testsPassed. */
+interface Judged {
+  ctx: IterationContext;
+  model: IterationModel;
+  event: Extract<IterationEvent, { type: 'judged' }>;
+  record: IterationRecord;
+  state: LoopState;
+  tag: string;
+  n: number;
+  cycle: CycleState;
+}
+
+export function afterVerdict(
+  ctx: IterationContext,
+  model: IterationModel,
+  event: Extract<IterationEvent, { type: 'judged' }>,
+): IterationStep {
+  const { tests, verdict } = event;
+  const record: IterationRecord = {
+    ...model.record,
+    tests: { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) },
+    verdict: {
+      kind: verdict.kind,
+      summary: verdict.summary,
+      ...(verdict.targets.length ? { targets: verdict.targets.slice(0, TARGETS_KEPT) } : {}),
+    },
+  };
+  // The verdict, not the exit code: a test that failed before the cycle and still fails, targeted by no
+  // issue, does not make the work's tests fail (it is reported in preexistingFailures).
+  const state: LoopState = { ...model.state, testsPassed: verdict.kind === 'accepted' };
+  const j: Judged = {
+    ctx,
+    model,
+    event,
+    record,
+    state,
+    tag: tagOf(ctx),
+    n: model.record.n,
+    cycle: cycleOf(model.state),
+  };
+  if (verdict.kind === 'cannot_run') return cannotRun(j);
+  if (verdict.kind === 'rejected') return rejected(j);
+  const accepted = { ...j, state: { ...state, preexistingFailures: verdict.preexisting } };
+  if (!event.changed && !(model.closed ?? []).every(Boolean)) return noChangeNeeded(accepted);
+  return complete(accepted);
+}
+
+/** A real step back: nothing could be verified. */
+function cannotRun({ ctx, model, event, record, state, tag, n }: Judged): IterationStep {
+  const { verdict, tests, now } = event;
+  const t = stepCycle(ctx, state, { type: 'precondition_failed', reason: verdict.summary });
+  const failed = setCycle(t.state, {
+    lastFailure: { kind: 'tests', message: `\`${ctx.settings.testCommand}\`: ${verdict.summary}`, tail: tests.tail },
+  });
+  const bounced = close(ctx, failed, { ...record, outcome: 'bounced' }, now);
+  const { violation } = model;
+  return finish(
+    model,
+    [
+      log('warn', 'step.bounce', `${tag} verify cannot run: ${verdict.summary}; back to implement.`, {
+        iteration: n,
+        from: 'verify',
+        to: 'implement',
+      }),
+    ],
+    t.decision.kind === 'escalate'
+      ? { state: bounced, violation, escalate: { reason: t.decision.reason, bounceLoop: t.decision.bounceLoop } }
+      : { state: bounced, violation },
+  );
+}
+
+/**
+ * Rejected: the next iteration gets the failures as context (read per test: each broken test and
+ * failing target with its message; else the exit code and the output).
+ */
+function rejected({ ctx, model, event, record, state, tag, n }: Judged): IterationStep {
+  const { verdict, tests, now } = event;
+  if (verdict.kind !== 'rejected') throw new Error('agent-loop: rejected() on a verdict that is not a rejection');
+  const perTest = tests.run !== undefined && isReadable(tests.run);
+  const details = perTest ? rejectionDetails(verdict) : '';
+  const message =
+    perTest || verdict.verifyFailing.length > 0
+      ? verdict.summary
+      : `\`${ctx.settings.testCommand}\` exited with code ${tests.exitCode}`;
+  const failing = setCycle(
+    { ...state, testFailures: state.testFailures + 1 },
+    { lastFailure: { kind: 'tests', message, tail: `${details}${details ? '\n\n' : ''}${tests.tail}` } },
+  );
+  const t = stepCycle(ctx, failing, { type: 'failed', reason: `tests: ${verdict.summary}`, resumeAt: 0 });
+  const closed = close(ctx, t.state, { ...record, outcome: 'tests_failed' }, now);
+  const { violation } = model;
+  return finish(
+    model,
+    [
+      log('warn', 'tests.failed', MESSAGES.rejected(tag, verdict.summary, tests.exitCode, tests.durationMs), {
+        iteration: n,
+        exitCode: tests.exitCode,
+        broken: verdict.broken.map((f) => f.id),
+        targetsFailing: verdict.targetsFailing.map((f) => f.id),
+      }),
+    ],
+    t.decision.kind === 'escalate'
+      ? { state: closed, violation, escalate: { reason: t.decision.reason, bounceLoop: false } }
+      : { state: closed, violation },
+  );
+}
+
+/** Already satisfied: nothing changed and nothing broke. Closed with the evidence; never a bounce. */
+function noChangeNeeded({ ctx, model, event, record, state, tag, n, cycle }: Judged): IterationStep {
+  const closed = model.closed ?? [];
+  const result = model.result as AgentResult;
+  const { targets } = ctx;
+  const named = targets.tests.length > 0 || targets.verify.length > 0;
+  const why = named
+    ? `its targets pass (${[...targets.tests, ...targets.verify.map((c) => `\`${c}\``)].join(', ')})`
+    : // The agent's words as code: GitHub acts on no @mention or `Fixes #n` in them.
+      `the agent reports ${inlineCode(result.report?.summary?.trim() || 'the work is already done')}`;
+  const note = `agent-loop: no change was needed: ${why} (iteration ${n}).`;
+  const noChange: string[] = [];
+  const issueActions: IssueAction[] = [];
+  for (const [i, id] of cycle.issueIds.entries()) {
+    if (closed[i]) continue;
+    // Where a person decides (GitHub): labelled with the evidence, closed only when the issue's own targets pass.
+    issueActions.push({ kind: 'markNoChange', id, note, close: named });
+    if (ctx.canMarkNoChange && !named) noChange.push(id);
+  }
+  const closedNow = cycle.issueIds.filter((id) => !noChange.includes(id));
+  const done: LoopState = {
+    ...state,
+    consecutiveEscalations: 0,
+    issuesClosed: [...state.issuesClosed, ...closedNow.filter((id) => !state.issuesClosed.includes(id))],
+    // Every issue of the cycle was found already satisfied, closed or left open (those left open are
+    // the ones not in issuesClosed): a beads issue closed as no change is one too (issue 40).
+    issuesNoChange: [...state.issuesNoChange, ...cycle.issueIds.filter((id) => !state.issuesNoChange.includes(id))],
+    completedIterations: [...state.completedIterations, n],
+  };
+  return finish(
+    model,
+    [
+      log('info', 'cycle.no_change', MESSAGES.noChange(tag, describeTargets(cycle), why, noChange, closedNow), {
+        iteration: n,
+        issueIds: cycle.issueIds,
+      }),
+    ],
+    {
+      state: close(ctx, done, { ...record, outcome: 'no_change' }, event.now),
+      violation: model.violation,
+      cycleDone: true,
+      noChange: true,
+      issueActions,
+    },
+  );
+}
+
+/** Success: close what the agent did not; with pull requests, their merge closes the issues. */
+function complete({ ctx, model, event, record, state, tag, n, cycle }: Judged): IterationStep {
+  const { verdict, tests } = event;
+  const { settings } = ctx;
+  const closed = model.closed ?? [];
+  const viaPullRequest = settings.onSuccess === 'pull-request' && !settings.closeOnBranch;
+  const issueActions: IssueAction[] = viaPullRequest
+    ? []
+    : cycle.issueIds
+        .filter((_, i) => !closed[i])
+        .map((id) => ({ kind: 'close', id, note: `agent-loop: accepted at iteration ${n}: ${verdict.summary}` }));
+  const done: LoopState = {
+    ...state,
+    consecutiveEscalations: 0,
+    issuesClosed: [...state.issuesClosed, ...cycle.issueIds.filter((id) => !state.issuesClosed.includes(id))],
+    completedIterations: [...state.completedIterations, n],
+  };
+  const said = MESSAGES.complete(
+    tag,
+    describeTargets(cycle),
+    verdict.summary,
+    tests.durationMs,
+    viaPullRequest,
+    cycle.issueIds,
+  );
+  return finish(
+    model,
+    [
+      log('info', 'cycle.complete', said, {
+        iteration: n,
+        issueIds: cycle.issueIds,
+        preexistingFailures: verdict.preexisting,
+      }),
+    ],
+    {
+      state: close(ctx, done, { ...record, outcome: 'complete' }, event.now),
+      violation: model.violation,
+      cycleDone: true,
+      issueActions,
+    },
+  );
+}
