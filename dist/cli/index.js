@@ -22630,7 +22630,8 @@ class FileCheckpointStore {
     /** The file of a checkpoint id; throws unless the id is a UUID v4, so nothing else becomes a path. */
     pathFor(id) {
         if (!isUuidV4(id)) {
-            throw new CheckpointError(String(id), `${JSON.stringify(id)} is not a checkpoint id (a UUID v4 such as 3b241101-e2bb-4255-8caf-4136c566a962); ${this.say.act('listCheckpoints', this.stateDir)}`);
+            throw new CheckpointError(String(id), `${JSON.stringify(id)} is not a checkpoint id (a UUID v4 such as 3b241101-e2bb-4255-8caf-4136c566a962); ` +
+                `${this.say.act('listCheckpoints', this.stateDir)}`);
         }
         return external_node_path_default().join(this.dir, `${id}.json`);
     }
@@ -22659,7 +22660,11 @@ class FileCheckpointStore {
             throw new CheckpointError(file, `cannot write a checkpoint without a phase; use one of ${SEED_PHASES.join(', ')}`);
         }
         if (!isSeedPhase(phase)) {
-            throw new CheckpointError(file, `phase ${JSON.stringify(phase)} is not <pipeline phase>-complete|failed (seed 001's format)${isRunStage(phase) ? ` (a run's stage, written as the phase by older versions: keep it in the state's ${STAGE_KEY})` : ''}; use one of ${SEED_PHASES.join(', ')}`);
+            throw new CheckpointError(file, `phase ${JSON.stringify(phase)} is not <pipeline phase>-complete|failed (seed 001's format)` +
+                (isRunStage(phase)
+                    ? ` (a run's stage, written as the phase by older versions: keep it in the state's ${STAGE_KEY})`
+                    : '') +
+                `; use one of ${SEED_PHASES.join(', ')}`);
         }
         if (typeof state !== 'object' || state === null || Array.isArray(state)) {
             throw new CheckpointError(file, 'state must be an object (use {} for no state)');
@@ -25967,7 +25972,8 @@ const ESCALATED_LABEL = 'agent-loop:escalated';
 /** A halt resumed by hand once its cause is fixed, or by starting over: nothing lifts it by itself. */
 const BY_A_PERSON = { byHand: true, liftedBy: [], startOver: true };
 /** What resuming a halt that escalated issues does with them (issue 40): the loop goes on without them. */
-const WITHOUT_ESCALATED = `Resumed, or started over, the loop goes on with the issues that are not escalated: an escalated issue is tried again once its ${ESCALATED_LABEL} label is removed, or, unless started over, once it is edited.`;
+const WITHOUT_ESCALATED = `Resumed, or started over, the loop goes on with the issues that are not escalated: an escalated ` +
+    `issue is tried again once its ${ESCALATED_LABEL} label is removed, or, unless started over, once it is edited.`;
 /** The table, in the order --help and the README list the reasons. */
 const TABLE = {
     max_iterations: {
@@ -25981,7 +25987,8 @@ const TABLE = {
     stuck: {
         exitCode: 1,
         loopType: 'stuck',
-        help: () => 'not reached by a run any more: a cycle whose agent makes no progress is escalated as stuck (then all_escalated or failure_loop); read from checkpoints of the first version',
+        help: () => 'not reached by a run any more: a cycle whose agent makes no progress is escalated as stuck (then ' +
+            'all_escalated or failure_loop); read from checkpoints of the first version',
         advice: () => 'The agent reported no progress; inspect the branch, and clarify the issue.',
         jobLocal: false,
         resume: BY_A_PERSON,
@@ -26015,7 +26022,8 @@ const TABLE = {
         exitCode: 1,
         loopType: 'step bounce',
         help: (say) => `more step-back transitions in one cycle than ${say.option('maxRetriesPerStep')} (BOUNCE LOOP DETECTED)`,
-        advice: () => 'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, and clarify the issue.',
+        advice: () => 'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect ' +
+            'the branch and working tree left checked out, and clarify the issue.',
         onResume: WITHOUT_ESCALATED,
         jobLocal: false,
         resume: { byHand: true, liftedBy: ['unlabel'], startOver: true },
@@ -26024,7 +26032,8 @@ const TABLE = {
         exitCode: 1,
         loopType: 'only escalated issues remain',
         help: () => 'only escalated issues remain',
-        advice: () => 'Every remaining ready issue has been escalated. Read them and the agent output below, and fix what blocks them (the issue text, the tests, the environment), or file a new issue: the next run resumes by itself for it.',
+        advice: () => 'Every remaining ready issue has been escalated. Read them and the agent output below, and fix what ' +
+            'blocks them (the issue text, the tests, the environment), or file a new issue: the next run resumes by itself for it.',
         jobLocal: true,
         // Resumed by hand or started over, the loop would find the same labels and halt again at once
         // (issue 40): an issue is what changes it.
@@ -26042,7 +26051,8 @@ const TABLE = {
         exitCode: 1,
         loopType: 'red/green/refactor workflow aborted',
         help: (say) => `the red/green/refactor workflow (${say.given('workflow', 'tdd')}) aborted its cycle`,
-        advice: () => 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, and commit.',
+        advice: () => 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits ' +
+            'and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, and commit.',
         onResume: 'Resumed, it goes on from the newest note.',
         jobLocal: false,
         resume: BY_A_PERSON,
@@ -26051,7 +26061,9 @@ const TABLE = {
         exitCode: 1,
         loopType: 'the repository moved behind the loop',
         help: () => 'something other than agent-loop moved HEAD or the base branch',
-        advice: () => 'Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, and put the branches back where they belong (git switch, git reset --hard <commit> from the reflog).',
+        advice: () => 'Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base ' +
+            'branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog ' +
+            'and git status, and put the branches back where they belong (git switch, git reset --hard <commit> from the reflog).',
         jobLocal: false,
         resume: BY_A_PERSON,
     },
@@ -26059,7 +26071,10 @@ const TABLE = {
         exitCode: 1,
         loopType: 'a secret in the change',
         help: () => "the agent's change adds a secret (not committed)",
-        advice: () => "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree, or, when the agent committed it itself (the commits are named above), from the branch's history (git rebase -i or git reset onto the base, then redo the work worth keeping); rotate it if it may have been exposed.",
+        advice: () => "The agent's change holds what looks like a secret (a declared secret's value or a token), so it " +
+            'was not committed; the files are named above, never the secret. Remove the secret from the working ' +
+            "tree, or, when the agent committed it itself (the commits are named above), from the branch's history " +
+            '(git rebase -i or git reset onto the base, then redo the work worth keeping); rotate it if it may have been exposed.',
         jobLocal: false,
         resume: BY_A_PERSON,
     },
@@ -26067,7 +26082,8 @@ const TABLE = {
         exitCode: 1,
         loopType: 'the issues became unreadable',
         help: () => 'the agent left the issues unreadable',
-        advice: () => 'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch).',
+        advice: () => 'The issues file had issues and now has none that can be read: the agent left it malformed. Restore ' +
+            'it (git diff / git checkout -- <file> on the cycle branch).',
         jobLocal: false,
         resume: BY_A_PERSON,
     },
@@ -26075,7 +26091,9 @@ const TABLE = {
         exitCode: 1,
         loopType: 'no verdict possible on the base branch',
         help: () => 'before any change the suite fails and cannot be read per test, or cannot run (no agent ran)',
-        advice: (say) => `The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent's work is possible; no agent ran. Have the test command write a JUnit XML report and name it with ${say.option('junitFile')}, or make the base branch green.`,
+        advice: (say) => `The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent's ` +
+            `work is possible; no agent ran. Have the test command write a JUnit XML report and name it with ` +
+            `${say.option('junitFile')}, or make the base branch green.`,
         jobLocal: false,
         resume: { byHand: true, liftedBy: ['base_commits'], startOver: true },
     },
@@ -26083,7 +26101,10 @@ const TABLE = {
         exitCode: 1,
         loopType: 'GitHub refused, or kept failing, to take the work',
         help: () => "GitHub refused a finished cycle's push or pull request for a reason no retry changes, or failed it 30 times in a row (the action)",
-        advice: () => "GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a permission, a setting, a protection rule), or failed it 30 times in a row for a reason that should have passed by itself (a server error, the network). The cycle's work is kept and recorded: change what is named above.",
+        advice: () => 'GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a ' +
+            'permission, a setting, a protection rule), or failed it 30 times in a row for a reason that should ' +
+            "have passed by itself (a server error, the network). The cycle's work is kept and recorded: change " +
+            'what is named above.',
         onResume: 'Resumed, only the refused step is done again: the agent does not run.',
         jobLocal: false,
         resume: BY_A_PERSON,
@@ -26717,7 +26738,9 @@ const SHAPES = [
 /** The part of a masked shape that stays readable. */
 const SHAPE_PREFIX = /^(?:gh[pousr]_|github_pat_|sk-(?:ant-|proj-|svcacct-|admin-|None-)?|xox[abprs]-|(?:Bearer|bearer|BEARER)(?:[ \t]|\\t)+)/;
 /** At a cut end: a shape prefix and whatever of its token made it into this piece. */
-const SHAPE_AT_CUT_END = /(?:gh[pousr]_|github_pat_|(?<![A-Za-z0-9])sk-(?:ant-|proj-|svcacct-|admin-|None-)?|(?<![A-Za-z0-9])xox[abprs]-|(?:Bearer|bearer|BEARER)(?:[ \t]|\\t)+)[A-Za-z0-9_.~+/=-]*$/;
+const SHAPE_AT_CUT_END = 
+// eslint-disable-next-line max-len -- one regular expression of token prefixes: cut, it would no longer read as one
+/(?:gh[pousr]_|github_pat_|(?<![A-Za-z0-9])sk-(?:ant-|proj-|svcacct-|admin-|None-)?|(?<![A-Za-z0-9])xox[abprs]-|(?:Bearer|bearer|BEARER)(?:[ \t]|\\t)+)[A-Za-z0-9_.~+/=-]*$/;
 /**
  * At a cut start: the rest of a token whose prefix was in the previous piece: a run of token
  * characters that ends within a token's length. A longer run (a 16 KiB piece of base64 that
@@ -30408,10 +30431,13 @@ async function reinstateOthers(deps, before, cycleIds, n) {
             continue;
         try {
             await source.reinstate?.(id, open.record);
-            logger.warn('issue.reinstated', `[iteration ${n}] The agent closed, removed, re-statused or re-linked issue ${id}, which is not this cycle's (${cycleIds.join(', ')}): put back as it was. Only agent-loop closes an issue, once its own work passes the tests.`, { iteration: n, issueId: id, cycle: [...cycleIds] });
+            logger.warn('issue.reinstated', `[iteration ${n}] The agent closed, removed, re-statused or re-linked issue ${id}, which is not this ` +
+                `cycle's (${cycleIds.join(', ')}): put back as it was. Only agent-loop closes an issue, once its ` +
+                `own work passes the tests.`, { iteration: n, issueId: id, cycle: [...cycleIds] });
         }
         catch (error) {
-            logger.warn('issue.reinstate_failed', `[iteration ${n}] The agent closed or removed issue ${id}, which is not this cycle's, and it could not be put back: ${error.message}. Check ${source.description} and reopen ${id} by hand.`, { iteration: n, issueId: id });
+            logger.warn('issue.reinstate_failed', `[iteration ${n}] The agent closed or removed issue ${id}, which is not this cycle's, and it could ` +
+                `not be put back: ${error.message}. Check ${source.description} and reopen ${id} by hand.`, { iteration: n, issueId: id });
         }
     }
 }
@@ -32482,7 +32508,8 @@ function junitFileProblem(file, workTree, say = surface()) {
     const abs = external_node_path_default().resolve(workTree, file);
     const rel = external_node_path_default().relative(external_node_path_default().resolve(workTree), abs);
     if (rel === '' || rel.startsWith('..') || external_node_path_default().isAbsolute(rel)) {
-        return `${say.option('junitFile')}: '${file}' is outside the repository ${workTree}. Give the path, inside the repository, where the test command writes its JUnit XML report (e.g. junit.xml or reports/junit.xml).`;
+        return (`${say.option('junitFile')}: '${file}' is outside the repository ${workTree}. Give the path, inside ` +
+            `the repository, where the test command writes its JUnit XML report (e.g. junit.xml or reports/junit.xml).`);
     }
     let stat;
     try {
@@ -32492,7 +32519,9 @@ function junitFileProblem(file, workTree, say = surface()) {
         return undefined; // not written yet: the test command writes it
     }
     if (!stat.isFile())
-        return `${say.option('junitFile')}: '${file}' exists and is not a regular file (${stat.isDirectory() ? 'a directory' : stat.isSymbolicLink() ? 'a symbolic link' : 'a device or special file'}). Give the path of the JUnit XML report the test command writes.`;
+        return (`${say.option('junitFile')}: '${file}' exists and is not a regular file (` +
+            (stat.isDirectory() ? 'a directory' : stat.isSymbolicLink() ? 'a symbolic link' : 'a device or special file') +
+            `). Give the path of the JUnit XML report the test command writes.`);
     return undefined;
 }
 
@@ -32958,7 +32987,8 @@ function describeResumeWay(way, terms, baseBranch) {
             // The CLI keeps no options between runs: the resumed run needs the halted run's again.
             return `once the cause is fixed, ${say.act('resumeHalted')}${terms === 'cli' ? " with the halted run's other options" : ''}`;
         case 'unlabel':
-            return `remove the ${ESCALATED_LABEL} label from an issue that should be tried again, or edit the issue (its title or text) to say more: the next run resumes by itself`;
+            return (`remove the ${ESCALATED_LABEL} label from an issue that should be tried again, or edit the issue ` +
+                `(its title or text) to say more: the next run resumes by itself`);
         case 'base_commits':
             // The CLI's base branch is the local one; the action's is the one it checks out.
             return `${terms === 'cli' ? 'commit' : 'push'} a fix to ${baseBranch ?? 'the base branch'}: the next run resumes by itself`;
@@ -33082,7 +33112,8 @@ function exitCodeFor(result) {
 }
 /** The head line of a deferred run: what failed, and that nothing was lost. */
 function deferredLine(d) {
-    return `DEFERRED: ${d.message.replace(/\.$/, '')}. Nothing was lost, and no issue was started on an incomplete list: the issues are as they were, the checkpoint keeps what this run did, and the next run lists them again.`;
+    return (`DEFERRED: ${d.message.replace(/\.$/, '')}. Nothing was lost, and no issue was started on an incomplete ` +
+        `list: the issues are as they were, the checkpoint keeps what this run did, and the next run lists them again.`);
 }
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 /** The closing lines in text mode: how the run ended, what this run did, then the loop's totals. */
@@ -33101,12 +33132,14 @@ function summaryLine(r) {
     const loop = r.loop;
     return [
         head,
-        `  this run: ${plural(r.iterations, 'iteration')} (${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures); tests passed: ${testsPassedWords(r)}`,
+        `  this run: ${plural(r.iterations, 'iteration')} (${r.successfulIterations} agent ok, ${r.failedIterations}` +
+            ` agent failed, ${r.testFailures} test failures); tests passed: ${testsPassedWords(r)}`,
         `  closed in this run: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
         ...(r.issuesNoChange.length ? [`  no change needed: ${noChangeWords(r)}`] : []),
         ...(r.preexistingFailures.length
             ? [
-                `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}${r.preexistingFailures.length > 10 ? ', \u2026' : ''}`,
+                `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}` +
+                    `${r.preexistingFailures.length > 10 ? ', \u2026' : ''}`,
             ]
             : []),
         ...(r.issuesClaimedElsewhere.length
@@ -33119,10 +33152,13 @@ function summaryLine(r) {
             : []),
         ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0
             ? [
-                `  agent spend of this run: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`,
+                `  agent spend of this run: $${r.costUsd.toFixed(4)}` +
+                    (r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''),
             ]
             : []),
-        `  the loop so far: iterations ${loop.iterations}/${r.maxIterations}; ${plural(loop.issuesClosed.length, 'issue')} closed, ${loop.issuesEscalated.length} escalated${loop.pullRequests.length ? `, ${plural(loop.pullRequests.length, 'pull request')}` : ''}${loop.costUsd > 0 ? `; spend $${loop.costUsd.toFixed(4)}` : ''}`,
+        `  the loop so far: iterations ${loop.iterations}/${r.maxIterations}; ${plural(loop.issuesClosed.length, 'issue')}` +
+            ` closed, ${loop.issuesEscalated.length} escalated${loop.pullRequests.length ? `, ${plural(loop.pullRequests.length, 'pull request')}` : ''}` +
+            `${loop.costUsd > 0 ? `; spend $${loop.costUsd.toFixed(4)}` : ''}`,
         `  checkpoint ${r.checkpointId || 'none'}`,
     ].join('\n');
 }
@@ -33269,7 +33305,9 @@ async function finishedBranches(git, base, ids) {
 }
 /** What is said of an issue skipped for it, once per slice. */
 function finishedBranchMessage(id, branch, base) {
-    return `Skipping ${id}: its work is finished on ${branch}, which is not merged into ${base} (the issue is closed there). Merge ${branch} to land it, or delete it (git branch -D ${branch}) to have agent-loop work on the issue again.`;
+    return (`Skipping ${id}: its work is finished on ${branch}, which is not merged into ${base} (the issue is ` +
+        `closed there). Merge ${branch} to land it, or delete it (git branch -D ${branch}) to have agent-loop ` +
+        `work on the issue again.`);
 }
 
 ;// CONCATENATED MODULE: ./src/core/landing.ts
@@ -33299,7 +33337,8 @@ const FUTURE_SKEW_MS = 5 * 60_000;
 function unrunnableReason(checkpoint, now, terms) {
     const time = checkpointTime(checkpoint);
     if (time > now.getTime() + FUTURE_SKEW_MS) {
-        return `its timestamp ${checkpoint.timestamp} is in the future (a wrong clock, or a file agent-loop did not write); not resumed by itself: ${surface(terms).given('resume', checkpoint.id)} resumes it deliberately`;
+        return (`its timestamp ${checkpoint.timestamp} is in the future (a wrong clock, or a file agent-loop did ` +
+            `not write); not resumed by itself: ${surface(terms).given('resume', checkpoint.id)} resumes it deliberately`);
     }
     if (checkpoint.state.loop !== undefined) {
         const loop = parseLoopState(checkpoint.state);
@@ -33471,7 +33510,8 @@ terms) {
                     progress: next,
                     decision: {
                         kind: 'escalate',
-                        reason: `step ${step} failed ${count} times (retries exhausted: ${surface(terms).given('maxRetriesPerStep', String(maxRetriesPerStep))}); last: ${event.reason}`,
+                        reason: `step ${step} failed ${count} times (retries exhausted: ${surface(terms).given('maxRetriesPerStep', String(maxRetriesPerStep))}` +
+                            `); last: ${event.reason}`,
                         bounceLoop: false,
                     },
                 };
@@ -33738,7 +33778,9 @@ givenUp) {
             m = { ...m, ended: status };
             effects.push(save(m, status), ...after);
             if (config.settings.posts)
-                effects.push(log('info', 'discord.skipped', `Not posted to Discord: this run was resumed by hand (${surface(config.settings.terms).given('resumeHalted')}) and halted before any agent ran, so whoever resumed it reads the halt here; Discord was told of the halt it resumed.`));
+                effects.push(log('info', 'discord.skipped', `Not posted to Discord: this run was resumed by hand (${surface(config.settings.terms).given('resumeHalted')}` +
+                    `) and halted before any agent ran, so whoever resumed it reads the halt here; Discord was told of ` +
+                    `the halt it resumed.`));
         }
     }
     else {
@@ -33761,6 +33803,9 @@ givenUp) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/claims.ts
+
+
+
 
 /** The lease taken or renewed now ends at this time (RFC 3339, whole seconds up). */
 function leaseEnd(model, leaseMs) {
@@ -33815,6 +33860,37 @@ function leaveClaimed(listed, skipped, ownCheckpoint) {
         free: listed.filter((i) => !claimed.includes(i)),
         claimed,
         newly: claimed.filter((i) => !skipped.includes(i.id)),
+    };
+}
+/**
+ * The claim found taken: a new cycle's issue is left to the run that claimed it first; a resumed
+ * cycle whose lease expired and was taken over is dropped from this loop (saved), theirs now.
+ */
+function claimLost(m, lost, resumed) {
+    const claimedElsewhere = [...new Set([...(m.claimedElsewhere ?? []), lost.id])];
+    if (!resumed)
+        return {
+            model: { ...m, next: undefined, claimedElsewhere },
+            effects: [
+                log('info', 'claim.lost', `Left ${issueRef(lost.id)} to run ${lost.run}, which claimed it first (its lease runs until ${lost.expires}).`, { issueId: lost.id, run: lost.run, expires: lost.expires }),
+                { kind: 'next' },
+            ],
+        };
+    // This loop's lease had expired and another run took the cycle over: it is theirs now.
+    const dropped = {
+        ...m,
+        cycle: undefined,
+        claimedElsewhere,
+        loop: { ...m.loop, currentCycle: undefined },
+    };
+    return {
+        model: dropped,
+        effects: [
+            log('warn', 'claim.lost', `The cycle on ${issueRef(lost.id)} was taken over by run ${lost.run} after this loop's lease expired ` +
+                `(its lease runs until ${lost.expires}); this loop leaves it to that run.`, { issueId: lost.id, run: lost.run, expires: lost.expires }),
+            save(dropped),
+            { kind: 'next' },
+        ],
     };
 }
 
@@ -33877,7 +33953,8 @@ function escalate(model, reason, bounceLoop, config) {
     let loop = model.loop;
     const cycle = cycleInFlight(loop);
     const at = rfc3339(new Date(model.now));
-    const note = `agent-loop escalated this issue at iteration ${loop.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL} label to let agent-loop try it again.`;
+    const note = `agent-loop escalated this issue at iteration ${loop.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL}` +
+        ` label to let agent-loop try it again.`;
     const record = {
         issueIds: cycle.issueIds,
         titles: cycle.titles,
@@ -33912,7 +33989,8 @@ function escalate(model, reason, bounceLoop, config) {
     if (bounceLoop) {
         halt = {
             reason: 'bounce_loop',
-            message: `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)} (${cycle.progress.trail.join(', ')})`,
+            message: `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)}` +
+                ` (${cycle.progress.trail.join(', ')})`,
         };
     }
     else if (loop.consecutiveEscalations >= settings.maxConsecutiveEscalations) {
@@ -34275,7 +34353,8 @@ function land(model, entry, config, resumed) {
     const what = `the work on ${describeTargets(entry.cycle)} (finished at iteration ${entry.iteration})`;
     if (resumed && entry.notBefore !== undefined && Date.parse(entry.notBefore) > model.now)
         return finish(model, config, 'continuing', undefined, false, [
-            log('info', 'cycle.landing_later', `Landing ${what} failed ${entry.attempts} time(s), last: ${entry.lastError ?? 'unknown'}. The next attempt is due at ${entry.notBefore}; nothing else runs before it.`, { issueIds: entry.cycle.issueIds, attempts: entry.attempts, notBefore: entry.notBefore }),
+            log('info', 'cycle.landing_later', `Landing ${what} failed ${entry.attempts} time(s), last: ${entry.lastError ?? 'unknown'}. The next ` +
+                `attempt is due at ${entry.notBefore}; nothing else runs before it.`, { issueIds: entry.cycle.issueIds, attempts: entry.attempts, notBefore: entry.notBefore }),
         ]);
     const effects = resumed
         ? [
@@ -34415,11 +34494,16 @@ function cycleFinished(model, published, failed, config) {
     if (givenUp)
         return finish(m, config, 'halted', {
             reason: 'publish_refused',
-            message: `PUBLISH FAILING: landing the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} failed ${inRow} times in a row, each time for a reason that should pass by itself (a server error, the network, a rate limit); the last: ${failed.message}`,
-            advice: "Check the remote's status (GitHub's: https://www.githubstatus.com), the network from this machine or runner, and the token. Resumed, the landing is tried again, its retries counted from the start; the agent does not run again for this work, which stays recorded in the outbox.",
+            message: `PUBLISH FAILING: landing the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'}` +
+                ` failed ${inRow} times in a row, each time for a reason that should pass by itself (a server error, ` +
+                `the network, a rate limit); the last: ${failed.message}`,
+            advice: "Check the remote's status (GitHub's: https://www.githubstatus.com), the network from this machine " +
+                'or runner, and the token. Resumed, the landing is tried again, its retries counted from the start; ' +
+                'the agent does not run again for this work, which stays recorded in the outbox.',
         });
     return finish(m, config, 'continuing', undefined, false, [
-        log('warn', 'cycle.landing_failed', `Could not land the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} (attempt ${attempts}): ${failed.message}. It stays recorded; a later run tries again from ${notBefore}, without running the agent.`, { attempts, notBefore, error: failed.message }),
+        log('warn', 'cycle.landing_failed', `Could not land the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} (attempt ` +
+            `${attempts}): ${failed.message}. It stays recorded; a later run tries again from ${notBefore}, without running the agent.`, { attempts, notBefore, error: failed.message }),
     ]);
 }
 
@@ -34545,7 +34629,8 @@ function step(model, event, config) {
         case 'issuesUnlisted':
             // Never "no issues": which are workable is unknown, so none is started; the next run lists them again.
             return finish(model, config, 'deferred', undefined, false, [
-                log('warn', 'run.deferred', `Deferred: ${event.failed.message.replace(/\.$/, '')}. No issue is started on an incomplete list; the checkpoint keeps what this run did, and the next run lists the issues again.`, { what: event.failed.what, status: event.failed.status }),
+                log('warn', 'run.deferred', `Deferred: ${event.failed.message.replace(/\.$/, '')}. No issue is started on an incomplete list; ` +
+                    `the checkpoint keeps what this run did, and the next run lists the issues again.`, { what: event.failed.what, status: event.failed.status }),
             ]);
         case 'sourceChecked': {
             const m = { ...model, checking: undefined };
@@ -34745,7 +34830,8 @@ function beforeIteration(model, config) {
         const edited = next.filter((i) => editedSinceEscalation(i, loop));
         const retried = edited.length
             ? [
-                log('info', 'issue.edited', `${edited.map((i) => issueRef(i.id)).join(', ')} ${edited.length === 1 ? 'was' : 'were'} edited since ${edited.length === 1 ? 'its' : 'their'} escalation: trying again.`, { issueIds: edited.map((i) => i.id) }),
+                log('info', 'issue.edited', `${edited.map((i) => issueRef(i.id)).join(', ')} ${edited.length === 1 ? 'was' : 'were'} edited since ` +
+                    `${edited.length === 1 ? 'its' : 'their'} escalation: trying again.`, { issueIds: edited.map((i) => i.id) }),
             ]
             : [];
         return { model, effects: [...retried, { kind: 'openCycle', cycle }] };
@@ -34778,38 +34864,15 @@ function claimed(model, lost, adopted, config) {
     // A renewal that finds the claim taken over is the resumed cycle's case: the cycle is theirs.
     const resumed = model.claiming === 'resumed' || model.claiming === 'renewing';
     const m = { ...model, claiming: undefined };
-    if (lost) {
-        const claimedElsewhere = [...new Set([...(m.claimedElsewhere ?? []), lost.id])];
-        if (!resumed)
-            return {
-                model: { ...m, next: undefined, claimedElsewhere },
-                effects: [
-                    log('info', 'claim.lost', `Left ${issueRef(lost.id)} to run ${lost.run}, which claimed it first (its lease runs until ${lost.expires}).`, { issueId: lost.id, run: lost.run, expires: lost.expires }),
-                    { kind: 'next' },
-                ],
-            };
-        // This loop's lease had expired and another run took the cycle over: it is theirs now.
-        const dropped = {
-            ...m,
-            cycle: undefined,
-            claimedElsewhere,
-            loop: { ...m.loop, currentCycle: undefined },
-        };
-        return {
-            model: dropped,
-            effects: [
-                log('warn', 'claim.lost', `The cycle on ${issueRef(lost.id)} was taken over by run ${lost.run} after this loop's lease expired (its lease runs until ${lost.expires}); this loop leaves it to that run.`, { issueId: lost.id, run: lost.run, expires: lost.expires }),
-                save(dropped),
-                { kind: 'next' },
-            ],
-        };
-    }
+    if (lost)
+        return claimLost(m, lost, resumed);
     const held = { ...m, claimHeld: true, claimRenewedAt: m.loop.iteration };
     const ids = resumed ? (m.loop.currentCycle?.issueIds ?? []) : (m.next ?? []).map((i) => i.id);
     const go = beforeIteration(held, config);
     const took = adopted.length > 0
         ? [
-            log('info', 'claim.adopted', `Took over ${ids.map(issueRef).join(', ')} from run ${adopted.join(', ')}, whose lease expired without a release (the run died): its branch and pull request, if any, are continued.`, { issueIds: ids, runs: adopted }),
+            log('info', 'claim.adopted', `Took over ${ids.map(issueRef).join(', ')} from run ${adopted.join(', ')}, whose lease expired without ` +
+                `a release (the run died): its branch and pull request, if any, are continued.`, { issueIds: ids, runs: adopted }),
         ]
         : [];
     return { model: go.model, effects: [...took, ...go.effects] };
@@ -35181,7 +35244,8 @@ function confirmBaselineFailures(first, second) {
 async function forgetBaselines(deps) {
     const forgotten = await baselineStore(filesOf(deps)).forget();
     if (forgotten > 0)
-        deps.logger.info('tests.baseline', `${surface(deps.settings?.terms).given('fresh')}: ${forgotten} recorded baseline${forgotten === 1 ? '' : 's'} forgotten (${external_node_path_default().join(deps.stateDir, BASELINES_DIR)}); each cycle's suite runs again on its base.`, { forgotten });
+        deps.logger.info('tests.baseline', `${surface(deps.settings?.terms).given('fresh')}: ${forgotten} recorded baseline${forgotten === 1 ? '' : 's'}` +
+            ` forgotten (${external_node_path_default().join(deps.stateDir, BASELINES_DIR)}); each cycle's suite runs again on its base.`, { forgotten });
 }
 /**
  * The end of a slice: the baselines this run remembers that were rewritten or removed since (by the
@@ -35208,9 +35272,12 @@ async function mendBaselines(deps, state, held) {
     }
     const where = external_node_path_default().join(deps.stateDir, BASELINES_DIR);
     if (restored.length > 0)
-        deps.logger.warn('tests.baseline', `The baseline of this cycle (${restored.join(', ')}) in ${where} was changed or removed during this slice, not by agent-loop (most likely by the agent): written back as this run recorded it.`, { keys: restored });
+        deps.logger.warn('tests.baseline', `The baseline of this cycle (${restored.join(', ')}) in ${where} was changed or removed during this ` +
+            `slice, not by agent-loop (most likely by the agent): written back as this run recorded it.`, { keys: restored });
     if (removed.length > 0)
-        deps.logger.warn('tests.baseline', `${removed.length} recorded baseline${removed.length === 1 ? '' : 's'} in ${where} changed during this slice, not by agent-loop (most likely by the agent): removed, so that no later run trusts ${removed.length === 1 ? 'it' : 'them'}: ${removed.join(', ')}.`, { keys: removed });
+        deps.logger.warn('tests.baseline', `${removed.length} recorded baseline${removed.length === 1 ? '' : 's'} in ${where} changed during ` +
+            `this slice, not by agent-loop (most likely by the agent): removed, so that no later run trusts ${removed.length === 1 ? 'it' : 'them'}` +
+            `: ${removed.join(', ')}.`, { keys: removed });
     return { restored, removed };
 }
 /**
@@ -35308,7 +35375,9 @@ async function trustedKept(deps, state, store, key) {
     // one on the same base tip: an escalated cycle leaves the base where it was).
     const digest = state.baselines?.[key] ?? cycle.baselineDigest;
     if (kept && digest !== undefined && baselineDigest(kept) !== digest) {
-        logger.warn('tests.baseline', `The baseline of this cycle (${key}) in ${external_node_path_default().join(deps.stateDir, BASELINES_DIR)} changed since this ${cycle.baselineKey === key ? 'cycle' : 'run'} recorded it, not by agent-loop (most likely by the agent): it is not trusted, and is removed.`, { key });
+        logger.warn('tests.baseline', `The baseline of this cycle (${key}) in ${external_node_path_default().join(deps.stateDir, BASELINES_DIR)} changed since ` +
+            `this ${cycle.baselineKey === key ? 'cycle' : 'run'} recorded it, not by agent-loop (most likely ` +
+            `by the agent): it is not trusted, and is removed.`, { key });
         await store.remove(key);
         return undefined;
     }
@@ -35333,17 +35402,22 @@ async function confirmedRun(deps, state, store, tests) {
     const vouched = state.lastFailing?.[lastFailingKey(settings.testCommand)];
     const known = recorded && vouched !== undefined && failingDigest(recorded) === vouched ? recorded : undefined;
     if (recorded && vouched !== undefined && !known)
-        logger.warn('tests.baseline', `The failing tests of the last baseline recorded in ${external_node_path_default().join(deps.stateDir, LAST_FAILING_DIR)} changed since this run recorded them, not by agent-loop (most likely by the agent): not trusted, so this baseline's failures are run again.`);
+        logger.warn('tests.baseline', `The failing tests of the last baseline recorded in ${external_node_path_default().join(deps.stateDir, LAST_FAILING_DIR)}` +
+            ` changed since this run recorded them, not by agent-loop (most likely by the agent): not trusted, ` +
+            `so this baseline's failures are run again.`);
     if (!needsConfirmation(failing, known))
         return first;
     const fresh = known ? failing.filter((id) => !known.includes(id)) : failing;
-    logger.info('tests.confirm', `${fresh.length} test(s) fail before any change${known ? ' that did not fail in the last baseline' : ''}: ${fresh.slice(0, 5).join(', ')}${fresh.length > 5 ? ', \u2026' : ''}; running the tests once more to tell a failure that is there from a flaky one.`);
+    logger.info('tests.confirm', `${fresh.length} test(s) fail before any change${known ? ' that did not fail in the last baseline' : ''}` +
+        `: ${fresh.slice(0, 5).join(', ')}${fresh.length > 5 ? ', \u2026' : ''}; running the tests once more to ` +
+        `tell a failure that is there from a flaky one.`);
     const second = await tests();
     if (deps.signal?.aborted)
         return first;
     const { run, flaky } = confirmBaselineFailures(first.run, second.run ?? emptyRun(second.exitCode));
     if (flaky.length)
-        logger.warn('tests.flaky', `Flaky before any change: ${flaky.join(', ')} failed once and passed on the second run; counted as passing at baseline, so the work must keep ${flaky.length === 1 ? 'it' : 'them'} passing.`, { flaky });
+        logger.warn('tests.flaky', `Flaky before any change: ${flaky.join(', ')} failed once and passed on the second run; counted as ` +
+            `passing at baseline, so the work must keep ${flaky.length === 1 ? 'it' : 'them'} passing.`, { flaky });
     return { ...first, run };
 }
 /**
@@ -35603,7 +35677,9 @@ async function labelEscalated(ports, ids, note, baseBranch) {
     if (settings.closeOnBranch) {
         // Beads issues published from a runner that is thrown away: a label committed here would never
         // reach GitHub (and would move the base branch the halt compares with). The checkpoint keeps it.
-        logger.info('escalation.kept', `${ids.join(', ')} escalated: kept in the checkpoint, not labelled in ${source.description} (the label would not outlast this runner). Later runs skip ${ids.length === 1 ? 'it' : 'them'} until ${ids.length === 1 ? 'it is' : 'they are'} edited on the base branch, or start over with the input fresh: true.`, { issueIds: ids });
+        logger.info('escalation.kept', `${ids.join(', ')} escalated: kept in the checkpoint, not labelled in ${source.description} (the ` +
+            `label would not outlast this runner). Later runs skip ${ids.length === 1 ? 'it' : 'them'} until ` +
+            `${ids.length === 1 ? 'it is' : 'they are'} edited on the base branch, or start over with the input fresh: true.`, { issueIds: ids });
         return [];
     }
     const failures = [];
@@ -35679,7 +35755,8 @@ async function withoutOpenPullRequests(deps, ready, told) {
         if (told.has(id))
             continue;
         told.add(id);
-        deps.logger.info('issue.in_review', `Skipping ${id}: its pull request #${pr.number} (${pr.url}) is open. Merge it (the issue is closed on its branch), or close it and delete its branch to have agent-loop work on the issue again.`, { issueId: id, number: pr.number, url: pr.url });
+        deps.logger.info('issue.in_review', `Skipping ${id}: its pull request #${pr.number} (${pr.url}) is open. Merge it (the issue is closed ` +
+            `on its branch), or close it and delete its branch to have agent-loop work on the issue again.`, { issueId: id, number: pr.number, url: pr.url });
     }
     return ready.filter((i) => !open.has(i.id));
 }
@@ -35717,7 +35794,8 @@ async function sourceWatch(source) {
             return undefined;
         return {
             reason: 'source_unreadable',
-            message: `ISSUES UNREADABLE: ${source.description} had ${startHealth?.valid ?? 'some'} issue(s) when the slice started and now has no readable one (${health.unreadable} malformed line(s))`,
+            message: `ISSUES UNREADABLE: ${source.description} had ${startHealth?.valid ?? 'some'} issue(s) when the slice ` +
+                `started and now has no readable one (${health.unreadable} malformed line(s))`,
         };
     };
 }
@@ -35784,7 +35862,8 @@ const done = async (effect, ctx) => {
     // repository, nor be taken by the next run, which reads these settings as the person's.
     await git
         ?.putBackStaging()
-        .catch((error) => logger.warn('git.staging_restored', `Could not put back what decides what git stages (.git/config, .git/info/attributes, .git/info/exclude, the index's flags): ${error.message}. Check them before the next run.`));
+        .catch((error) => logger.warn('git.staging_restored', `Could not put back what decides what git stages (.git/config, .git/info/attributes, .git/info/exclude, ` +
+        `the index's flags): ${error.message}. Check them before the next run.`));
     const { model } = run;
     run.result = buildResult({
         claimedElsewhere: model.claimedElsewhere ?? [],
@@ -35851,10 +35930,13 @@ async function putBackOwnIssues(deps, atStart, ids) {
     for (const id of ownIssuesToPutBack(atStart, now, ids)) {
         try {
             await source.reinstate?.(id, atStart.get(id)?.record);
-            logger.warn('issue.reinstated', `The agent closed, removed or re-statused issue ${id}, whose work was not accepted: put back as it was when the cycle began, so that the escalation's wip: commit does not hold it closed. Only agent-loop closes an issue, once its work passes the tests.`, { issueId: id, cycle: [...ids] });
+            logger.warn('issue.reinstated', `The agent closed, removed or re-statused issue ${id}, whose work was not accepted: put back as it ` +
+                `was when the cycle began, so that the escalation's wip: commit does not hold it closed. Only agent-loop ` +
+                `closes an issue, once its work passes the tests.`, { issueId: id, cycle: [...ids] });
         }
         catch (error) {
-            logger.warn('issue.reinstate_failed', `The agent closed or removed issue ${id}, whose work was not accepted, and it could not be put back: ${error.message}. Check ${source.description} and reopen ${id} by hand.`, { issueId: id });
+            logger.warn('issue.reinstate_failed', `The agent closed or removed issue ${id}, whose work was not accepted, and it could not be put back: ` +
+                `${error.message}. Check ${source.description} and reopen ${id} by hand.`, { issueId: id });
         }
     }
 }
@@ -35895,7 +35977,8 @@ const leaveCycle = async (effect, { deps, run }) => {
     const own = await git.subjectsSince(base, effect.branch);
     if (own.length === 0)
         await git.deleteBranch(effect.branch);
-    logger.info('git.left', `No agent worked on ${effect.branch}: back on ${base}, where the fix goes${own.length === 0 ? ` (${effect.branch} removed)` : ''}; the run that resumes opens the cycle again from ${base} as it is then.`);
+    logger.info('git.left', `No agent worked on ${effect.branch}: back on ${base}, where the fix goes${own.length === 0 ? ` (${effect.branch} removed)` : ''}` +
+        `; the run that resumes opens the cycle again from ${base} as it is then.`);
     return undefined;
 };
 /** A new cycle's branch: fetched when an earlier run pushed it, brought up to date with the base, checked out. */
@@ -35923,7 +36006,10 @@ async function openBranch(deps, cycle, baseBranch) {
             // The run stops on the base, where it started: left on the branch, the next run read the
             // issues from its tree (an issue closed there was taken for done).
             await git.checkout(baseBranch);
-            throw new Error(`merging ${baseBranch} into ${cycle.branch} conflicts in ${error.conflicted.join(', ')}; the merge was undone (git merge --abort) and ${baseBranch} is checked out again, as the run found it. Merge ${baseBranch} into ${cycle.branch} by hand (git checkout ${cycle.branch}, git merge ${baseBranch}, commit), check ${baseBranch} out again, then run again`);
+            throw new Error(`merging ${baseBranch} into ${cycle.branch} conflicts in ${error.conflicted.join(', ')}; the merge ` +
+                `was undone (git merge --abort) and ${baseBranch} is checked out again, as the run found it. Merge ` +
+                `${baseBranch} into ${cycle.branch} by hand (git checkout ${cycle.branch}, git merge ${baseBranch}` +
+                `, commit), check ${baseBranch} out again, then run again`);
         }
     }
     return { ...cycle, baseTip };
@@ -36114,13 +36200,15 @@ async function finishCycleInGit(deps, landing, state, cycle, committedBefore = f
         await git.checkout(state.baseBranch);
         await git.merge(cycle.branch, subject, { fastForwardOnly: true });
         await git.deleteBranch(cycle.branch);
-        logger.info('git.pushed', `Pushed the work on ${cycle.issueIds.join(', ')} from ${cycle.branch} onto ${state.baseBranch} (${deps.publisher.description})${committed ? '' : ' (the agent changed no files in this cycle)'}.`, { branch: cycle.branch, base: state.baseBranch });
+        logger.info('git.pushed', `Pushed the work on ${cycle.issueIds.join(', ')} from ${cycle.branch} onto ${state.baseBranch} (${deps.publisher.description}` +
+            `)${committed ? '' : ' (the agent changed no files in this cycle)'}.`, { branch: cycle.branch, base: state.baseBranch });
         return undefined;
     }
     if (landing === 'pullRequest' && deps.publisher) {
         const pr = await deps.publisher.publish(work);
         await git.checkout(state.baseBranch);
-        logger.info('git.pull_request', `${pr.reused ? 'Updated' : 'Opened'} pull request #${pr.number} (${pr.url}) from ${cycle.branch} for ${cycle.issueIds.join(', ')}${committed ? '' : ' (the agent changed no files in this cycle)'}.`, { number: pr.number, url: pr.url, reused: pr.reused, branch: cycle.branch });
+        logger.info('git.pull_request', `${pr.reused ? 'Updated' : 'Opened'} pull request #${pr.number} (${pr.url}) from ${cycle.branch} ` +
+            `for ${cycle.issueIds.join(', ')}${committed ? '' : ' (the agent changed no files in this cycle)'}.`, { number: pr.number, url: pr.url, reused: pr.reused, branch: cycle.branch });
         return { issueIds: cycle.issueIds, number: pr.number, url: pr.url, reused: pr.reused, iteration: state.iteration };
     }
     await git.checkout(state.baseBranch);
@@ -36225,7 +36313,8 @@ function lostMessage(deps, effect, where) {
     if (where === 'lost')
         return `its branch ${cycle.branch} is in neither this checkout nor ${remote ?? 'a remote'} (the run that did the work ended before pushing it)`;
     return tip
-        ? `the branch ${cycle.branch} fetched from ${remote ?? 'the remote'} does not hold its commit ${tip.slice(0, 12)}, only older work (the run that did it ended before pushing it)`
+        ? `the branch ${cycle.branch} fetched from ${remote ?? 'the remote'} does not hold its commit ${tip.slice(0, 12)}` +
+            `, only older work (the run that did it ended before pushing it)`
         : `the run that did it ended before committing it, and only that checkout had it (${cycle.branch} from ${remote ?? 'the remote'} holds older work at most)`;
 }
 /**
@@ -36405,7 +36494,8 @@ const shelveCycle = async (effect, ctx) => {
         if (publisher && (committed || (await git.branchExists(cycle.branch))))
             await keepBranch(deps, cycle.branch);
         await git.checkout(loop.baseBranch);
-        logger.info('git.wip', `${committed ? `Committed the cycle's work to ${cycle.branch} as wip:` : `${cycle.branch} had no changes`}; back on ${loop.baseBranch}${effect.halting ? '' : ' for the next cycle'}.`);
+        logger.info('git.wip', `${committed ? `Committed the cycle's work to ${cycle.branch} as wip:` : `${cycle.branch} had no changes`}` +
+            `; back on ${loop.baseBranch}${effect.halting ? '' : ' for the next cycle'}.`);
     }
     return undefined;
 };
@@ -37304,7 +37394,10 @@ async function prepareRepository(ports, opened, given, guard) {
             // that resumed it would, then started from its base branch.
             const left = settings.fresh ? await loopLeftOn(store, current) : undefined;
             if (!left)
-                throw new StartError(`the checked-out branch ${current} is a cycle branch of an earlier run, not a base branch. Check out the branch the work should land on (e.g. git checkout main; edits that run left uncommitted here would go along to it, so commit or stash them on this branch first: git stash -u), or resume that run instead of starting over (${surface(settings.terms).given('fresh')}).`);
+                throw new StartError(`the checked-out branch ${current} is a cycle branch of an earlier run, not a base branch. Check ` +
+                    `out the branch the work should land on (e.g. git checkout main; edits that run left uncommitted ` +
+                    `here would go along to it, so commit or stash them on this branch first: git stash -u), or resume ` +
+                    `that run instead of starting over (${surface(settings.terms).given('fresh')}).`);
             await park(ports, left, current, left.baseBranch);
             state.baseBranch = left.baseBranch;
         }
@@ -37486,7 +37579,8 @@ async function runSlice(unguarded) {
     if (settings.fresh)
         await forgetBaselines(deps);
     await save('continuing', state, []);
-    logger.info('run.start', `${opened.resumed ? `Resuming checkpoint ${checkpointId} at iteration ${state.iteration + 1}` : `Starting run ${checkpointId}`} (max ${settings.maxIterations} iterations, agent ${deps.agent.displayName}, tests: ${settings.testCommand})`, { checkpointId, resumed: opened.resumed, iteration: state.iteration, maxIterations: settings.maxIterations });
+    logger.info('run.start', `${opened.resumed ? `Resuming checkpoint ${checkpointId} at iteration ${state.iteration + 1}` : `Starting run ${checkpointId}`}` +
+        ` (max ${settings.maxIterations} iterations, agent ${deps.agent.displayName}, tests: ${settings.testCommand})`, { checkpointId, resumed: opened.resumed, iteration: state.iteration, maxIterations: settings.maxIterations });
     // From here the core decides (src/core/slice.ts) and the interpreter performs its effects.
     const config = {
         settings: { ...settings, batch: settings.batch && workflow.batches },
@@ -37627,7 +37721,8 @@ function haltGate(loop, seen) {
             ? 'the spend cap is no longer set'
             : `the spend cap is now $${seen.maxCostUsd}, above the $${loop.costUsd.toFixed(4)} spent`);
     if (liftedBy.includes('base_commits') && halt.baseTip && seen.baseTip && seen.baseTip !== halt.baseTip)
-        return lift(`the base branch${loop.baseBranch ? ` ${loop.baseBranch}` : ''} has new commits since the halt (${halt.baseTip.slice(0, 7)} \u2192 ${seen.baseTip.slice(0, 7)})`);
+        return lift(`the base branch${loop.baseBranch ? ` ${loop.baseBranch}` : ''} has new commits since the halt (${halt.baseTip.slice(0, 7)}` +
+            ` \u2192 ${seen.baseTip.slice(0, 7)})`);
     if (liftedBy.includes('unlabel') && seen.ready) {
         // As the next slice would choose (nothing escalated in it yet). A failure or bounce loop is lifted
         // by its own issues only (those it escalated), once a person took their label away or edited them.
@@ -37669,7 +37764,8 @@ function owedLabels(loop) {
     const failed = loop.notices.filter((n) => n.what.kind === 'markEscalated' && n.attempts > 0);
     const last = [...failed].reverse().find((n) => n.lastError)?.lastError;
     const one = ids.length === 1;
-    return `${ids.join(', ')} ${one ? 'has' : 'have'} no ${ESCALATED_LABEL} label yet (${failed.length > 0 ? `writing it failed${last ? `: ${last}` : ''}` : 'a run ended before writing it'}); the run that resumes writes it first, and until then ${one ? 'it counts' : 'they count'} as escalated (edit ${one ? 'it' : 'them'} to have ${one ? 'it' : 'them'} tried again).`;
+    return (`${ids.join(', ')} ${one ? 'has' : 'have'} no ${ESCALATED_LABEL} label yet (${failed.length > 0 ? `writing it failed${last ? `: ${last}` : ''}` : 'a run ended before writing it'}); the run that resumes writes it first, and until then ${one ? 'it counts' : 'they count'} as escalated ` +
+        `(edit ${one ? 'it' : 'them'} to have ${one ? 'it' : 'them'} tried again).`);
 }
 
 ;// CONCATENATED MODULE: ./src/issues/github/issueFields.ts
@@ -39800,7 +39896,8 @@ function decideContinuation(report, previous) {
             silentIterations,
             ...(silentIterations >= SILENT_ITERATIONS_LIMIT
                 ? {
-                    silent: `the agent ended ${silentIterations} iterations in a row without a report block (work_remaining, requires_continuation, stuck_detected) and the issue is not closed: nothing says the work moves on`,
+                    silent: `the agent ended ${silentIterations} iterations in a row without a report block (work_remaining, ` +
+                        `requires_continuation, stuck_detected) and the issue is not closed: nothing says the work moves on`,
                 }
                 : {}),
         };
@@ -40329,7 +40426,9 @@ function buildPrompt(p) {
     }
     parts.push('## Done means', '', `- \`${p.testCommand}\`: no test that passes now may fail, and the tests this issue is about pass.`, ...(p.failingBefore?.length
         ? [
-            `- ${p.failingBefore.length} test(s) already fail before your change (${p.failingBefore.slice(0, 10).join(', ')}${p.failingBefore.length > 10 ? ', \u2026' : ''}): leave them alone unless this issue is about them; they do not block it.`,
+            `- ${p.failingBefore.length} test(s) already fail before your change (${p.failingBefore.slice(0, 10).join(', ')}` +
+                `${p.failingBefore.length > 10 ? ', \u2026' : ''}): leave them alone unless this issue is about them; ` +
+                `they do not block it.`,
         ]
         : []), `- Each issue is closed in ${p.sourceHint} once its work is done.`, '', 'End your final message with this report block:', '', '```yaml', 'work_remaining: <space-separated ids of issues not finished yet, or 0>', 'requires_continuation: <true if more work is needed, else false>', 'stuck_detected: <true if you cannot make progress, else false>', 'summary: <one line on what you did>', '```');
     return parts.join('\n') + '\n';
@@ -40509,7 +40608,10 @@ function cycleComplete(ctx, state) {
     const [issueId = ''] = model_cycleOf(ctx.before).issueIds;
     const tests = state.currentCycle?.tdd?.tests ?? [];
     const skipped = tests.filter((t) => t.status === 'problematic' || t.status === 'duplicate');
-    const how = `${tests.length - skipped.length} of ${tests.length} test(s) done (red, green, refactor)${skipped.length ? `; skipped: ${skipped.map((t) => `"${t.description}" (${t.status})`).join(', ')}` : ''}`;
+    const skippedText = skipped.length
+        ? `; skipped: ${skipped.map((t) => `"${t.description}" (${t.status})`).join(', ')}`
+        : '';
+    const how = `${tests.length - skipped.length} of ${tests.length} test(s) done (red, green, refactor)${skippedText}`;
     const issueActions = ctx.settings.onSuccess === 'pull-request' && !ctx.settings.closeOnBranch
         ? []
         : [
@@ -40582,7 +40684,8 @@ function againstBaseline(seen, now, baseline) {
     if (!isReadable(now)) {
         if (readCount(baseline) === 0)
             return seen;
-        const why = `The test output can no longer be read per test (exit code ${now.exitCode}), where ${readCount(baseline)} test(s) were read before this cycle: the test command, its configuration or the runner may have been changed.`;
+        const why = `The test output can no longer be read per test (exit code ${now.exitCode}), where ${readCount(baseline)}` +
+            ` test(s) were read before this cycle: the test command, its configuration or the runner may have been changed.`;
         return { passed: false, failing: [], compileError: true, summary: `${why}\n\n${seen.summary}` };
     }
     const cannotJudge = now.cannotRun ?? unjudgeableBecause(baseline, now);
@@ -40718,7 +40821,9 @@ function phaseStart(phase, tests, targetTests, description) {
             back: 'RED',
             error: {
                 type: 'TEST_UNEXPECTED_PASS',
-                message: `At GREEN's start no test for "${description}" fails any more (the branch changed since RED${targetTests.length ? `: ${targetTests.slice(0, 3).join(', ')} pass or are gone` : ''}): write the failing test again`,
+                message: `At GREEN's start no test for "${description}" fails any more (the branch changed since RED` +
+                    (targetTests.length ? `: ${targetTests.slice(0, 3).join(', ')} pass or are gone` : '') +
+                    `): write the failing test again`,
                 details,
             },
         };
@@ -40728,7 +40833,8 @@ function phaseStart(phase, tests, targetTests, description) {
             back: 'GREEN',
             error: {
                 type: 'REGRESSION',
-                message: `At REFACTOR's start ${tests.failing.length || 'some'} test(s) fail that did not fail before this cycle (the branch changed since GREEN): make them pass again`,
+                message: `At REFACTOR's start ${tests.failing.length || 'some'} test(s) fail that did not fail before this ` +
+                    `cycle (the branch changed since GREEN): make them pass again`,
                 details,
             },
         };
@@ -41294,7 +41400,8 @@ function afterNotes(ctx, m, e) {
     if (!resumed || !e.newest)
         return afterSync(ctx, m, effects);
     const { commit, note } = e.newest;
-    effects.push(log('info', 'tdd.resumed', `Resuming the red/green/refactor workflow from the git note on ${commit.slice(0, 12)}: ${note.phase} done for "${note.current_test.description}", next ${note.next_phase}.`));
+    effects.push(log('info', 'tdd.resumed', `Resuming the red/green/refactor workflow from the git note on ${commit.slice(0, 12)}: ${note.phase}` +
+        ` done for "${note.current_test.description}", next ${note.next_phase}.`));
     return afterSync(ctx, { ...m, tdd: resumed }, effects);
 }
 /** The test list is worked through, or the phase starts: its precondition first when the branch may have changed. */
@@ -41328,7 +41435,8 @@ function checkTests(ctx, m) {
     const { tdd } = m;
     const head = m.head;
     return ask(m, 'checkTests', [
-        log('info', 'tdd.precondition', `${model_tagOf(ctx, m)} the branch changed since the engine last tested it (${tdd.lastCommit?.slice(0, 12) ?? 'unknown'} \u2192 ${head.slice(0, 12)}): running the tests before ${tdd.phase} starts.`, { iteration: n(ctx), phase: tdd.phase }),
+        log('info', 'tdd.precondition', `${model_tagOf(ctx, m)} the branch changed since the engine last tested it (${tdd.lastCommit?.slice(0, 12) ?? 'unknown'}` +
+            ` \u2192 ${head.slice(0, 12)}): running the tests before ${tdd.phase} starts.`, { iteration: n(ctx), phase: tdd.phase }),
         { kind: 'runTests' },
     ]);
 }
@@ -42827,7 +42935,8 @@ async function planCommand(options, io) {
         problems.push(invalid(prompts.problem));
     const templates = prompts.templates;
     if (!options.testCommand && !detectTestCommand(io.cwd)) {
-        problems.push(invalid(`${say.option('testCommand')}: none given and none detected; the implementation phase needs the command that proves a phase done, e.g. ${say.given('testCommand', '"npm test"')}.`));
+        problems.push(invalid(`${say.option('testCommand')}: none given and none detected; the implementation phase needs the command ` +
+            `that proves a phase done, e.g. ${say.given('testCommand', '"npm test"')}.`));
     }
     const { agent, problems: agentProblems } = await availableAgent(options, agentEnvironment(io.env, { githubToken: options.agentGithubToken }), say);
     problems.push(...agentProblems.map(problem('agent_not_on_path')));
@@ -42865,7 +42974,8 @@ async function planWithSession(options, io, ctx) {
     for (const [phase, template] of Object.entries(templates)) {
         const unknown = unknownPlaceholders(template);
         if (unknown.length)
-            logger.warn('pipeline.template', `${surface(io.terms).option('planPrompts')} ${PROMPT_FILES[phase]}: unknown placeholder(s) ${unknown.map((n) => `{{${n}}}`).join(', ')} are left as written.`);
+            logger.warn('pipeline.template', `${surface(io.terms).option('planPrompts')} ${PROMPT_FILES[phase]}: unknown placeholder(s) ` +
+                `${unknown.map((n) => `{{${n}}}`).join(', ')} are left as written.`);
     }
     const issuesFile = options.issuesFile;
     // As `run` picks its source: bd when it is installed and no other file was named, else the file.
@@ -43184,16 +43294,22 @@ function baseMoved(input) {
     if (found === expected)
         return undefined;
     // Which job's agent cannot be told: the jobs ran at once, and their own checks watch their own branches.
-    const who = `most likely the agent of one of wave ${input.waveNumber}'s jobs (${input.jobs.join(', ')}: their worktrees share this repository's branches), or something else working in the repository`;
+    const who = `most likely the agent of one of wave ${input.waveNumber}'s jobs (${input.jobs.join(', ')}: their ` +
+        `worktrees share this repository's branches), or something else working in the repository`;
     const message = [
-        `REPOSITORY MOVED: the base branch ${base} was at ${waveLanding_short(expected)} and is now at ${waveLanding_short(found)}, moved by something other than agent-loop during wave ${input.waveNumber}: ${who}.`,
+        `REPOSITORY MOVED: the base branch ${base} was at ${waveLanding_short(expected)} and is now at ${waveLanding_short(found)}` +
+            `, moved by something other than agent-loop during wave ${input.waveNumber}: ${who}.`,
         input.merged.length > 0
             ? `Merged before it was seen: ${input.merged.join(', ')}; nothing more was merged.`
             : `Nothing of the wave was merged.`,
         found
-            ? `${base} was moved under your checkout: its index and files are still those of ${waveLanding_short(expected)}, so git status shows the difference as staged changes you never made. Inspect with git log ${waveLanding_short(expected)}..${base} and git reflog ${base}; git reset --keep ${waveLanding_short(expected)} puts ${base} (and your checkout) back where agent-loop left it, if that is what you want: agent-loop reset nothing.`
+            ? `${base} was moved under your checkout: its index and files are still those of ${waveLanding_short(expected)}` +
+                `, so git status shows the difference as staged changes you never made. Inspect with git log ${waveLanding_short(expected)}` +
+                `..${base} and git reflog ${base}; git reset --keep ${waveLanding_short(expected)} puts ${base} (and your checkout) ` +
+                `back where agent-loop left it, if that is what you want: agent-loop reset nothing.`
             : `Inspect with git reflog ${base}.`,
-        `The wave's finished jobs are kept (their branches agent-loop-wave/<issue>): resumed once ${base} is where it belongs, the run merges them without working them again.`,
+        `The wave's finished jobs are kept (their branches agent-loop-wave/<issue>): resumed once ${base}` +
+            ` is where it belongs, the run merges them without working them again.`,
     ].join(' ');
     return { reason: 'repository_moved', message, was: expected, now: found };
 }
@@ -43232,12 +43348,17 @@ async function landWave(ctx, wave, ends) {
         // on the base again, merges the wave's finished jobs without working them again.
         const head = (await ctx.runner.run(['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
         if (head !== `refs/heads/${base}`)
-            throw new WorktreeError(`your checkout is no longer on ${base} (${head ? `it is on ${head.replace(/^refs\/heads\//, '')}` : 'its HEAD is detached'}), and the wave's jobs are merged into ${base} only; check out ${base} again, then run again: the wave resumes and its finished jobs are merged without being worked again`);
+            throw new WorktreeError(`your checkout is no longer on ${base} (${head ? `it is on ${head.replace(/^refs\/heads\//, '')}` : 'its HEAD is detached'}` +
+                `), and the wave's jobs are merged into ${base} only; check out ${base} again, then run again: the ` +
+                `wave resumes and its finished jobs are merged without being worked again`);
         const outcome = await trees.merge(jobBranch(job.issueId), `Merge agent-loop/${job.issueId} (parallel): ${job.title}`, issuesFile);
         if (outcome.kind === 'refused')
             // Stops the run before the reduce: the wave stays in the checkpoint, its worktrees and branches
             // with it, so the next run (once the checkout is clean) merges the finished jobs as they are.
-            throw new WorktreeError(`git would not merge ${jobBranch(job.issueId)} into ${base} in your checkout: ${outcome.detail.replace(/\s*\n\s*/g, ' ').replace(/([^.])$/, '$1.')} Something in your checkout is in the way (a file staged or changed during the run, or an untracked or ignored file where a job adds one); commit, move or undo it, then run again: the wave resumes and its finished jobs are merged without being worked again`);
+            throw new WorktreeError(`git would not merge ${jobBranch(job.issueId)} into ${base} in your checkout: ${outcome.detail.replace(/\s*\n\s*/g, ' ').replace(/([^.])$/, '$1.')}` +
+                ` Something in your checkout is in the way (a file staged or changed during the run, or an untracked ` +
+                `or ignored file where a job adds one); commit, move or undo it, then run again: the wave resumes ` +
+                `and its finished jobs are merged without being worked again`);
         if (outcome.kind === 'merged') {
             expected = outcome.commit;
             merged.push(job.issueId);
@@ -43261,7 +43382,8 @@ async function landWave(ctx, wave, ends) {
         }
         requeued.push({
             issueId: job.issueId,
-            reason: `Its first attempt (wave ${ctx.waveNumber}) could not be merged into ${base}: ${outcome.detail}. Other issues changed the same lines since; do the work again on the current ${base}.`,
+            reason: `Its first attempt (wave ${ctx.waveNumber}) could not be merged into ${base}: ${outcome.detail}. ` +
+                `Other issues changed the same lines since; do the work again on the current ${base}.`,
         });
         partials.push({
             issueId: job.issueId,
@@ -43374,7 +43496,9 @@ async function labelEscalations(ctx, source, escalations, why) {
         const warn = (reason) => {
             failed.push(issueId);
             why?.set(issueId, reason);
-            logger.warn('source.warning', `${tag} escalated, but not labelled ${ESCALATED_LABEL} on ${base}: ${reason}. It stays recorded in the checkpoint: later runs leave it alone and label it on ${base} when they can (a --fresh start forgets it: label it by hand before one).`, { issue: issueId });
+            logger.warn('source.warning', `${tag} escalated, but not labelled ${ESCALATED_LABEL} on ${base}: ${reason}. It stays recorded in ` +
+                `the checkpoint: later runs leave it alone and label it on ${base} when they can (a --fresh start ` +
+                `forgets it: label it by hand before one).`, { issue: issueId });
         };
         const head = (await runner.run(['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
         if (head !== `refs/heads/${base}`) {

@@ -63,7 +63,8 @@ export async function ensureAgent(input: EnsureAgentInput): Promise<EnsureAgentR
     return {
       kind: 'failed',
       message:
-        `install-agent: \`npm ${args.join(' ')}\` ${result.code !== 0 ? `exited with code ${result.code}` : `did not leave ${pin.bin} in ${bin}`}${tail ? `: ${tail}` : ''}. ` +
+        `install-agent: \`npm ${args.join(' ')}\` ${result.code !== 0 ? `exited with code ${result.code}` : `did not leave ${pin.bin} in ${bin}`}` +
+        `${tail ? `: ${tail}` : ''}. ` +
         'Check that the runner reaches the npm registry, or install the CLI in an earlier step and set install-agent: false.',
     };
   }

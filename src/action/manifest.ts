@@ -35,7 +35,10 @@ const ACTION_HELP: Record<string, { help?: string; defaultText?: string; default
     defaultText: 'github',
   },
   'on-success': {
-    help: 'What becomes of a finished cycle with source beads: pull-request pushes its branch agent-loop/<issue-id> and opens a pull request naming the issue (one per cycle); merge pushes the work to the base branch on GitHub (merging the base if it moved meanwhile). With source github the work is always a pull request.',
+    help:
+      'What becomes of a finished cycle with source beads: pull-request pushes its branch agent-loop/<issue-id> ' +
+      'and opens a pull request naming the issue (one per cycle); merge pushes the work to the base branch ' +
+      'on GitHub (merging the base if it moved meanwhile). With source github the work is always a pull request.',
     defaultText: 'pull-request',
   },
   'state-dir': {
@@ -47,7 +50,9 @@ const ACTION_HELP: Record<string, { help?: string; defaultText?: string; default
     defaultText: 'the newest',
   },
   resume: {
-    help: 'Resume a halted run. A halt stands otherwise: later runs end at once with a warning (no agent, no Discord post) until this, fresh, or a change of its cause.',
+    help:
+      'Resume a halted run. A halt stands otherwise: later runs end at once with a warning (no agent, no ' +
+      'Discord post) until this, fresh, or a change of its cause.',
   },
   'github-token': { defaultText: 'the workflow token', default: '${{ github.token }}' },
   'workflow-token': { defaultText: 'the workflow token', default: '${{ github.token }}' },
@@ -74,35 +79,47 @@ export const ACTION_OUTPUTS: readonly ActionOutput[] = [
   {
     name: 'status',
     description:
-      'complete, continuing (the slice ended with work remaining; the next run resumes), halted, deferred (listing the issues or the open pull requests failed on GitHub after retries: nothing was started or lost, the next run retries; the step stays green with a warning), paused (the input paused: nothing was read or run, the other outputs are empty), or stopped (the run stopped on an error before it had a result, e.g. GitHub refused the token: the step fails with it, result-json holds it, the other outputs are empty).',
+      'complete, continuing (the slice ended with work remaining; the next run resumes), halted, deferred ' +
+      '(listing the issues or the open pull requests failed on GitHub after retries: nothing was started ' +
+      'or lost, the next run retries; the step stays green with a warning), paused (the input paused: nothing ' +
+      'was read or run, the other outputs are empty), or stopped (the run stopped on an error before it ' +
+      'had a result, e.g. GitHub refused the token: the step fails with it, result-json holds it, the other outputs are empty).',
   },
   {
     name: 'halt-reason',
     description:
-      'Why the run halted (failure_loop, bounce_loop, all_escalated, agent_unavailable, max_iterations, budget, contract_violation, publish_refused, …), or empty.',
+      'Why the run halted (failure_loop, bounce_loop, all_escalated, agent_unavailable, max_iterations, ' +
+      'budget, contract_violation, publish_refused, …), or empty.',
   },
   {
     name: 'iterations',
     description:
-      "Agent invocations in this run: a step's slice, or with fan-out this workflow run's wave as the reduce job counts it (0 when the run had nothing to do, a halt stood or it was deferred). This run is what iterations, failed-iterations, successful-iterations, issues-*, preexisting-failures, pull-requests and cost-usd describe; the loop's totals across runs are the loop-… outputs.",
+      "Agent invocations in this run: a step's slice, or with fan-out this workflow run's wave as the reduce " +
+      'job counts it (0 when the run had nothing to do, a halt stood or it was deferred). This run is what ' +
+      'iterations, failed-iterations, successful-iterations, issues-*, preexisting-failures, pull-requests ' +
+      "and cost-usd describe; the loop's totals across runs are the loop-… outputs.",
   },
   { name: 'failed-iterations', description: 'Iterations of this run whose agent run failed.' },
   { name: 'successful-iterations', description: 'Iterations of this run whose agent run succeeded.' },
   {
     name: 'issues-closed',
     description:
-      "Issues this run finished, comma-separated: closed (beads), or with a pull request that closes them on merge (GitHub issues); empty when it finished none (an idle run, a halt that stands). The loop's are loop-issues-closed.",
+      'Issues this run finished, comma-separated: closed (beads), or with a pull request that closes them ' +
+      "on merge (GitHub issues); empty when it finished none (an idle run, a halt that stands). The loop's " +
+      'are loop-issues-closed.',
   },
   { name: 'issues-escalated', description: 'Issues this run escalated, comma-separated.' },
   {
     name: 'issues-no-change',
     description:
-      'Issues this run found already satisfied (nothing changed, nothing broke) that name no test of their own: labelled agent-loop:no-change with the evidence and left open for a person to close, comma-separated.',
+      'Issues this run found already satisfied (nothing changed, nothing broke) that name no test of their ' +
+      'own: labelled agent-loop:no-change with the evidence and left open for a person to close, comma-separated.',
   },
   {
     name: 'preexisting-failures',
     description:
-      "Test ids that failed before their cycle started and still fail, targeted by no issue worked (this run's last verdict; reported, never blocking), comma-separated.",
+      'Test ids that failed before their cycle started and still fail, targeted by no issue worked (this ' +
+      "run's last verdict; reported, never blocking), comma-separated.",
   },
   {
     name: 'pull-requests',
@@ -146,7 +163,8 @@ export const ACTION_OUTPUTS: readonly ActionOutput[] = [
   {
     name: 'wave',
     description:
-      "fan-out plan: the wave (its id, the loop's checkpoint, each job's issue and share) as JSON, for the work and reduce jobs' input wave; empty when there is none.",
+      "fan-out plan: the wave (its id, the loop's checkpoint, each job's issue and share) as JSON, for " +
+      "the work and reduce jobs' input wave; empty when there is none.",
   },
   { name: 'jobs', description: 'fan-out plan: how many work jobs the wave has (0: nothing to do now).' },
 ];

@@ -86,7 +86,8 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
     if (gate.stands) {
       core.warning(
         redact(
-          `agent-loop is still halted (${loop.halt.reason}) since ${loop.halt.at ?? 'an earlier run'}: ${loop.halt.message}. No wave was planned. ${describeResume(resumeWays(loop.halt), 'action', loop.baseBranch)}`,
+          `agent-loop is still halted (${loop.halt.reason}) since ${loop.halt.at ?? 'an earlier run'}: ${loop.halt.message}` +
+            `. No wave was planned. ${describeResume(resumeWays(loop.halt), 'action', loop.baseBranch)}`,
         ),
       );
       return none('halted', `the halt stands (${loop.halt.reason})`, loop.halt.reason);
@@ -97,7 +98,8 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
     // Never "no issues": which are workable is unknown, so no wave goes out (status deferred, green).
     core.warning(
       redact(
-        `agent-loop deferred: ${unlisted?.message.replace(/\.$/, '') ?? 'the issues could not be listed'}. No wave was planned and nothing was started or lost; the next run lists the issues again.`,
+        `agent-loop deferred: ${unlisted?.message.replace(/\.$/, '') ?? 'the issues could not be listed'}` +
+          `. No wave was planned and nothing was started or lost; the next run lists the issues again.`,
       ),
     );
     return none('deferred', `${unlisted?.what ?? 'listing the issues'} failed`);
@@ -109,8 +111,11 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
     core.info(
       redact(
         landing.length > 0
-          ? `agent-loop plan: ${loop.outbox.length} finished cycle(s) of earlier waves still to land (${[...awaitingLanding(loop)].map((id) => issueLink(id, undefined)).join(', ')}): this wave's landing job (matrix entry ${LANDING_JOB}) lands them.`
-          : `agent-loop plan: ${loop.outbox.length} finished cycle(s) of earlier waves wait to land; the next attempt is due at ${loop.outbox[0]?.notBefore} (last failure: ${loop.outbox[0]?.lastError ?? 'unknown'}).`,
+          ? `agent-loop plan: ${loop.outbox.length} finished cycle(s) of earlier waves still to land (` +
+              [...awaitingLanding(loop)].map((id) => issueLink(id, undefined)).join(', ') +
+              `): this wave's landing job (matrix entry ${LANDING_JOB}) lands them.`
+          : `agent-loop plan: ${loop.outbox.length} finished cycle(s) of earlier waves wait to land; the next ` +
+              `attempt is due at ${loop.outbox[0]?.notBefore} (last failure: ${loop.outbox[0]?.lastError ?? 'unknown'}).`,
       ),
     );
   // Claims of other runs hold their issues, whatever checkpoint they name: a wave in flight is another run's.
@@ -241,7 +246,8 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
     );
     core.info(
       redact(
-        `agent-loop plan: wave ${wave.id}: ${[lands, ...issues].filter((x) => x).join(', ') || 'no issue'}${deferred.length > 0 ? `; left for a later wave: ${deferred.map((d) => `${issueLink(d.issueId, undefined)} (${d.why})`).join(', ')}` : ''}.`,
+        `agent-loop plan: wave ${wave.id}: ${[lands, ...issues].filter((x) => x).join(', ') || 'no issue'}` +
+          `${deferred.length > 0 ? `; left for a later wave: ${deferred.map((d) => `${issueLink(d.issueId, undefined)} (${d.why})`).join(', ')}` : ''}.`,
       ),
     );
   }

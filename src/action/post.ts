@@ -31,14 +31,18 @@ export async function postAction({ core, env }: PostDeps): Promise<void> {
         : unchanged === 'reduced'
           ? 'agent-loop post: nothing to publish: this wave was reduced into the checkpoint before (a re-run reduce changes nothing).'
           : unchanged === 'plan'
-            ? 'agent-loop post: nothing to publish: a fan-out plan hands its wave to the work and reduce jobs as its outputs (the reduce publishes the checkpoint).'
+            ? 'agent-loop post: nothing to publish: a fan-out plan hands its wave to the work and reduce jobs as ' +
+              'its outputs (the reduce publishes the checkpoint).'
             : unchanged === 'idle'
               ? 'agent-loop post: nothing to publish: this run had nothing to do and changed nothing (the state it restored stays the newest).'
               : unchanged === 'stopped'
-                ? 'agent-loop post: nothing to publish: the run stopped before it started (GitHub refused the token) and changed nothing (the state it restored stays the newest).'
+                ? 'agent-loop post: nothing to publish: the run stopped before it started (GitHub refused the token) ' +
+                  'and changed nothing (the state it restored stays the newest).'
                 : unchanged === 'deferred'
-                  ? 'agent-loop post: nothing to publish: this run was deferred (a listing failed on GitHub) before it changed anything (the state it restored stays the newest).'
-                  : 'agent-loop post: nothing to publish: the halt stands and this run changed nothing (the state published by the run that halted stays the newest).',
+                  ? 'agent-loop post: nothing to publish: this run was deferred (a listing failed on GitHub) before it ' +
+                    'changed anything (the state it restored stays the newest).'
+                  : 'agent-loop post: nothing to publish: the halt stands and this run changed nothing (the state published ' +
+                    'by the run that halted stays the newest).',
     );
     return;
   }

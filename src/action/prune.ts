@@ -49,7 +49,9 @@ export async function pruneCheckpoints(
   }
   if (removed.length > 0)
     options.log.info(
-      `Pruned ${removed.length} older checkpoint(s) before publishing (${removed.join(', ')}): the state keeps the newest ${KEPT_CHECKPOINTS}, the one in use and any a halt or unlanded work needs; the artifacts of earlier runs still hold the others.`,
+      `Pruned ${removed.length} older checkpoint(s) before publishing (${removed.join(', ')}): the state ` +
+        `keeps the newest ${KEPT_CHECKPOINTS}, the one in use and any a halt or unlanded work needs; the ` +
+        `artifacts of earlier runs still hold the others.`,
     );
   return removed;
 }
@@ -98,7 +100,8 @@ export async function pruneLogs(
   }
   if (removed.length > 0)
     options.log.info(
-      `Left ${removed.length} older iteration log(s) out of the published state (${removed.join(', ')}): the logs published are the newest, at most ${Math.round(budget / 1024 / 1024)} MiB in all.`,
+      `Left ${removed.length} older iteration log(s) out of the published state (${removed.join(', ')}): ` +
+        `the logs published are the newest, at most ${Math.round(budget / 1024 / 1024)} MiB in all.`,
     );
   return removed;
 }

@@ -91,7 +91,10 @@ export function pausedOutputs(): Record<string, string> {
 /** The warning annotation of a paused run: that it is paused, by what, and how to resume. */
 export function pausedWarning(by: 'input' | 'env'): string {
   const { where, unpause } = pauseSource(by);
-  return `agent-loop is paused: ${where.replace(/`/g, '')}. Nothing was read, run or published. To resume, ${unpause.replace(/`/g, '')}: the next run continues from the newest checkpoint.`;
+  return (
+    `agent-loop is paused: ${where.replace(/`/g, '')}. Nothing was read, run or published. To resume, ` +
+    `${unpause.replace(/`/g, '')}: the next run continues from the newest checkpoint.`
+  );
 }
 
 /** The job summary of a paused run. */
@@ -102,7 +105,9 @@ export function pausedSummary(by: 'input' | 'env'): string {
     '',
     `The loop is paused: ${where}.`,
     '',
-    'This run did nothing: no issue, checkpoint or cache was read, no agent was installed or run, nothing was published or posted. The issues, their claims and pull requests, and the saved checkpoints are as the last run left them.',
+    'This run did nothing: no issue, checkpoint or cache was read, no agent was installed or run, nothing ' +
+      'was published or posted. The issues, their claims and pull requests, and the saved checkpoints are ' +
+      'as the last run left them.',
     '',
     `**To resume:** ${unpause}. The next run (scheduled, or by hand) continues from the newest checkpoint; a halt stands as before.`,
     '',
@@ -160,9 +165,12 @@ export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
   const lines: string[] = [`## ${icon} agent-loop: ${r.status}${r.haltReason ? ` (${r.haltReason})` : ''}`, ''];
   if (r.deferred) lines.push(`**${escape(deferredLine(r.deferred))}**`, '');
   lines.push(
-    `This run: ${r.iterations} iteration${r.iterations === 1 ? '' : 's'}, ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures; spend $${r.costUsd.toFixed(4)}.`,
+    `This run: ${r.iterations} iteration${r.iterations === 1 ? '' : 's'}, ${r.successfulIterations} agent ` +
+      `ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures; spend $${r.costUsd.toFixed(4)}.`,
     '',
-    `The loop so far (all runs of this checkpoint): iterations ${r.loop.iterations}/${r.maxIterations}, ${r.loop.issuesClosed.length} issue(s) done, ${r.loop.issuesEscalated.length} escalated; spend $${r.loop.costUsd.toFixed(4)}.`,
+    `The loop so far (all runs of this checkpoint): iterations ${r.loop.iterations}/${r.maxIterations}` +
+      `, ${r.loop.issuesClosed.length} issue(s) done, ${r.loop.issuesEscalated.length} escalated; spend ` +
+      `$${r.loop.costUsd.toFixed(4)}.`,
     '',
   );
   if (r.diagnostic)
@@ -209,7 +217,8 @@ export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
             : `failed (${h.tests.exitCode})`
           : '—';
       lines.push(
-        `| ${h.n} | ${refs(h.issueIds)} | ${h.outcome} | ${agent} | ${tests} | ${seconds(h.durationMs)} | ${h.agent.costUsd !== undefined ? `$${h.agent.costUsd.toFixed(4)}` : '—'} |`,
+        `| ${h.n} | ${refs(h.issueIds)} | ${h.outcome} | ${agent} | ${tests} | ${seconds(h.durationMs)} | ` +
+          `${h.agent.costUsd !== undefined ? `$${h.agent.costUsd.toFixed(4)}` : '—'} |`,
       );
     }
     lines.push('', ...gantt(rows.slice(-GANTT_ROWS)), '');
@@ -222,7 +231,8 @@ export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
         : r.status === 'deferred'
           ? ': the next run resumes it and lists the issues again.'
           : r.status === 'halted'
-            ? `: later runs stay halted (each ends at once, green, with a warning) until it is resumed: ${describeResumeWays(r.resume ?? ['explicit', 'fresh'], 'action')}.`
+            ? ': later runs stay halted (each ends at once, green, with a warning) until it is resumed: ' +
+              `${describeResumeWays(r.resume ?? ['explicit', 'fresh'], 'action')}.`
             : `: the next run resumes it${ctx.resumeHint ? `; ${ctx.resumeHint}` : ''}.`
     }`,
   );
@@ -243,7 +253,8 @@ function gantt(rows: RunResult['history']): string[] {
           : '';
     out.push(
       // Mermaid ends a task's name at ':' and reads '#' and ';' as syntax: they become spaces.
-      `  iteration ${h.n} · ${h.issueIds.join(', ').replace(/[:#;]/g, ' ')} · ${h.outcome.replace(/_/g, ' ')} : ${tag}${start}, ${Math.max(1, Math.round(h.durationMs))}ms`,
+      `  iteration ${h.n} · ${h.issueIds.join(', ').replace(/[:#;]/g, ' ')} · ${h.outcome.replace(/_/g, ' ')}` +
+        ` : ${tag}${start}, ${Math.max(1, Math.round(h.durationMs))}ms`,
     );
   }
   out.push('```');
@@ -281,7 +292,9 @@ function standingSummary(r: RunResult, standing: NonNullable<RunResult['standing
     '',
     ...standing.resume.map((w) => `- ${describeResumeWay(w, 'action')}`),
     '',
-    `The loop so far: iterations ${r.loop.iterations}/${r.maxIterations}, ${r.loop.successfulIterations} agent ok, ${r.loop.failedIterations} agent failed; spend $${r.loop.costUsd.toFixed(4)}. Checkpoint \`${r.checkpointId}\`.`,
+    `The loop so far: iterations ${r.loop.iterations}/${r.maxIterations}, ${r.loop.successfulIterations}` +
+      ` agent ok, ${r.loop.failedIterations} agent failed; spend $${r.loop.costUsd.toFixed(4)}. Checkpoint ` +
+      `\`${r.checkpointId}\`.`,
     '',
   ].join('\n');
 }
@@ -292,11 +305,14 @@ function idleSummary(r: RunResult, ctx: SummaryContext): string {
   return [
     '## ✅ agent-loop: complete, nothing to do',
     '',
-    'No issue is ready, no cycle is in flight and no finished work waits to land: no agent was installed or run, no checkpoint was written, nothing was published.',
+    'No issue is ready, no cycle is in flight and no finished work waits to land: no agent was installed ' +
+      'or run, no checkpoint was written, nothing was published.',
     '',
     ...(outsiders.length > 0 ? [`Skipped (author not allowed): ${outsiderList(outsiders, ctx.issueLinks)}.`, ''] : []),
     r.checkpointId
-      ? `Checkpoint \`${r.checkpointId}\`, unchanged: the loop so far ran ${r.loop.iterations}/${r.maxIterations} iterations, ${r.loop.issuesClosed.length} issue(s) done, spend $${r.loop.costUsd.toFixed(4)}. This run did none of it: its own outputs are empty, the loop-… outputs hold these totals.`
+      ? `Checkpoint \`${r.checkpointId}\`, unchanged: the loop so far ran ${r.loop.iterations}/${r.maxIterations}` +
+        ` iterations, ${r.loop.issuesClosed.length} issue(s) done, spend $${r.loop.costUsd.toFixed(4)}. This ` +
+        `run did none of it: its own outputs are empty, the loop-… outputs hold these totals.`
       : 'No checkpoint yet.',
     '',
   ].join('\n');
@@ -309,10 +325,13 @@ function deferredSummary(r: RunResult, deferred: NonNullable<RunResult['deferred
     '',
     `**${escape(deferred.message)}**`,
     '',
-    'Without the list the run cannot tell which issues are workable, so it started none: no agent was run and nothing was published. Nothing was lost: the issues, their pull requests and the saved checkpoints are as they were, and the next run (scheduled, or by hand) lists them again.',
+    'Without the list the run cannot tell which issues are workable, so it started none: no agent was ' +
+      'run and nothing was published. Nothing was lost: the issues, their pull requests and the saved checkpoints ' +
+      'are as they were, and the next run (scheduled, or by hand) lists them again.',
     '',
     r.checkpointId
-      ? `Checkpoint \`${r.checkpointId}\`, unchanged: the loop so far ran ${r.loop.iterations}/${r.maxIterations} iterations, ${r.loop.issuesClosed.length} issue(s) done, spend $${r.loop.costUsd.toFixed(4)}.`
+      ? `Checkpoint \`${r.checkpointId}\`, unchanged: the loop so far ran ${r.loop.iterations}/${r.maxIterations}` +
+        ` iterations, ${r.loop.issuesClosed.length} issue(s) done, spend $${r.loop.costUsd.toFixed(4)}.`
       : 'No checkpoint yet.',
     '',
   ].join('\n');

@@ -114,7 +114,8 @@ export function waveSummary(wave: Wave, loop: LoopState, reduction: WaveReductio
       '',
       `**${escape(halt.message)}**`,
       '',
-      `The loop after ${loop.waves} wave${loop.waves === 1 ? '' : 's'}: iterations ${loop.iteration}/${loop.maxIterations}; ${loop.issuesClosed.length} issue(s) done, ${loop.issuesEscalated.length} escalated; spend $${loop.costUsd.toFixed(4)}.`,
+      `The loop after ${loop.waves} wave${loop.waves === 1 ? '' : 's'}: iterations ${loop.iteration}/${loop.maxIterations}` +
+        `; ${loop.issuesClosed.length} issue(s) done, ${loop.issuesEscalated.length} escalated; spend $${loop.costUsd.toFixed(4)}.`,
       '',
       `Checkpoint \`${ctx.checkpointId}\`: later runs stay halted until it is resumed: ${describeResumeWays(resumeWays(halt), 'action', loop.baseBranch)}.`,
       '',
@@ -127,7 +128,8 @@ export function waveSummary(wave: Wave, loop: LoopState, reduction: WaveReductio
   const landing = ctx.landing;
   if (landing)
     lines.push(
-      `Earlier work: ${landing.landed} finished cycle(s) landed by the landing job, ${landing.left} still to land${landing.problem ? ` (${escape(landing.problem)})` : ''}.`,
+      `Earlier work: ${landing.landed} finished cycle(s) landed by the landing job, ${landing.left} still ` +
+        `to land${landing.problem ? ` (${escape(landing.problem)})` : ''}.`,
       '',
     );
   if (rows.length > 0)
@@ -136,16 +138,25 @@ export function waveSummary(wave: Wave, loop: LoopState, reduction: WaveReductio
       '|---|---|---|---|---|---|',
       ...rows.map(
         (r) =>
-          `| ${issueLink(r.issueId, ctx.issueLinks)} ${escape(r.title)} | ${OUTCOME_WORDS[r.outcome]}${r.halt && r.outcome !== 'lost' ? ` (${escape(r.halt)})` : ''} | ${r.iterations > 0 ? (r.first !== undefined ? `${r.iterations} (#${r.first}–#${r.last})` : `${r.iterations} (from its claim comment)`) : '0'} | $${r.costUsd.toFixed(4)} | ${(r.durationMs / 1000).toFixed(1)}s | ${r.pullRequest ? pullRequestLink(r.pullRequest) : '—'} |`,
+          `| ${issueLink(r.issueId, ctx.issueLinks)} ${escape(r.title)} | ${OUTCOME_WORDS[r.outcome]}` +
+          (r.halt && r.outcome !== 'lost' ? ` (${escape(r.halt)})` : '') +
+          ` | ${r.iterations > 0 ? (r.first !== undefined ? `${r.iterations} (#${r.first}–#${r.last})` : `${r.iterations} (from its claim comment)`) : '0'}` +
+          ` | $${r.costUsd.toFixed(4)} | ${(r.durationMs / 1000).toFixed(1)}s | ${r.pullRequest ? pullRequestLink(r.pullRequest) : '—'} |`,
       ),
       '',
       ...gantt(wave, rows),
       '',
     );
   lines.push(
-    `The loop after ${loop.waves} wave${loop.waves === 1 ? '' : 's'}: iterations ${loop.iteration}/${loop.maxIterations}, ${loop.successfulIterations} agent ok, ${loop.failedIterations} agent failed; ${loop.issuesClosed.length} issue(s) done, ${loop.issuesEscalated.length} escalated; spend $${loop.costUsd.toFixed(4)}; consecutive escalations ${loop.consecutiveEscalations}.`,
+    `The loop after ${loop.waves} wave${loop.waves === 1 ? '' : 's'}: iterations ${loop.iteration}/${loop.maxIterations}` +
+      `, ${loop.successfulIterations} agent ok, ${loop.failedIterations} agent failed; ${loop.issuesClosed.length}` +
+      ` issue(s) done, ${loop.issuesEscalated.length} escalated; spend $${loop.costUsd.toFixed(4)}; consecutive ` +
+      `escalations ${loop.consecutiveEscalations}.`,
     '',
-    `Checkpoint \`${ctx.checkpointId}\`${halt ? `: later runs stay halted until it is resumed: ${describeResumeWays(resumeWays(halt), 'action', loop.baseBranch)}.` : ': the next wave goes on from it.'}`,
+    `Checkpoint \`${ctx.checkpointId}\`` +
+      (halt
+        ? `: later runs stay halted until it is resumed: ${describeResumeWays(resumeWays(halt), 'action', loop.baseBranch)}.`
+        : ': the next wave goes on from it.'),
     '',
   );
   return lines.join('\n');

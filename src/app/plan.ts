@@ -74,7 +74,8 @@ export async function planCommand(options: Options, io: PlanIO): Promise<number>
   if (!options.testCommand && !detectTestCommand(io.cwd)) {
     problems.push(
       invalid(
-        `${say.option('testCommand')}: none given and none detected; the implementation phase needs the command that proves a phase done, e.g. ${say.given('testCommand', '"npm test"')}.`,
+        `${say.option('testCommand')}: none given and none detected; the implementation phase needs the command ` +
+          `that proves a phase done, e.g. ${say.given('testCommand', '"npm test"')}.`,
       ),
     );
   }
@@ -129,7 +130,8 @@ async function planWithSession(
     if (unknown.length)
       logger.warn(
         'pipeline.template',
-        `${surface(io.terms).option('planPrompts')} ${PROMPT_FILES[phase as AgentPhaseName]}: unknown placeholder(s) ${unknown.map((n) => `{{${n}}}`).join(', ')} are left as written.`,
+        `${surface(io.terms).option('planPrompts')} ${PROMPT_FILES[phase as AgentPhaseName]}: unknown placeholder(s) ` +
+          `${unknown.map((n) => `{{${n}}}`).join(', ')} are left as written.`,
       );
   }
   const issuesFile = options.issuesFile;

@@ -57,16 +57,23 @@ export function baseMoved(input: {
   const { base, expected, found } = input;
   if (found === expected) return undefined;
   // Which job's agent cannot be told: the jobs ran at once, and their own checks watch their own branches.
-  const who = `most likely the agent of one of wave ${input.waveNumber}'s jobs (${input.jobs.join(', ')}: their worktrees share this repository's branches), or something else working in the repository`;
+  const who =
+    `most likely the agent of one of wave ${input.waveNumber}'s jobs (${input.jobs.join(', ')}: their ` +
+    `worktrees share this repository's branches), or something else working in the repository`;
   const message = [
-    `REPOSITORY MOVED: the base branch ${base} was at ${short(expected)} and is now at ${short(found)}, moved by something other than agent-loop during wave ${input.waveNumber}: ${who}.`,
+    `REPOSITORY MOVED: the base branch ${base} was at ${short(expected)} and is now at ${short(found)}` +
+      `, moved by something other than agent-loop during wave ${input.waveNumber}: ${who}.`,
     input.merged.length > 0
       ? `Merged before it was seen: ${input.merged.join(', ')}; nothing more was merged.`
       : `Nothing of the wave was merged.`,
     found
-      ? `${base} was moved under your checkout: its index and files are still those of ${short(expected)}, so git status shows the difference as staged changes you never made. Inspect with git log ${short(expected)}..${base} and git reflog ${base}; git reset --keep ${short(expected)} puts ${base} (and your checkout) back where agent-loop left it, if that is what you want: agent-loop reset nothing.`
+      ? `${base} was moved under your checkout: its index and files are still those of ${short(expected)}` +
+        `, so git status shows the difference as staged changes you never made. Inspect with git log ${short(expected)}` +
+        `..${base} and git reflog ${base}; git reset --keep ${short(expected)} puts ${base} (and your checkout) ` +
+        `back where agent-loop left it, if that is what you want: agent-loop reset nothing.`
       : `Inspect with git reflog ${base}.`,
-    `The wave's finished jobs are kept (their branches agent-loop-wave/<issue>): resumed once ${base} is where it belongs, the run merges them without working them again.`,
+    `The wave's finished jobs are kept (their branches agent-loop-wave/<issue>): resumed once ${base}` +
+      ` is where it belongs, the run merges them without working them again.`,
   ].join(' ');
   return { reason: 'repository_moved', message, was: expected, now: found };
 }
@@ -111,7 +118,9 @@ export async function landWave(
     const head = (await ctx.runner.run(['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
     if (head !== `refs/heads/${base}`)
       throw new WorktreeError(
-        `your checkout is no longer on ${base} (${head ? `it is on ${head.replace(/^refs\/heads\//, '')}` : 'its HEAD is detached'}), and the wave's jobs are merged into ${base} only; check out ${base} again, then run again: the wave resumes and its finished jobs are merged without being worked again`,
+        `your checkout is no longer on ${base} (${head ? `it is on ${head.replace(/^refs\/heads\//, '')}` : 'its HEAD is detached'}` +
+          `), and the wave's jobs are merged into ${base} only; check out ${base} again, then run again: the ` +
+          `wave resumes and its finished jobs are merged without being worked again`,
       );
     const outcome = await trees.merge(
       jobBranch(job.issueId),
@@ -122,7 +131,10 @@ export async function landWave(
       // Stops the run before the reduce: the wave stays in the checkpoint, its worktrees and branches
       // with it, so the next run (once the checkout is clean) merges the finished jobs as they are.
       throw new WorktreeError(
-        `git would not merge ${jobBranch(job.issueId)} into ${base} in your checkout: ${outcome.detail.replace(/\s*\n\s*/g, ' ').replace(/([^.])$/, '$1.')} Something in your checkout is in the way (a file staged or changed during the run, or an untracked or ignored file where a job adds one); commit, move or undo it, then run again: the wave resumes and its finished jobs are merged without being worked again`,
+        `git would not merge ${jobBranch(job.issueId)} into ${base} in your checkout: ${outcome.detail.replace(/\s*\n\s*/g, ' ').replace(/([^.])$/, '$1.')}` +
+          ` Something in your checkout is in the way (a file staged or changed during the run, or an untracked ` +
+          `or ignored file where a job adds one); commit, move or undo it, then run again: the wave resumes ` +
+          `and its finished jobs are merged without being worked again`,
       );
     if (outcome.kind === 'merged') {
       expected = outcome.commit;
@@ -155,7 +167,9 @@ export async function landWave(
     }
     requeued.push({
       issueId: job.issueId,
-      reason: `Its first attempt (wave ${ctx.waveNumber}) could not be merged into ${base}: ${outcome.detail}. Other issues changed the same lines since; do the work again on the current ${base}.`,
+      reason:
+        `Its first attempt (wave ${ctx.waveNumber}) could not be merged into ${base}: ${outcome.detail}. ` +
+        `Other issues changed the same lines since; do the work again on the current ${base}.`,
     });
     partials.push({
       issueId: job.issueId,
@@ -288,7 +302,9 @@ export async function labelEscalations(
       why?.set(issueId, reason);
       logger.warn(
         'source.warning',
-        `${tag} escalated, but not labelled ${ESCALATED_LABEL} on ${base}: ${reason}. It stays recorded in the checkpoint: later runs leave it alone and label it on ${base} when they can (a --fresh start forgets it: label it by hand before one).`,
+        `${tag} escalated, but not labelled ${ESCALATED_LABEL} on ${base}: ${reason}. It stays recorded in ` +
+          `the checkpoint: later runs leave it alone and label it on ${base} when they can (a --fresh start ` +
+          `forgets it: label it by hand before one).`,
         { issue: issueId },
       );
     };

@@ -163,7 +163,8 @@ export class FileCheckpointStore implements CheckpointStore {
     if (!isUuidV4(id)) {
       throw new CheckpointError(
         String(id),
-        `${JSON.stringify(id)} is not a checkpoint id (a UUID v4 such as 3b241101-e2bb-4255-8caf-4136c566a962); ${this.say.act('listCheckpoints', this.stateDir)}`,
+        `${JSON.stringify(id)} is not a checkpoint id (a UUID v4 such as 3b241101-e2bb-4255-8caf-4136c566a962); ` +
+          `${this.say.act('listCheckpoints', this.stateDir)}`,
       );
     }
     return path.join(this.dir, `${id}.json`);
@@ -198,7 +199,11 @@ export class FileCheckpointStore implements CheckpointStore {
     if (!isSeedPhase(phase)) {
       throw new CheckpointError(
         file,
-        `phase ${JSON.stringify(phase)} is not <pipeline phase>-complete|failed (seed 001's format)${isRunStage(phase) ? ` (a run's stage, written as the phase by older versions: keep it in the state's ${STAGE_KEY})` : ''}; use one of ${SEED_PHASES.join(', ')}`,
+        `phase ${JSON.stringify(phase)} is not <pipeline phase>-complete|failed (seed 001's format)` +
+          (isRunStage(phase)
+            ? ` (a run's stage, written as the phase by older versions: keep it in the state's ${STAGE_KEY})`
+            : '') +
+          `; use one of ${SEED_PHASES.join(', ')}`,
       );
     }
     if (typeof state !== 'object' || state === null || Array.isArray(state)) {

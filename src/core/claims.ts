@@ -5,7 +5,9 @@
  */
 import type { ClaimProgress } from '../issues/claims.js';
 import { rfc3339 } from '../util/clock.js';
-import { type Effect, type ReadyIssue } from './events.js';
+import { type Effect, type ReadyIssue, log } from './events.js';
+import { issueRef } from '../report/diagnostic.js';
+import { save } from './finish.js';
 import type { CycleState, LoopState } from './state.js';
 import { type CoreConfig, type SliceModel, type Step } from './model.js';
 
@@ -81,5 +83,47 @@ export function leaveClaimed(
     free: listed.filter((i) => !claimed.includes(i)),
     claimed,
     newly: claimed.filter((i) => !skipped.includes(i.id)),
+  };
+}
+
+/**
+ * The claim found taken: a new cycle's issue is left to the run that claimed it first; a resumed
+ * cycle whose lease expired and was taken over is dropped from this loop (saved), theirs now.
+ */
+export function claimLost(m: SliceModel, lost: { id: string; run: string; expires: string }, resumed: boolean): Step {
+  const claimedElsewhere = [...new Set([...(m.claimedElsewhere ?? []), lost.id])];
+  if (!resumed)
+    return {
+      model: { ...m, next: undefined, claimedElsewhere },
+      effects: [
+        log(
+          'info',
+          'claim.lost',
+          `Left ${issueRef(lost.id)} to run ${lost.run}, which claimed it first (its lease runs until ${lost.expires}).`,
+          { issueId: lost.id, run: lost.run, expires: lost.expires },
+        ),
+        { kind: 'next' },
+      ],
+    };
+  // This loop's lease had expired and another run took the cycle over: it is theirs now.
+  const dropped: SliceModel = {
+    ...m,
+    cycle: undefined,
+    claimedElsewhere,
+    loop: { ...m.loop, currentCycle: undefined },
+  };
+  return {
+    model: dropped,
+    effects: [
+      log(
+        'warn',
+        'claim.lost',
+        `The cycle on ${issueRef(lost.id)} was taken over by run ${lost.run} after this loop's lease expired ` +
+          `(its lease runs until ${lost.expires}); this loop leaves it to that run.`,
+        { issueId: lost.id, run: lost.run, expires: lost.expires },
+      ),
+      save(dropped),
+      { kind: 'next' },
+    ],
   };
 }

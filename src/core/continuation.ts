@@ -43,7 +43,9 @@ export function decideContinuation(
       silentIterations,
       ...(silentIterations >= SILENT_ITERATIONS_LIMIT
         ? {
-            silent: `the agent ended ${silentIterations} iterations in a row without a report block (work_remaining, requires_continuation, stuck_detected) and the issue is not closed: nothing says the work moves on`,
+            silent:
+              `the agent ended ${silentIterations} iterations in a row without a report block (work_remaining, ` +
+              `requires_continuation, stuck_detected) and the issue is not closed: nothing says the work moves on`,
           }
         : {}),
     };

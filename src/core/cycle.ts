@@ -69,7 +69,9 @@ export function transition(
           progress: next,
           decision: {
             kind: 'escalate',
-            reason: `step ${step} failed ${count} times (retries exhausted: ${surface(terms).given('maxRetriesPerStep', String(maxRetriesPerStep))}); last: ${event.reason}`,
+            reason:
+              `step ${step} failed ${count} times (retries exhausted: ${surface(terms).given('maxRetriesPerStep', String(maxRetriesPerStep))}` +
+              `); last: ${event.reason}`,
             bounceLoop: false,
           },
         };

@@ -23,7 +23,9 @@ export function escalate(
   let loop = model.loop;
   const cycle = cycleInFlight(loop);
   const at = rfc3339(new Date(model.now));
-  const note = `agent-loop escalated this issue at iteration ${loop.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL} label to let agent-loop try it again.`;
+  const note =
+    `agent-loop escalated this issue at iteration ${loop.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL}` +
+    ` label to let agent-loop try it again.`;
   const record = {
     issueIds: cycle.issueIds,
     titles: cycle.titles,
@@ -63,7 +65,9 @@ export function escalate(
   if (bounceLoop) {
     halt = {
       reason: 'bounce_loop',
-      message: `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)} (${cycle.progress.trail.join(', ')})`,
+      message:
+        `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)}` +
+        ` (${cycle.progress.trail.join(', ')})`,
     };
   } else if (loop.consecutiveEscalations >= settings.maxConsecutiveEscalations) {
     const recent = loop.escalations.slice(-loop.consecutiveEscalations).flatMap((e) => e.issueIds);

@@ -79,7 +79,9 @@ export function finish(
           log(
             'info',
             'discord.skipped',
-            `Not posted to Discord: this run was resumed by hand (${surface(config.settings.terms).given('resumeHalted')}) and halted before any agent ran, so whoever resumed it reads the halt here; Discord was told of the halt it resumed.`,
+            `Not posted to Discord: this run was resumed by hand (${surface(config.settings.terms).given('resumeHalted')}` +
+              `) and halted before any agent ran, so whoever resumed it reads the halt here; Discord was told of ` +
+              `the halt it resumed.`,
           ),
         );
     }

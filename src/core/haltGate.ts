@@ -47,7 +47,8 @@ export function haltGate(loop: LoopState, seen: HaltObservation): HaltGate {
     );
   if (liftedBy.includes('base_commits') && halt.baseTip && seen.baseTip && seen.baseTip !== halt.baseTip)
     return lift(
-      `the base branch${loop.baseBranch ? ` ${loop.baseBranch}` : ''} has new commits since the halt (${halt.baseTip.slice(0, 7)} → ${seen.baseTip.slice(0, 7)})`,
+      `the base branch${loop.baseBranch ? ` ${loop.baseBranch}` : ''} has new commits since the halt (${halt.baseTip.slice(0, 7)}` +
+        ` → ${seen.baseTip.slice(0, 7)})`,
     );
   if (liftedBy.includes('unlabel') && seen.ready) {
     // As the next slice would choose (nothing escalated in it yet). A failure or bounce loop is lifted
@@ -92,7 +93,10 @@ export function owedLabels(loop: Pick<LoopState, 'notices'>): string | undefined
   const failed = loop.notices.filter((n) => n.what.kind === 'markEscalated' && n.attempts > 0);
   const last = [...failed].reverse().find((n) => n.lastError)?.lastError;
   const one = ids.length === 1;
-  return `${ids.join(', ')} ${one ? 'has' : 'have'} no ${ESCALATED_LABEL} label yet (${
-    failed.length > 0 ? `writing it failed${last ? `: ${last}` : ''}` : 'a run ended before writing it'
-  }); the run that resumes writes it first, and until then ${one ? 'it counts' : 'they count'} as escalated (edit ${one ? 'it' : 'them'} to have ${one ? 'it' : 'them'} tried again).`;
+  return (
+    `${ids.join(', ')} ${one ? 'has' : 'have'} no ${ESCALATED_LABEL} label yet (${
+      failed.length > 0 ? `writing it failed${last ? `: ${last}` : ''}` : 'a run ended before writing it'
+    }); the run that resumes writes it first, and until then ${one ? 'it counts' : 'they count'} as escalated ` +
+    `(edit ${one ? 'it' : 'them'} to have ${one ? 'it' : 'them'} tried again).`
+  );
 }

@@ -47,7 +47,9 @@ export interface HaltReasonRow {
 const BY_A_PERSON = { byHand: true, liftedBy: [], startOver: true } as const;
 
 /** What resuming a halt that escalated issues does with them (issue 40): the loop goes on without them. */
-const WITHOUT_ESCALATED = `Resumed, or started over, the loop goes on with the issues that are not escalated: an escalated issue is tried again once its ${ESCALATED_LABEL} label is removed, or, unless started over, once it is edited.`;
+const WITHOUT_ESCALATED =
+  `Resumed, or started over, the loop goes on with the issues that are not escalated: an escalated ` +
+  `issue is tried again once its ${ESCALATED_LABEL} label is removed, or, unless started over, once it is edited.`;
 
 /** The table, in the order --help and the README list the reasons. */
 const TABLE = {
@@ -64,7 +66,8 @@ const TABLE = {
     exitCode: 1,
     loopType: 'stuck',
     help: () =>
-      'not reached by a run any more: a cycle whose agent makes no progress is escalated as stuck (then all_escalated or failure_loop); read from checkpoints of the first version',
+      'not reached by a run any more: a cycle whose agent makes no progress is escalated as stuck (then ' +
+      'all_escalated or failure_loop); read from checkpoints of the first version',
     advice: () => 'The agent reported no progress; inspect the branch, and clarify the issue.',
     jobLocal: false,
     resume: BY_A_PERSON,
@@ -103,7 +106,8 @@ const TABLE = {
     help: (say) =>
       `more step-back transitions in one cycle than ${say.option('maxRetriesPerStep')} (BOUNCE LOOP DETECTED)`,
     advice: () =>
-      'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, and clarify the issue.',
+      'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect ' +
+      'the branch and working tree left checked out, and clarify the issue.',
     onResume: WITHOUT_ESCALATED,
     jobLocal: false,
     resume: { byHand: true, liftedBy: ['unlabel'], startOver: true },
@@ -113,7 +117,8 @@ const TABLE = {
     loopType: 'only escalated issues remain',
     help: () => 'only escalated issues remain',
     advice: () =>
-      'Every remaining ready issue has been escalated. Read them and the agent output below, and fix what blocks them (the issue text, the tests, the environment), or file a new issue: the next run resumes by itself for it.',
+      'Every remaining ready issue has been escalated. Read them and the agent output below, and fix what ' +
+      'blocks them (the issue text, the tests, the environment), or file a new issue: the next run resumes by itself for it.',
     jobLocal: true,
     // Resumed by hand or started over, the loop would find the same labels and halt again at once
     // (issue 40): an issue is what changes it.
@@ -134,7 +139,8 @@ const TABLE = {
     loopType: 'red/green/refactor workflow aborted',
     help: (say) => `the red/green/refactor workflow (${say.given('workflow', 'tdd')}) aborted its cycle`,
     advice: () =>
-      'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, and commit.',
+      'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits ' +
+      'and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, and commit.',
     onResume: 'Resumed, it goes on from the newest note.',
     jobLocal: false,
     resume: BY_A_PERSON,
@@ -144,7 +150,9 @@ const TABLE = {
     loopType: 'the repository moved behind the loop',
     help: () => 'something other than agent-loop moved HEAD or the base branch',
     advice: () =>
-      'Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, and put the branches back where they belong (git switch, git reset --hard <commit> from the reflog).',
+      'Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base ' +
+      'branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog ' +
+      'and git status, and put the branches back where they belong (git switch, git reset --hard <commit> from the reflog).',
     jobLocal: false,
     resume: BY_A_PERSON,
   },
@@ -153,7 +161,10 @@ const TABLE = {
     loopType: 'a secret in the change',
     help: () => "the agent's change adds a secret (not committed)",
     advice: () =>
-      "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree, or, when the agent committed it itself (the commits are named above), from the branch's history (git rebase -i or git reset onto the base, then redo the work worth keeping); rotate it if it may have been exposed.",
+      "The agent's change holds what looks like a secret (a declared secret's value or a token), so it " +
+      'was not committed; the files are named above, never the secret. Remove the secret from the working ' +
+      "tree, or, when the agent committed it itself (the commits are named above), from the branch's history " +
+      '(git rebase -i or git reset onto the base, then redo the work worth keeping); rotate it if it may have been exposed.',
     jobLocal: false,
     resume: BY_A_PERSON,
   },
@@ -162,7 +173,8 @@ const TABLE = {
     loopType: 'the issues became unreadable',
     help: () => 'the agent left the issues unreadable',
     advice: () =>
-      'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch).',
+      'The issues file had issues and now has none that can be read: the agent left it malformed. Restore ' +
+      'it (git diff / git checkout -- <file> on the cycle branch).',
     jobLocal: false,
     resume: BY_A_PERSON,
   },
@@ -171,7 +183,9 @@ const TABLE = {
     loopType: 'no verdict possible on the base branch',
     help: () => 'before any change the suite fails and cannot be read per test, or cannot run (no agent ran)',
     advice: (say) =>
-      `The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent's work is possible; no agent ran. Have the test command write a JUnit XML report and name it with ${say.option('junitFile')}, or make the base branch green.`,
+      `The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent's ` +
+      `work is possible; no agent ran. Have the test command write a JUnit XML report and name it with ` +
+      `${say.option('junitFile')}, or make the base branch green.`,
     jobLocal: false,
     resume: { byHand: true, liftedBy: ['base_commits'], startOver: true },
   },
@@ -181,7 +195,10 @@ const TABLE = {
     help: () =>
       "GitHub refused a finished cycle's push or pull request for a reason no retry changes, or failed it 30 times in a row (the action)",
     advice: () =>
-      "GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a permission, a setting, a protection rule), or failed it 30 times in a row for a reason that should have passed by itself (a server error, the network). The cycle's work is kept and recorded: change what is named above.",
+      'GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a ' +
+      'permission, a setting, a protection rule), or failed it 30 times in a row for a reason that should ' +
+      "have passed by itself (a server error, the network). The cycle's work is kept and recorded: change " +
+      'what is named above.',
     onResume: 'Resumed, only the refused step is done again: the agent does not run.',
     jobLocal: false,
     resume: BY_A_PERSON,

@@ -69,7 +69,8 @@ export function land(model: SliceModel, entry: OutboxEntry, config: CoreConfig, 
       log(
         'info',
         'cycle.landing_later',
-        `Landing ${what} failed ${entry.attempts} time(s), last: ${entry.lastError ?? 'unknown'}. The next attempt is due at ${entry.notBefore}; nothing else runs before it.`,
+        `Landing ${what} failed ${entry.attempts} time(s), last: ${entry.lastError ?? 'unknown'}. The next ` +
+          `attempt is due at ${entry.notBefore}; nothing else runs before it.`,
         { issueIds: entry.cycle.issueIds, attempts: entry.attempts, notBefore: entry.notBefore },
       ),
     ]);
@@ -237,15 +238,21 @@ export function cycleFinished(
   if (givenUp)
     return finish(m, config, 'halted', {
       reason: 'publish_refused',
-      message: `PUBLISH FAILING: landing the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} failed ${inRow} times in a row, each time for a reason that should pass by itself (a server error, the network, a rate limit); the last: ${failed.message}`,
+      message:
+        `PUBLISH FAILING: landing the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'}` +
+        ` failed ${inRow} times in a row, each time for a reason that should pass by itself (a server error, ` +
+        `the network, a rate limit); the last: ${failed.message}`,
       advice:
-        "Check the remote's status (GitHub's: https://www.githubstatus.com), the network from this machine or runner, and the token. Resumed, the landing is tried again, its retries counted from the start; the agent does not run again for this work, which stays recorded in the outbox.",
+        "Check the remote's status (GitHub's: https://www.githubstatus.com), the network from this machine " +
+        'or runner, and the token. Resumed, the landing is tried again, its retries counted from the start; ' +
+        'the agent does not run again for this work, which stays recorded in the outbox.',
     });
   return finish(m, config, 'continuing', undefined, false, [
     log(
       'warn',
       'cycle.landing_failed',
-      `Could not land the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} (attempt ${attempts}): ${failed.message}. It stays recorded; a later run tries again from ${notBefore}, without running the agent.`,
+      `Could not land the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} (attempt ` +
+        `${attempts}): ${failed.message}. It stays recorded; a later run tries again from ${notBefore}, without running the agent.`,
       { attempts, notBefore, error: failed.message },
     ),
   ]);

@@ -245,7 +245,10 @@ export function exitCodeFor(result: Pick<RunResult, 'status'> & { haltReason?: H
 
 /** The head line of a deferred run: what failed, and that nothing was lost. */
 export function deferredLine(d: Deferral): string {
-  return `DEFERRED: ${d.message.replace(/\.$/, '')}. Nothing was lost, and no issue was started on an incomplete list: the issues are as they were, the checkpoint keeps what this run did, and the next run lists them again.`;
+  return (
+    `DEFERRED: ${d.message.replace(/\.$/, '')}. Nothing was lost, and no issue was started on an incomplete ` +
+    `list: the issues are as they were, the checkpoint keeps what this run did, and the next run lists them again.`
+  );
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -266,12 +269,14 @@ export function summaryLine(r: RunResult): string {
   const loop = r.loop;
   return [
     head,
-    `  this run: ${plural(r.iterations, 'iteration')} (${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures); tests passed: ${testsPassedWords(r)}`,
+    `  this run: ${plural(r.iterations, 'iteration')} (${r.successfulIterations} agent ok, ${r.failedIterations}` +
+      ` agent failed, ${r.testFailures} test failures); tests passed: ${testsPassedWords(r)}`,
     `  closed in this run: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
     ...(r.issuesNoChange.length ? [`  no change needed: ${noChangeWords(r)}`] : []),
     ...(r.preexistingFailures.length
       ? [
-          `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}${r.preexistingFailures.length > 10 ? ', …' : ''}`,
+          `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}` +
+            `${r.preexistingFailures.length > 10 ? ', …' : ''}`,
         ]
       : []),
     ...(r.issuesClaimedElsewhere.length
@@ -284,10 +289,13 @@ export function summaryLine(r: RunResult): string {
       : []),
     ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0
       ? [
-          `  agent spend of this run: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`,
+          `  agent spend of this run: $${r.costUsd.toFixed(4)}` +
+            (r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''),
         ]
       : []),
-    `  the loop so far: iterations ${loop.iterations}/${r.maxIterations}; ${plural(loop.issuesClosed.length, 'issue')} closed, ${loop.issuesEscalated.length} escalated${loop.pullRequests.length ? `, ${plural(loop.pullRequests.length, 'pull request')}` : ''}${loop.costUsd > 0 ? `; spend $${loop.costUsd.toFixed(4)}` : ''}`,
+    `  the loop so far: iterations ${loop.iterations}/${r.maxIterations}; ${plural(loop.issuesClosed.length, 'issue')}` +
+      ` closed, ${loop.issuesEscalated.length} escalated${loop.pullRequests.length ? `, ${plural(loop.pullRequests.length, 'pull request')}` : ''}` +
+      `${loop.costUsd > 0 ? `; spend $${loop.costUsd.toFixed(4)}` : ''}`,
     `  checkpoint ${r.checkpointId || 'none'}`,
   ].join('\n');
 }

@@ -24,7 +24,10 @@ export interface RunnableChoice {
 export function unrunnableReason(checkpoint: Checkpoint, now: Date, terms?: Terms): string | undefined {
   const time = checkpointTime(checkpoint);
   if (time > now.getTime() + FUTURE_SKEW_MS) {
-    return `its timestamp ${checkpoint.timestamp} is in the future (a wrong clock, or a file agent-loop did not write); not resumed by itself: ${surface(terms).given('resume', checkpoint.id)} resumes it deliberately`;
+    return (
+      `its timestamp ${checkpoint.timestamp} is in the future (a wrong clock, or a file agent-loop did ` +
+      `not write); not resumed by itself: ${surface(terms).given('resume', checkpoint.id)} resumes it deliberately`
+    );
   }
   if (checkpoint.state.loop !== undefined) {
     const loop = parseLoopState(checkpoint.state);

@@ -31,7 +31,10 @@ export function describeResumeWay(way: ResumeWay, terms: Terms, baseBranch?: str
       // The CLI keeps no options between runs: the resumed run needs the halted run's again.
       return `once the cause is fixed, ${say.act('resumeHalted')}${terms === 'cli' ? " with the halted run's other options" : ''}`;
     case 'unlabel':
-      return `remove the ${ESCALATED_LABEL} label from an issue that should be tried again, or edit the issue (its title or text) to say more: the next run resumes by itself`;
+      return (
+        `remove the ${ESCALATED_LABEL} label from an issue that should be tried again, or edit the issue ` +
+        `(its title or text) to say more: the next run resumes by itself`
+      );
     case 'base_commits':
       // The CLI's base branch is the local one; the action's is the one it checks out.
       return `${terms === 'cli' ? 'commit' : 'push'} a fix to ${baseBranch ?? 'the base branch'}: the next run resumes by itself`;

@@ -21,7 +21,7 @@ import { type Effect, type Event, type ReadyIssue, log } from './events.js';
 import type { CycleState, OutboxEntry } from './state.js';
 import { type CoreConfig, type SliceModel, type Step } from './model.js';
 import { save, finish } from './finish.js';
-import { leaseEnd, claim, working, leaveClaimed } from './claims.js';
+import { leaseEnd, claim, working, leaveClaimed, claimLost } from './claims.js';
 import { iterated } from './outcome.js';
 import { baselineRan, iterationStepped } from './iterationSteps.js';
 import { started, land, finishCycleEffect, noticesSent, unrecord, notClosed, cycleFinished } from './landingSteps.js';
@@ -55,7 +55,8 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
         log(
           'warn',
           'run.deferred',
-          `Deferred: ${event.failed.message.replace(/\.$/, '')}. No issue is started on an incomplete list; the checkpoint keeps what this run did, and the next run lists the issues again.`,
+          `Deferred: ${event.failed.message.replace(/\.$/, '')}. No issue is started on an incomplete list; ` +
+            `the checkpoint keeps what this run did, and the next run lists the issues again.`,
           { what: event.failed.what, status: event.failed.status },
         ),
       ]);
@@ -305,7 +306,8 @@ function beforeIteration(model: SliceModel, config: CoreConfig): Step {
           log(
             'info',
             'issue.edited',
-            `${edited.map((i) => issueRef(i.id)).join(', ')} ${edited.length === 1 ? 'was' : 'were'} edited since ${edited.length === 1 ? 'its' : 'their'} escalation: trying again.`,
+            `${edited.map((i) => issueRef(i.id)).join(', ')} ${edited.length === 1 ? 'was' : 'were'} edited since ` +
+              `${edited.length === 1 ? 'its' : 'their'} escalation: trying again.`,
             { issueIds: edited.map((i) => i.id) },
           ),
         ]
@@ -346,42 +348,7 @@ function claimed(
   // A renewal that finds the claim taken over is the resumed cycle's case: the cycle is theirs.
   const resumed = model.claiming === 'resumed' || model.claiming === 'renewing';
   const m: SliceModel = { ...model, claiming: undefined };
-  if (lost) {
-    const claimedElsewhere = [...new Set([...(m.claimedElsewhere ?? []), lost.id])];
-    if (!resumed)
-      return {
-        model: { ...m, next: undefined, claimedElsewhere },
-        effects: [
-          log(
-            'info',
-            'claim.lost',
-            `Left ${issueRef(lost.id)} to run ${lost.run}, which claimed it first (its lease runs until ${lost.expires}).`,
-            { issueId: lost.id, run: lost.run, expires: lost.expires },
-          ),
-          { kind: 'next' },
-        ],
-      };
-    // This loop's lease had expired and another run took the cycle over: it is theirs now.
-    const dropped: SliceModel = {
-      ...m,
-      cycle: undefined,
-      claimedElsewhere,
-      loop: { ...m.loop, currentCycle: undefined },
-    };
-    return {
-      model: dropped,
-      effects: [
-        log(
-          'warn',
-          'claim.lost',
-          `The cycle on ${issueRef(lost.id)} was taken over by run ${lost.run} after this loop's lease expired (its lease runs until ${lost.expires}); this loop leaves it to that run.`,
-          { issueId: lost.id, run: lost.run, expires: lost.expires },
-        ),
-        save(dropped),
-        { kind: 'next' },
-      ],
-    };
-  }
+  if (lost) return claimLost(m, lost, resumed);
   const held: SliceModel = { ...m, claimHeld: true, claimRenewedAt: m.loop.iteration };
   const ids = resumed ? (m.loop.currentCycle?.issueIds ?? []) : (m.next ?? []).map((i) => i.id);
   const go = beforeIteration(held, config);
@@ -391,7 +358,8 @@ function claimed(
           log(
             'info',
             'claim.adopted',
-            `Took over ${ids.map(issueRef).join(', ')} from run ${adopted.join(', ')}, whose lease expired without a release (the run died): its branch and pull request, if any, are continued.`,
+            `Took over ${ids.map(issueRef).join(', ')} from run ${adopted.join(', ')}, whose lease expired without ` +
+              `a release (the run died): its branch and pull request, if any, are continued.`,
             { issueIds: ids, runs: adopted },
           ),
         ]

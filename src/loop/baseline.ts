@@ -43,7 +43,8 @@ export async function forgetBaselines(
   if (forgotten > 0)
     deps.logger.info(
       'tests.baseline',
-      `${surface(deps.settings?.terms).given('fresh')}: ${forgotten} recorded baseline${forgotten === 1 ? '' : 's'} forgotten (${path.join(deps.stateDir, BASELINES_DIR)}); each cycle's suite runs again on its base.`,
+      `${surface(deps.settings?.terms).given('fresh')}: ${forgotten} recorded baseline${forgotten === 1 ? '' : 's'}` +
+        ` forgotten (${path.join(deps.stateDir, BASELINES_DIR)}); each cycle's suite runs again on its base.`,
       { forgotten },
     );
 }
@@ -77,13 +78,16 @@ export async function mendBaselines(
   if (restored.length > 0)
     deps.logger.warn(
       'tests.baseline',
-      `The baseline of this cycle (${restored.join(', ')}) in ${where} was changed or removed during this slice, not by agent-loop (most likely by the agent): written back as this run recorded it.`,
+      `The baseline of this cycle (${restored.join(', ')}) in ${where} was changed or removed during this ` +
+        `slice, not by agent-loop (most likely by the agent): written back as this run recorded it.`,
       { keys: restored },
     );
   if (removed.length > 0)
     deps.logger.warn(
       'tests.baseline',
-      `${removed.length} recorded baseline${removed.length === 1 ? '' : 's'} in ${where} changed during this slice, not by agent-loop (most likely by the agent): removed, so that no later run trusts ${removed.length === 1 ? 'it' : 'them'}: ${removed.join(', ')}.`,
+      `${removed.length} recorded baseline${removed.length === 1 ? '' : 's'} in ${where} changed during ` +
+        `this slice, not by agent-loop (most likely by the agent): removed, so that no later run trusts ${removed.length === 1 ? 'it' : 'them'}` +
+        `: ${removed.join(', ')}.`,
       { keys: removed },
     );
   return { restored, removed };
@@ -210,7 +214,9 @@ async function trustedKept(
   if (kept && digest !== undefined && baselineDigest(kept) !== digest) {
     logger.warn(
       'tests.baseline',
-      `The baseline of this cycle (${key}) in ${path.join(deps.stateDir, BASELINES_DIR)} changed since this ${cycle.baselineKey === key ? 'cycle' : 'run'} recorded it, not by agent-loop (most likely by the agent): it is not trusted, and is removed.`,
+      `The baseline of this cycle (${key}) in ${path.join(deps.stateDir, BASELINES_DIR)} changed since ` +
+        `this ${cycle.baselineKey === key ? 'cycle' : 'run'} recorded it, not by agent-loop (most likely ` +
+        `by the agent): it is not trusted, and is removed.`,
       { key },
     );
     await store.remove(key);
@@ -244,13 +250,17 @@ async function confirmedRun(
   if (recorded && vouched !== undefined && !known)
     logger.warn(
       'tests.baseline',
-      `The failing tests of the last baseline recorded in ${path.join(deps.stateDir, LAST_FAILING_DIR)} changed since this run recorded them, not by agent-loop (most likely by the agent): not trusted, so this baseline's failures are run again.`,
+      `The failing tests of the last baseline recorded in ${path.join(deps.stateDir, LAST_FAILING_DIR)}` +
+        ` changed since this run recorded them, not by agent-loop (most likely by the agent): not trusted, ` +
+        `so this baseline's failures are run again.`,
     );
   if (!needsConfirmation(failing, known)) return first;
   const fresh = known ? failing.filter((id) => !known.includes(id)) : failing;
   logger.info(
     'tests.confirm',
-    `${fresh.length} test(s) fail before any change${known ? ' that did not fail in the last baseline' : ''}: ${fresh.slice(0, 5).join(', ')}${fresh.length > 5 ? ', …' : ''}; running the tests once more to tell a failure that is there from a flaky one.`,
+    `${fresh.length} test(s) fail before any change${known ? ' that did not fail in the last baseline' : ''}` +
+      `: ${fresh.slice(0, 5).join(', ')}${fresh.length > 5 ? ', …' : ''}; running the tests once more to ` +
+      `tell a failure that is there from a flaky one.`,
   );
   const second = await tests();
   if (deps.signal?.aborted) return first;
@@ -258,7 +268,8 @@ async function confirmedRun(
   if (flaky.length)
     logger.warn(
       'tests.flaky',
-      `Flaky before any change: ${flaky.join(', ')} failed once and passed on the second run; counted as passing at baseline, so the work must keep ${flaky.length === 1 ? 'it' : 'them'} passing.`,
+      `Flaky before any change: ${flaky.join(', ')} failed once and passed on the second run; counted as ` +
+        `passing at baseline, so the work must keep ${flaky.length === 1 ? 'it' : 'them'} passing.`,
       { flaky },
     );
   return { ...first, run };

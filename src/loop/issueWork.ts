@@ -92,7 +92,9 @@ export async function labelEscalated(
     // reach GitHub (and would move the base branch the halt compares with). The checkpoint keeps it.
     logger.info(
       'escalation.kept',
-      `${ids.join(', ')} escalated: kept in the checkpoint, not labelled in ${source.description} (the label would not outlast this runner). Later runs skip ${ids.length === 1 ? 'it' : 'them'} until ${ids.length === 1 ? 'it is' : 'they are'} edited on the base branch, or start over with the input fresh: true.`,
+      `${ids.join(', ')} escalated: kept in the checkpoint, not labelled in ${source.description} (the ` +
+        `label would not outlast this runner). Later runs skip ${ids.length === 1 ? 'it' : 'them'} until ` +
+        `${ids.length === 1 ? 'it is' : 'they are'} edited on the base branch, or start over with the input fresh: true.`,
       { issueIds: ids },
     );
     return [];

@@ -57,7 +57,8 @@ export async function finishCycleInGit(
     await git.deleteBranch(cycle.branch);
     logger.info(
       'git.pushed',
-      `Pushed the work on ${cycle.issueIds.join(', ')} from ${cycle.branch} onto ${state.baseBranch} (${deps.publisher.description})${committed ? '' : ' (the agent changed no files in this cycle)'}.`,
+      `Pushed the work on ${cycle.issueIds.join(', ')} from ${cycle.branch} onto ${state.baseBranch} (${deps.publisher.description}` +
+        `)${committed ? '' : ' (the agent changed no files in this cycle)'}.`,
       { branch: cycle.branch, base: state.baseBranch },
     );
     return undefined;
@@ -67,7 +68,8 @@ export async function finishCycleInGit(
     await git.checkout(state.baseBranch);
     logger.info(
       'git.pull_request',
-      `${pr.reused ? 'Updated' : 'Opened'} pull request #${pr.number} (${pr.url}) from ${cycle.branch} for ${cycle.issueIds.join(', ')}${committed ? '' : ' (the agent changed no files in this cycle)'}.`,
+      `${pr.reused ? 'Updated' : 'Opened'} pull request #${pr.number} (${pr.url}) from ${cycle.branch} ` +
+        `for ${cycle.issueIds.join(', ')}${committed ? '' : ' (the agent changed no files in this cycle)'}.`,
       { number: pr.number, url: pr.url, reused: pr.reused, branch: cycle.branch },
     );
     return { issueIds: cycle.issueIds, number: pr.number, url: pr.url, reused: pr.reused, iteration: state.iteration };

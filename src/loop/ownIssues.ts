@@ -65,13 +65,16 @@ export async function putBackOwnIssues(
       await source.reinstate?.(id, atStart.get(id)?.record);
       logger.warn(
         'issue.reinstated',
-        `The agent closed, removed or re-statused issue ${id}, whose work was not accepted: put back as it was when the cycle began, so that the escalation's wip: commit does not hold it closed. Only agent-loop closes an issue, once its work passes the tests.`,
+        `The agent closed, removed or re-statused issue ${id}, whose work was not accepted: put back as it ` +
+          `was when the cycle began, so that the escalation's wip: commit does not hold it closed. Only agent-loop ` +
+          `closes an issue, once its work passes the tests.`,
         { issueId: id, cycle: [...ids] },
       );
     } catch (error) {
       logger.warn(
         'issue.reinstate_failed',
-        `The agent closed or removed issue ${id}, whose work was not accepted, and it could not be put back: ${(error as Error).message}. Check ${source.description} and reopen ${id} by hand.`,
+        `The agent closed or removed issue ${id}, whose work was not accepted, and it could not be put back: ` +
+          `${(error as Error).message}. Check ${source.description} and reopen ${id} by hand.`,
         { issueId: id },
       );
     }

@@ -38,7 +38,10 @@ export async function prepareRepository(
       const left = settings.fresh ? await loopLeftOn(store, current) : undefined;
       if (!left)
         throw new StartError(
-          `the checked-out branch ${current} is a cycle branch of an earlier run, not a base branch. Check out the branch the work should land on (e.g. git checkout main; edits that run left uncommitted here would go along to it, so commit or stash them on this branch first: git stash -u), or resume that run instead of starting over (${surface(settings.terms).given('fresh')}).`,
+          `the checked-out branch ${current} is a cycle branch of an earlier run, not a base branch. Check ` +
+            `out the branch the work should land on (e.g. git checkout main; edits that run left uncommitted ` +
+            `here would go along to it, so commit or stash them on this branch first: git stash -u), or resume ` +
+            `that run instead of starting over (${surface(settings.terms).given('fresh')}).`,
         );
       await park(ports, left, current, left.baseBranch);
       state.baseBranch = left.baseBranch;

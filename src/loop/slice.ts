@@ -60,7 +60,8 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   await save('continuing', state, []);
   logger.info(
     'run.start',
-    `${opened.resumed ? `Resuming checkpoint ${checkpointId} at iteration ${state.iteration + 1}` : `Starting run ${checkpointId}`} (max ${settings.maxIterations} iterations, agent ${deps.agent.displayName}, tests: ${settings.testCommand})`,
+    `${opened.resumed ? `Resuming checkpoint ${checkpointId} at iteration ${state.iteration + 1}` : `Starting run ${checkpointId}`}` +
+      ` (max ${settings.maxIterations} iterations, agent ${deps.agent.displayName}, tests: ${settings.testCommand})`,
     { checkpointId, resumed: opened.resumed, iteration: state.iteration, maxIterations: settings.maxIterations },
   );
   // From here the core decides (src/core/slice.ts) and the interpreter performs its effects.

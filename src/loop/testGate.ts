@@ -152,7 +152,10 @@ export function junitFileProblem(file: string, workTree: string, say: Surface = 
   const abs = path.resolve(workTree, file);
   const rel = path.relative(path.resolve(workTree), abs);
   if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) {
-    return `${say.option('junitFile')}: '${file}' is outside the repository ${workTree}. Give the path, inside the repository, where the test command writes its JUnit XML report (e.g. junit.xml or reports/junit.xml).`;
+    return (
+      `${say.option('junitFile')}: '${file}' is outside the repository ${workTree}. Give the path, inside ` +
+      `the repository, where the test command writes its JUnit XML report (e.g. junit.xml or reports/junit.xml).`
+    );
   }
   let stat;
   try {
@@ -161,6 +164,10 @@ export function junitFileProblem(file: string, workTree: string, say: Surface = 
     return undefined; // not written yet: the test command writes it
   }
   if (!stat.isFile())
-    return `${say.option('junitFile')}: '${file}' exists and is not a regular file (${stat.isDirectory() ? 'a directory' : stat.isSymbolicLink() ? 'a symbolic link' : 'a device or special file'}). Give the path of the JUnit XML report the test command writes.`;
+    return (
+      `${say.option('junitFile')}: '${file}' exists and is not a regular file (` +
+      (stat.isDirectory() ? 'a directory' : stat.isSymbolicLink() ? 'a symbolic link' : 'a device or special file') +
+      `). Give the path of the JUnit XML report the test command writes.`
+    );
   return undefined;
 }

@@ -207,13 +207,16 @@ async function reinstateOthers(
       await source.reinstate?.(id, open.record);
       logger.warn(
         'issue.reinstated',
-        `[iteration ${n}] The agent closed, removed, re-statused or re-linked issue ${id}, which is not this cycle's (${cycleIds.join(', ')}): put back as it was. Only agent-loop closes an issue, once its own work passes the tests.`,
+        `[iteration ${n}] The agent closed, removed, re-statused or re-linked issue ${id}, which is not this ` +
+          `cycle's (${cycleIds.join(', ')}): put back as it was. Only agent-loop closes an issue, once its ` +
+          `own work passes the tests.`,
         { iteration: n, issueId: id, cycle: [...cycleIds] },
       );
     } catch (error) {
       logger.warn(
         'issue.reinstate_failed',
-        `[iteration ${n}] The agent closed or removed issue ${id}, which is not this cycle's, and it could not be put back: ${(error as Error).message}. Check ${source.description} and reopen ${id} by hand.`,
+        `[iteration ${n}] The agent closed or removed issue ${id}, which is not this cycle's, and it could ` +
+          `not be put back: ${(error as Error).message}. Check ${source.description} and reopen ${id} by hand.`,
         { iteration: n, issueId: id },
       );
     }

@@ -134,7 +134,9 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
     return { source: 'none', generation: newest?.record.generation ?? 0, message };
   }
   if (wanted !== undefined && !isUuidV4(wanted)) {
-    const message = `checkpoint-id ${JSON.stringify(wanted)} is not a checkpoint id (a UUID v4, as each run's job summary and checkpoint-id output show it); nothing was searched.`;
+    const message =
+      `checkpoint-id ${JSON.stringify(wanted)} is not a checkpoint id (a UUID v4, as each run's job summary ` +
+      `and checkpoint-id output show it); nothing was searched.`;
     return { source: 'none', generation: 0, notFound: true, message };
   }
 
@@ -210,7 +212,9 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
         let record = await readGeneration(dir);
         const passed =
           without.length > 0 ? `, after ${without.length} newer artifact(s) without checkpoint ${wanted}` : '';
-        let message = `Restored the state from ${where} (generation ${record?.generation ?? 0}${passed}); the cache had ${matched === undefined ? 'no entry' : 'no usable entry'}`;
+        let message =
+          `Restored the state from ${where} (generation ${record?.generation ?? 0}${passed}); the cache had ` +
+          `${matched === undefined ? 'no entry' : 'no usable entry'}`;
         // An older state asked for by its checkpoint: this run's lineage supersedes what is published
         // (as fresh does), so that post publishes it rather than refusing it as a race.
         const newer = wanted === undefined ? undefined : await newestPublishedAbove(ctx, record);
@@ -246,7 +250,10 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
       source: 'none',
       generation: 0,
       notFound: true,
-      message: `checkpoint-id ${wanted} is in no saved state (${tried.join('; ')}). Check the id (each run's job summary and checkpoint-id output name its checkpoint; artifacts are kept ${ARTIFACT_RETENTION_DAYS} days), or run without checkpoint-id to continue the newest checkpoint.`,
+      message:
+        `checkpoint-id ${wanted} is in no saved state (${tried.join('; ')}). Check the id (each run's job ` +
+        `summary and checkpoint-id output name its checkpoint; artifacts are kept ${ARTIFACT_RETENTION_DAYS}` +
+        ` days), or run without checkpoint-id to continue the newest checkpoint.`,
     };
   const message = `No saved state to restore (${tried.join('; ')}); starting fresh.`;
   // Nothing was ever saved (a first run, or a state older than the artifacts' retention): a notice.
@@ -312,7 +319,9 @@ export async function saveState(options: SaveOptions): Promise<SaveResult> {
     .filter((p) => p.record.generation > restored)
     .sort((a, b) => b.record.generation - a.record.generation)[0];
   if (newer) {
-    const skipped = `${newer.where} holds generation ${newer.record.generation} (run ${newer.record.runId}, attempt ${newer.record.attempt}), newer than generation ${restored} this slice started from: another run published meanwhile (two runs racing)`;
+    const skipped =
+      `${newer.where} holds generation ${newer.record.generation} (run ${newer.record.runId}, attempt ${newer.record.attempt}` +
+      `), newer than generation ${restored} this slice started from: another run published meanwhile (two runs racing)`;
     log.warning(
       `Not publishing the state: ${skipped}. This slice's state stays in ${dir} only; the next run continues from generation ${newer.record.generation}.`,
     );

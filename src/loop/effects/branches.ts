@@ -40,7 +40,8 @@ export const leaveCycle: Handler<'leaveCycle'> = async (effect, { deps, run }) =
   if (own.length === 0) await git.deleteBranch(effect.branch);
   logger.info(
     'git.left',
-    `No agent worked on ${effect.branch}: back on ${base}, where the fix goes${own.length === 0 ? ` (${effect.branch} removed)` : ''}; the run that resumes opens the cycle again from ${base} as it is then.`,
+    `No agent worked on ${effect.branch}: back on ${base}, where the fix goes${own.length === 0 ? ` (${effect.branch} removed)` : ''}` +
+      `; the run that resumes opens the cycle again from ${base} as it is then.`,
   );
   return undefined;
 };
@@ -68,7 +69,10 @@ async function openBranch(deps: SliceDeps, cycle: CycleState, baseBranch: string
       // issues from its tree (an issue closed there was taken for done).
       await git.checkout(baseBranch);
       throw new Error(
-        `merging ${baseBranch} into ${cycle.branch} conflicts in ${error.conflicted.join(', ')}; the merge was undone (git merge --abort) and ${baseBranch} is checked out again, as the run found it. Merge ${baseBranch} into ${cycle.branch} by hand (git checkout ${cycle.branch}, git merge ${baseBranch}, commit), check ${baseBranch} out again, then run again`,
+        `merging ${baseBranch} into ${cycle.branch} conflicts in ${error.conflicted.join(', ')}; the merge ` +
+          `was undone (git merge --abort) and ${baseBranch} is checked out again, as the run found it. Merge ` +
+          `${baseBranch} into ${cycle.branch} by hand (git checkout ${cycle.branch}, git merge ${baseBranch}` +
+          `, commit), check ${baseBranch} out again, then run again`,
       );
     }
   }

@@ -20,7 +20,8 @@ export const done: Handler<'done'> = async (effect, ctx) => {
     .catch((error: unknown) =>
       logger.warn(
         'git.staging_restored',
-        `Could not put back what decides what git stages (.git/config, .git/info/attributes, .git/info/exclude, the index's flags): ${(error as Error).message}. Check them before the next run.`,
+        `Could not put back what decides what git stages (.git/config, .git/info/attributes, .git/info/exclude, ` +
+          `the index's flags): ${(error as Error).message}. Check them before the next run.`,
       ),
     );
   const { model } = run;

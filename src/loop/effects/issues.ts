@@ -63,7 +63,8 @@ async function withoutOpenPullRequests(deps: SliceDeps, ready: Issue[], told: Se
     told.add(id);
     deps.logger.info(
       'issue.in_review',
-      `Skipping ${id}: its pull request #${pr.number} (${pr.url}) is open. Merge it (the issue is closed on its branch), or close it and delete its branch to have agent-loop work on the issue again.`,
+      `Skipping ${id}: its pull request #${pr.number} (${pr.url}) is open. Merge it (the issue is closed ` +
+        `on its branch), or close it and delete its branch to have agent-loop work on the issue again.`,
       { issueId: id, number: pr.number, url: pr.url },
     );
   }
@@ -107,7 +108,9 @@ export async function sourceWatch(source: SliceDeps['source']): Promise<() => Pr
     if (!health || health.valid > 0 || (health.unreadable === 0 && (startHealth?.valid ?? 0) === 0)) return undefined;
     return {
       reason: 'source_unreadable',
-      message: `ISSUES UNREADABLE: ${source.description} had ${startHealth?.valid ?? 'some'} issue(s) when the slice started and now has no readable one (${health.unreadable} malformed line(s))`,
+      message:
+        `ISSUES UNREADABLE: ${source.description} had ${startHealth?.valid ?? 'some'} issue(s) when the slice ` +
+        `started and now has no readable one (${health.unreadable} malformed line(s))`,
     };
   };
 }

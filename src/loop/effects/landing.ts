@@ -58,7 +58,8 @@ function lostMessage(deps: SliceDeps, effect: { cycle: CycleState; tip?: string 
   if (where === 'lost')
     return `its branch ${cycle.branch} is in neither this checkout nor ${remote ?? 'a remote'} (the run that did the work ended before pushing it)`;
   return tip
-    ? `the branch ${cycle.branch} fetched from ${remote ?? 'the remote'} does not hold its commit ${tip.slice(0, 12)}, only older work (the run that did it ended before pushing it)`
+    ? `the branch ${cycle.branch} fetched from ${remote ?? 'the remote'} does not hold its commit ${tip.slice(0, 12)}` +
+        `, only older work (the run that did it ended before pushing it)`
     : `the run that did it ended before committing it, and only that checkout had it (${cycle.branch} from ${remote ?? 'the remote'} holds older work at most)`;
 }
 

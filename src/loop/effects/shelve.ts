@@ -20,7 +20,8 @@ export const shelveCycle: Handler<'shelveCycle'> = async (effect, ctx) => {
     await git.checkout(loop.baseBranch);
     logger.info(
       'git.wip',
-      `${committed ? `Committed the cycle's work to ${cycle.branch} as wip:` : `${cycle.branch} had no changes`}; back on ${loop.baseBranch}${effect.halting ? '' : ' for the next cycle'}.`,
+      `${committed ? `Committed the cycle's work to ${cycle.branch} as wip:` : `${cycle.branch} had no changes`}` +
+        `; back on ${loop.baseBranch}${effect.halting ? '' : ' for the next cycle'}.`,
     );
   }
   return undefined;

@@ -40,7 +40,9 @@ export function buildPrompt(p: PromptInput): string {
     `- \`${p.testCommand}\`: no test that passes now may fail, and the tests this issue is about pass.`,
     ...(p.failingBefore?.length
       ? [
-          `- ${p.failingBefore.length} test(s) already fail before your change (${p.failingBefore.slice(0, 10).join(', ')}${p.failingBefore.length > 10 ? ', …' : ''}): leave them alone unless this issue is about them; they do not block it.`,
+          `- ${p.failingBefore.length} test(s) already fail before your change (${p.failingBefore.slice(0, 10).join(', ')}` +
+            `${p.failingBefore.length > 10 ? ', …' : ''}): leave them alone unless this issue is about them; ` +
+            `they do not block it.`,
         ]
       : []),
     `- Each issue is closed in ${p.sourceHint} once its work is done.`,

@@ -26,7 +26,9 @@ export function againstBaseline(seen: TestsSeen, now: SuiteRun | undefined, base
   if (!now || !baseline || !isReadable(baseline)) return seen;
   if (!isReadable(now)) {
     if (readCount(baseline) === 0) return seen;
-    const why = `The test output can no longer be read per test (exit code ${now.exitCode}), where ${readCount(baseline)} test(s) were read before this cycle: the test command, its configuration or the runner may have been changed.`;
+    const why =
+      `The test output can no longer be read per test (exit code ${now.exitCode}), where ${readCount(baseline)}` +
+      ` test(s) were read before this cycle: the test command, its configuration or the runner may have been changed.`;
     return { passed: false, failing: [], compileError: true, summary: `${why}\n\n${seen.summary}` };
   }
   const cannotJudge = now.cannotRun ?? unjudgeableBecause(baseline, now);

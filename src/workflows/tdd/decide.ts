@@ -140,7 +140,10 @@ export function phaseStart(
       back: 'RED',
       error: {
         type: 'TEST_UNEXPECTED_PASS',
-        message: `At GREEN's start no test for "${description}" fails any more (the branch changed since RED${targetTests.length ? `: ${targetTests.slice(0, 3).join(', ')} pass or are gone` : ''}): write the failing test again`,
+        message:
+          `At GREEN's start no test for "${description}" fails any more (the branch changed since RED` +
+          (targetTests.length ? `: ${targetTests.slice(0, 3).join(', ')} pass or are gone` : '') +
+          `): write the failing test again`,
         details,
       },
     };
@@ -150,7 +153,9 @@ export function phaseStart(
       back: 'GREEN',
       error: {
         type: 'REGRESSION',
-        message: `At REFACTOR's start ${tests.failing.length || 'some'} test(s) fail that did not fail before this cycle (the branch changed since GREEN): make them pass again`,
+        message:
+          `At REFACTOR's start ${tests.failing.length || 'some'} test(s) fail that did not fail before this ` +
+          `cycle (the branch changed since GREEN): make them pass again`,
         details,
       },
     };

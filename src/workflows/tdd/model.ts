@@ -197,7 +197,10 @@ export function cycleComplete(ctx: TddContext, state: LoopState): { effects: Tdd
   const [issueId = ''] = cycleOf(ctx.before).issueIds;
   const tests = state.currentCycle?.tdd?.tests ?? [];
   const skipped = tests.filter((t) => t.status === 'problematic' || t.status === 'duplicate');
-  const how = `${tests.length - skipped.length} of ${tests.length} test(s) done (red, green, refactor)${skipped.length ? `; skipped: ${skipped.map((t) => `"${t.description}" (${t.status})`).join(', ')}` : ''}`;
+  const skippedText = skipped.length
+    ? `; skipped: ${skipped.map((t) => `"${t.description}" (${t.status})`).join(', ')}`
+    : '';
+  const how = `${tests.length - skipped.length} of ${tests.length} test(s) done (red, green, refactor)${skippedText}`;
   const issueActions: IssueAction[] =
     ctx.settings.onSuccess === 'pull-request' && !ctx.settings.closeOnBranch
       ? []

@@ -55,7 +55,8 @@ export function afterNotes(ctx: TddContext, m: TddModel, e: Extract<TddEvent, { 
     log(
       'info',
       'tdd.resumed',
-      `Resuming the red/green/refactor workflow from the git note on ${commit.slice(0, 12)}: ${note.phase} done for "${note.current_test.description}", next ${note.next_phase}.`,
+      `Resuming the red/green/refactor workflow from the git note on ${commit.slice(0, 12)}: ${note.phase}` +
+        ` done for "${note.current_test.description}", next ${note.next_phase}.`,
     ),
   );
   return afterSync(ctx, { ...m, tdd: resumed }, effects);
@@ -95,7 +96,8 @@ export function checkTests(ctx: TddContext, m: TddModel): TddStep {
     log(
       'info',
       'tdd.precondition',
-      `${tagOf(ctx, m)} the branch changed since the engine last tested it (${tdd.lastCommit?.slice(0, 12) ?? 'unknown'} → ${head.slice(0, 12)}): running the tests before ${tdd.phase} starts.`,
+      `${tagOf(ctx, m)} the branch changed since the engine last tested it (${tdd.lastCommit?.slice(0, 12) ?? 'unknown'}` +
+        ` → ${head.slice(0, 12)}): running the tests before ${tdd.phase} starts.`,
       { iteration: n(ctx), phase: tdd.phase },
     ),
     { kind: 'runTests' },
