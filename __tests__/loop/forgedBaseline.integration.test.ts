@@ -20,7 +20,16 @@ import { BASELINES_DIR } from '../../src/verdict/baseline.js';
 import { implementWorkflow } from '../../src/workflows/index.js';
 import type { AgentResult } from '../../src/agents/types.js';
 import { GIT_ENV, gitIn } from '../git/repo.js';
-import { ManualClock, MemorySource, ScriptedAgent, done, sliceSettings, stuck, working, type Step } from '../../fakes/index.js';
+import {
+  ManualClock,
+  MemorySource,
+  ScriptedAgent,
+  done,
+  sliceSettings,
+  stuck,
+  working,
+  type Step,
+} from '../../fakes/index.js';
 
 let repo: string;
 let stateDir: string;

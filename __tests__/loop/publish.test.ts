@@ -13,7 +13,15 @@ import { type CyclePublisher, type CycleWork, LandingError } from '../../src/loo
 import type { LandingFailure } from '../../src/core/events.js';
 import { runSlice, type SliceDeps, type SliceSettings } from '../../src/loop/slice.js';
 import { createLogger } from '../../src/report/logger.js';
-import { ManualClock, MemorySource, ScriptedAgent, type Step, done, sliceSettings, working } from '../../fakes/index.js';
+import {
+  ManualClock,
+  MemorySource,
+  ScriptedAgent,
+  type Step,
+  done,
+  sliceSettings,
+  working,
+} from '../../fakes/index.js';
 import { implementWorkflow } from '../../src/workflows/index.js';
 import { ListingError } from '../../src/issues/listing.js';
 import { exitCodeFor, summaryLine } from '../../src/core/result.js';
