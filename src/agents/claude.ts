@@ -60,7 +60,7 @@ export class ClaudeAgent implements Agent {
 
   private async once(request: AgentRunRequest, resumeSessionId: string | undefined): Promise<AgentResult> {
     const command = this.options.command ?? 'claude';
-    const parser = new ClaudeStreamParser(request.cwd);
+    const parser = new ClaudeStreamParser(request.cwd, request.mask);
     const { process: proc, shown } = await runStreamingCli({
       command,
       args: this.args(resumeSessionId),

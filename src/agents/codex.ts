@@ -36,7 +36,7 @@ export class CodexAgent implements Agent {
 
   async run(request: AgentRunRequest): Promise<AgentResult> {
     const command = this.options.command ?? 'codex';
-    const parser = new CodexStreamParser(request.cwd);
+    const parser = new CodexStreamParser(request.cwd, request.mask);
     const { process: proc, shown } = await runStreamingCli({
       command,
       args: this.args(),

@@ -113,15 +113,23 @@ function stderrEvents(log: StreamLog, maxBytes: number) {
 /**
  * A JSON event object from one line, or undefined. `ignored` counts lines that should have been
  * events and were not (garbage, partial lines); blank lines and non-object JSON are not counted.
+ * The decoded strings enter the engine here and `mask` masks each: JSON writes any character as a
+ * \u escape (`\u0073k-ant-…`), so a line the output masker saw clean can decode to a secret.
  */
-export function parseEventLine(line: string, onIgnored: () => void): Record<string, unknown> | undefined {
+export function parseEventLine(
+  line: string,
+  onIgnored: () => void,
+  mask?: (text: string) => string,
+): Record<string, unknown> | undefined {
   if (!line.startsWith('{')) {
     if (line.trim() !== '') onIgnored();
     return undefined;
   }
   let event: unknown;
   try {
-    event = JSON.parse(line);
+    event = mask
+      ? JSON.parse(line, (_key, value: unknown) => (typeof value === 'string' ? mask(value) : value))
+      : JSON.parse(line);
   } catch {
     onIgnored();
     return undefined;

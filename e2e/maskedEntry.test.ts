@@ -1,0 +1,70 @@
+/**
+ * Issue 41, adversarial pass over "one masking boundary": a known secret (ANTHROPIC_API_KEY, which
+ * the agent is given) that enters the engine by a way the output mask does not see must still reach
+ * no place a person or the public reads. The agent's output is masked line by line where it enters
+ * (src/agents/process.ts); an agent speaking JSON (claude's stream-json) is decoded after that mask,
+ * and JSON lets any character be written as a \u escape (`\u0073k-ant-…`): the masked line holds no
+ * secret, the decoded result does. Its report's `work_remaining` becomes an escalation's reason, and
+ * the reason becomes the note in the beads issues file, which nothing masks on its way out.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { existsSync, promises as fs, readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { type Sandbox, claudeArgs, createSandbox, git, runCli, shellQuote } from './helpers.js';
+
+const sandboxes: Sandbox[] = [];
+afterEach(async () => {
+  await Promise.all(sandboxes.splice(0).map((s) => s.cleanup()));
+});
+
+const SECRET = 'sk-ant-api03-Q7w8E9r0T1y2U3i4O5p6A7s8D9f0';
+
+/** Every file under `dir`, as text. */
+function filesUnder(dir: string): Array<{ file: string; text: string }> {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const p = path.join(dir, name);
+    return statSync(p).isDirectory() ? filesUnder(p) : [{ file: p, text: readFileSync(p, 'latin1') }];
+  });
+}
+
+/**
+ * Writes `<root>/bin/claude`: it prints a stream-json init and a result whose report says work
+ * remains, quoting the key it was given with its first character written as a JSON \u escape.
+ */
+async function writeEscapingClaude(sb: Sandbox): Promise<NodeJS.ProcessEnv> {
+  const bin = path.join(sb.root, 'bin');
+  await fs.mkdir(bin, { recursive: true });
+  const script = `
+const key = process.env.ANTHROPIC_API_KEY;
+const result = 'Not done.\\n\\n\`\`\`yaml\\nwork_remaining: finish with ' + key + '\\nrequires_continuation: true\\nstuck_detected: false\\n\`\`\`';
+const line = JSON.stringify({ type: 'result', subtype: 'success', is_error: false, num_turns: 1, result, session_id: 's1' });
+console.log(JSON.stringify({ type: 'system', subtype: 'init', session_id: 's1', tools: [] }));
+console.log(line.split(key).join('\\\\u' + key.charCodeAt(0).toString(16).padStart(4, '0') + key.slice(1)));
+`;
+  await fs.writeFile(path.join(bin, 'escape.cjs'), script);
+  const file = path.join(bin, 'claude');
+  await fs.writeFile(file, `#!/bin/sh\ncat > /dev/null\nexec node ${shellQuote(path.join(bin, 'escape.cjs'))}\n`);
+  await fs.chmod(file, 0o755);
+  return { PATH: `${bin}:${sb.env.PATH ?? ''}`, ANTHROPIC_API_KEY: SECRET };
+}
+
+describe('a secret the output mask cannot see as written (issue 41)', () => {
+  it("claude's JSON with the key \\u-escaped: the escalation's note holds no key, in the issues file, the commits or the state directory", async () => {
+    const sb = await createSandbox();
+    sandboxes.push(sb);
+    const env = await writeEscapingClaude(sb);
+    const r = await runCli(sb, claudeArgs('--max-iterations-per-issue', '1', '--max-iterations', '2'), { env });
+    const escalated = r.stdout.split('\n').filter((l) => l.includes('"cycle.escalated"'));
+    // The report was read (the escalation quotes it): the attempt reached the sink under test.
+    expect(escalated.join('\n')).toContain('finish with');
+    const places = [
+      ...filesUnder(path.join(sb.repo, '.beads')),
+      ...filesUnder(path.join(sb.repo, '.git', 'agent-loop')),
+      { file: 'git log -p --all', text: git(sb, 'log', '-p', '--all') },
+      { file: 'stdout', text: r.stdout },
+      { file: 'stderr', text: r.stderr },
+    ];
+    expect(places.filter((p) => p.text.includes(SECRET)).map((p) => p.file)).toEqual([]);
+  });
+});
