@@ -10,7 +10,17 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { existsSync, promises as fs, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { type Sandbox, claudeArgs, createSandbox, git, runCli, shellQuote } from './helpers.js';
+import {
+  type Sandbox,
+  claudeArgs,
+  calcSandbox,
+  createSandbox,
+  git,
+  runCli,
+  shellQuote,
+  tddRunArgs,
+  writeAgent,
+} from './helpers.js';
 
 const sandboxes: Sandbox[] = [];
 afterEach(async () => {
@@ -62,6 +72,40 @@ describe('a secret the output mask cannot see as written (issue 41)', () => {
       ...filesUnder(path.join(sb.repo, '.beads')),
       ...filesUnder(path.join(sb.repo, '.git', 'agent-loop')),
       { file: 'git log -p --all', text: git(sb, 'log', '-p', '--all') },
+      { file: 'stdout', text: r.stdout },
+      { file: 'stderr', text: r.stderr },
+    ];
+    expect(places.filter((p) => p.text.includes(SECRET)).map((p) => p.file)).toEqual([]);
+  });
+});
+
+describe('a secret in what git or the test report names (issue 41)', () => {
+  it('--workflow tdd: a test file (and so a test) named with the key: never committed (secret_in_change), in no note, issues file or state file', async () => {
+    // The runner names each test for its file (tests/<name>.sh), in a JUnit report.
+    const sb = await calcSandbox();
+    sandboxes.push(sb);
+    const agent = await writeAgent(
+      sb,
+      'tdd',
+      `P="$AGENT_LOOP_PROMPT_FILE"
+if grep -q "You are the test agent" "$P"; then
+  echo '[ "$(sh calc.sh 2 3)" = 5 ]' > "tests/adds_$ANTHROPIC_API_KEY.sh"
+elif grep -q "You are the implementing agent" "$P"; then
+  printf '#!/bin/sh\\necho $(($1 + $2))\\n' > calc.sh
+fi
+printf 'Done.\\n\\n\`\`\`yaml\\nwork_remaining: 0\\nrequires_continuation: false\\n\`\`\`\\n'
+`,
+    );
+    const r = await runCli(sb, [...tddRunArgs(agent), '--junit-file', 'reports/junit.xml'], {
+      env: { ANTHROPIC_API_KEY: SECRET },
+    });
+    // The agent wrote the file named with the key (the attempt reached the commit); no ref holds it.
+    expect(readdirSync(path.join(sb.repo, 'tests')).some((name) => name.includes(SECRET))).toBe(true);
+    const places = [
+      ...filesUnder(path.join(sb.repo, '.beads')),
+      ...filesUnder(path.join(sb.repo, '.git', 'agent-loop')),
+      { file: 'git log --all (messages and names)', text: git(sb, 'log', '--all', '--name-only', '--format=%B') },
+      { file: 'git log -p --all (notes too)', text: git(sb, 'log', '-p', '--all') },
       { file: 'stdout', text: r.stdout },
       { file: 'stderr', text: r.stderr },
     ];
