@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { existsSync, promises as fs, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import {
+  type CliResult,
   type Sandbox,
   claudeArgs,
   calcSandbox,
@@ -36,6 +37,18 @@ function filesUnder(dir: string): Array<{ file: string; text: string }> {
     const p = path.join(dir, name);
     return statSync(p).isDirectory() ? filesUnder(p) : [{ file: p, text: readFileSync(p, 'latin1') }];
   });
+}
+
+/** The places a run publishes or keeps that hold the key in clear: the issues file, the state directory, every ref's commits, names and notes, the output. */
+function holdingTheKey(sb: Sandbox, r: CliResult): string[] {
+  const places = [
+    ...filesUnder(path.join(sb.repo, '.beads')),
+    ...filesUnder(path.join(sb.repo, '.git', 'agent-loop')),
+    { file: 'git log -p --all (messages, names, notes)', text: git(sb, 'log', '-p', '--all', '--name-only') },
+    { file: 'stdout', text: r.stdout },
+    { file: 'stderr', text: r.stderr },
+  ];
+  return places.filter((p) => p.text.includes(SECRET)).map((p) => p.file);
 }
 
 /**
@@ -68,14 +81,7 @@ describe('a secret the output mask cannot see as written (issue 41)', () => {
     const escalated = r.stdout.split('\n').filter((l) => l.includes('"cycle.escalated"'));
     // The report was read (the escalation quotes it): the attempt reached the sink under test.
     expect(escalated.join('\n')).toContain('finish with');
-    const places = [
-      ...filesUnder(path.join(sb.repo, '.beads')),
-      ...filesUnder(path.join(sb.repo, '.git', 'agent-loop')),
-      { file: 'git log -p --all', text: git(sb, 'log', '-p', '--all') },
-      { file: 'stdout', text: r.stdout },
-      { file: 'stderr', text: r.stderr },
-    ];
-    expect(places.filter((p) => p.text.includes(SECRET)).map((p) => p.file)).toEqual([]);
+    expect(holdingTheKey(sb, r)).toEqual([]);
   });
 });
 
@@ -101,14 +107,31 @@ printf 'Done.\\n\\n\`\`\`yaml\\nwork_remaining: 0\\nrequires_continuation: false
     });
     // The agent wrote the file named with the key (the attempt reached the commit); no ref holds it.
     expect(readdirSync(path.join(sb.repo, 'tests')).some((name) => name.includes(SECRET))).toBe(true);
-    const places = [
-      ...filesUnder(path.join(sb.repo, '.beads')),
-      ...filesUnder(path.join(sb.repo, '.git', 'agent-loop')),
-      { file: 'git log --all (messages and names)', text: git(sb, 'log', '--all', '--name-only', '--format=%B') },
-      { file: 'git log -p --all (notes too)', text: git(sb, 'log', '-p', '--all') },
-      { file: 'stdout', text: r.stdout },
-      { file: 'stderr', text: r.stderr },
-    ];
-    expect(places.filter((p) => p.text.includes(SECRET)).map((p) => p.file)).toEqual([]);
+    expect(holdingTheKey(sb, r)).toEqual([]);
+  });
+
+  it('--workflow tdd: a test the JUnit report names with the key (the runner decodes it; no file holds it) reaches no note, commit, issues file or state file', async () => {
+    const sb = await calcSandbox();
+    sandboxes.push(sb);
+    // RED: a failing test, and a runner that names every test with the key, stored reversed (no scan sees it).
+    const agent = await writeAgent(
+      sb,
+      'tdd',
+      `P="$AGENT_LOOP_PROMPT_FILE"
+if grep -q "You are the test agent" "$P"; then
+  echo '[ "$(sh calc.sh 2 3)" = 5 ]' > tests/adds.sh
+  node -e 'const fs = require("fs"); const k = [...process.env.ANTHROPIC_API_KEY].reverse().join(""); const at = "name=$(basename \\"$t\\" .sh)"; fs.writeFileSync("run-tests.sh", fs.readFileSync("run-tests.sh", "utf8").replace(at, at + "_$(printf %s " + k + " | rev)"))'
+elif grep -q "You are the implementing agent" "$P"; then
+  printf '#!/bin/sh\\necho $(($1 + $2))\\n' > calc.sh
+fi
+printf 'Done.\\n\\n\`\`\`yaml\\nwork_remaining: 0\\nrequires_continuation: false\\n\`\`\`\\n'
+`,
+    );
+    const r = await runCli(sb, [...tddRunArgs(agent), '--junit-file', 'reports/junit.xml'], {
+      env: { ANTHROPIC_API_KEY: SECRET },
+    });
+    // The report named the test with the key (the attempt reached the engine).
+    expect(readFileSync(path.join(sb.repo, 'reports', 'junit.xml'), 'utf8')).toContain(`adds_${SECRET}`);
+    expect(holdingTheKey(sb, r)).toEqual([]);
   });
 });
