@@ -73,7 +73,7 @@ console.log(line.split(key).join('\\\\u' + key.charCodeAt(0).toString(16).padSta
 }
 
 describe('a secret the output mask cannot see as written (issue 41)', () => {
-  it("claude's JSON with the key \\u-escaped: the escalation's note holds no key, in the issues file, the commits or the state directory", async () => {
+  it("claude's JSON with the key \\u-escaped: the escalation's note holds no key, in the issues file, the commits or the state directory, nor the iteration's log the escaped key", async () => {
     const sb = await createSandbox();
     sandboxes.push(sb);
     const env = await writeEscapingClaude(sb);
@@ -82,6 +82,10 @@ describe('a secret the output mask cannot see as written (issue 41)', () => {
     // The report was read (the escalation quotes it): the attempt reached the sink under test.
     expect(escalated.join('\n')).toContain('finish with');
     expect(holdingTheKey(sb, r)).toEqual([]);
+    // Nor as printed: the iteration's log keeps the event masked, which any JSON reader would decode.
+    const escaped = `\\u0073${SECRET.slice(1)}`;
+    const logs = filesUnder(path.join(sb.repo, '.git', 'agent-loop')).filter((p) => p.text.includes(escaped));
+    expect(logs.map((p) => p.file)).toEqual([]);
   });
 });
 

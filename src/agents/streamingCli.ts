@@ -67,7 +67,7 @@ export async function runStreamingCli(input: {
           return show(line, 'stderr', cut);
         }
         // A line over MAX_LINE_BYTES comes in pieces: they are one line of the log, as printed.
-        log.write(line, !cut?.after);
+        log.write(cut || !request.mask ? line : decodedMasked(line, request.mask), !cut?.after);
         stderrLog.afterStdout(!cut?.after);
         for (const display of parser.push(line)) show(display, 'stdout');
       },
@@ -108,6 +108,19 @@ function stderrEvents(log: StreamLog, maxBytes: number) {
       if (lineEnded) for (const event of waiting.splice(0)) log.write(event);
     },
   };
+}
+
+/**
+ * The line as the iteration's log keeps it: as printed, unless a `\\u` escape hid a secret from the
+ * output's mask (`\\u0073k-ant-…`), then its event with the decoded strings masked. Any JSON reader
+ * of the log would decode the secret.
+ */
+function decodedMasked(line: string, mask: (text: string) => string): string {
+  if (!line.includes('\\u')) return line;
+  const masked = parseEventLine(line, () => undefined, mask);
+  if (!masked) return line;
+  const json = JSON.stringify(masked);
+  return json === JSON.stringify(JSON.parse(line)) ? line : json;
 }
 
 /**
