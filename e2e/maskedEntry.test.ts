@@ -17,6 +17,7 @@ import {
   calcSandbox,
   createSandbox,
   git,
+  runArgs,
   runCli,
   shellQuote,
   tddRunArgs,
@@ -136,6 +137,31 @@ printf 'Done.\\n\\n\`\`\`yaml\\nwork_remaining: 0\\nrequires_continuation: false
     });
     // The report named the test with the key (the attempt reached the engine).
     expect(readFileSync(path.join(sb.repo, 'reports', 'junit.xml'), 'utf8')).toContain(`adds_${SECRET}`);
+    expect(holdingTheKey(sb, r)).toEqual([]);
+  });
+});
+
+describe('a secret the report block decodes (issue 41)', () => {
+  it("a report whose YAML escapes the key's first character (\\x73): the escalation's note holds no key", async () => {
+    const sb = await createSandbox();
+    sandboxes.push(sb);
+    const agent = await writeAgent(
+      sb,
+      'yamlEscape',
+      `k=$(printf %s "$ANTHROPIC_API_KEY" | cut -c2-)
+printf '%s\\n' '\`\`\`yaml' "work_remaining: \\"finish with \\\\x73$k\\"" 'requires_continuation: true' '\`\`\`'
+`,
+    );
+    const r = await runCli(sb, runArgs(agent, '--max-iterations-per-issue', '1', '--max-iterations', '2'), {
+      env: { ANTHROPIC_API_KEY: SECRET },
+    });
+    // The report was read (the escalation quotes it): the attempt reached the sink under test.
+    expect(
+      r.stdout
+        .split('\n')
+        .filter((l) => l.includes('"cycle.escalated"'))
+        .join('\n'),
+    ).toContain('finish with');
     expect(holdingTheKey(sb, r)).toEqual([]);
   });
 });

@@ -87,7 +87,7 @@ export class ClaudeAgent implements Agent {
       outputTail: `${shown}${text && !shown.includes(text) ? `${text}\n` : ''}`,
     };
     if (failure) agentResult.failure = failure;
-    const report = !failure || !result?.isError ? parseReportBlock(text) : undefined;
+    const report = !failure || !result?.isError ? parseReportBlock(text, request.mask) : undefined;
     if (report) agentResult.report = report;
     if (result?.costUsd !== undefined) agentResult.costUsd = result.costUsd;
     if (result?.numTurns !== undefined) agentResult.turns = result.numTurns;

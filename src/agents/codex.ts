@@ -57,7 +57,7 @@ export class CodexAgent implements Agent {
       turns: state.turnsCompleted,
     };
     if (failure) result.failure = failure;
-    const report = state.lastMessage ? parseReportBlock(state.lastMessage) : undefined;
+    const report = state.lastMessage ? parseReportBlock(state.lastMessage, request.mask) : undefined;
     if (report) result.report = report;
     if (state.threadId) result.sessionId = state.threadId;
     return result;
