@@ -15,8 +15,11 @@ import {
   type Sandbox,
   claudeArgs,
   calcSandbox,
+  commit,
   createSandbox,
   git,
+  DONE_REPORT,
+  TEST_COMMAND,
   runArgs,
   runCli,
   shellQuote,
@@ -162,6 +165,45 @@ printf '%s\\n' '\`\`\`yaml' "work_remaining: \\"finish with \\\\x73$k\\"" 'requi
         .filter((l) => l.includes('"cycle.escalated"'))
         .join('\n'),
     ).toContain('finish with');
+    expect(holdingTheKey(sb, r)).toEqual([]);
+  });
+});
+
+describe('a secret the JUnit report decodes (issue 41)', () => {
+  it("a failing test named with the key's first character as a character reference (&#115;): the escalation's note holds no key", async () => {
+    const sb = await createSandbox();
+    sandboxes.push(sb);
+    // The runner (no secret in it) names its failing test with what the agent left in an ignored file.
+    await fs.writeFile(
+      path.join(sb.repo, 'junit.sh'),
+      `mkdir -p reports\nn=$(cat reports/name 2>/dev/null)\nprintf '<testsuites><testsuite name="s" tests="1" failures="1"><testcase classname="c" name="t %s"><failure message="m">m</failure></testcase></testsuite></testsuites>\\n' "$n" > reports/junit.xml\necho 1 failed\nexit 1\n`,
+    );
+    await fs.writeFile(path.join(sb.repo, '.gitignore'), 'reports/\n');
+    git(sb, 'add', '-A');
+    commit(sb, 'junit runner');
+    const agent = await writeAgent(
+      sb,
+      'charRef',
+      `mkdir -p reports\nprintf '&#115;%s' "$(printf %s "$ANTHROPIC_API_KEY" | cut -c2-)" > reports/name\n${DONE_REPORT}`,
+    );
+    const args = runArgs(
+      agent,
+      '--max-retries-per-step',
+      '0',
+      '--max-iterations',
+      '3',
+      '--junit-file',
+      'reports/junit.xml',
+    );
+    args[args.indexOf(TEST_COMMAND)] = 'sh junit.sh';
+    const r = await runCli(sb, args, { env: { ANTHROPIC_API_KEY: SECRET } });
+    // The verdict read the report (the escalation quotes the test): the attempt reached the sink under test.
+    expect(
+      r.stdout
+        .split('\n')
+        .filter((l) => l.includes('"cycle.escalated"'))
+        .join('\n'),
+    ).toContain('t ');
     expect(holdingTheKey(sb, r)).toEqual([]);
   });
 });
