@@ -385,3 +385,31 @@ export function processGone(pid: number): boolean {
 export function expectExit(r: CliResult, code: number): void {
   if (r.code !== code) throw new Error(`expected exit code ${code}, got ${explain(r)}`);
 }
+
+/** A TDD suite's runner: every tests/*.sh is a test case named for its file; the report goes to reports/junit.xml. */
+const JUNIT_RUNNER = `#!/bin/sh
+# Every tests/*.sh is a test case; the report goes to reports/junit.xml.
+mkdir -p reports
+cases=''; failures=0; total=0
+for t in tests/*.sh; do
+  [ -e "$t" ] || continue
+  total=$((total + 1)); name=$(basename "$t" .sh)
+  if out=$(sh "$t" 2>&1); then cases="$cases<testcase classname=\\"calc\\" name=\\"$name\\" time=\\"0.01\\"/>"
+  else failures=$((failures + 1)); cases="$cases<testcase classname=\\"calc\\" name=\\"$name\\" time=\\"0.01\\"><failure message=\\"$out\\" type=\\"AssertionError\\">$out &amp; more</failure></testcase>"; fi
+done
+printf '<?xml version="1.0" encoding="UTF-8"?>\\n<testsuites tests="%s" failures="%s"><testsuite name="calc" tests="%s" failures="%s">%s</testsuite></testsuites>\\n' "$total" "$failures" "$total" "$failures" "$cases" > reports/junit.xml
+echo "$failures of $total failed"
+[ "$failures" = 0 ]
+`;
+
+/** A sandbox with one issue ("adds"), the runner above, no test yet and calc.sh answering 0, committed. */
+export async function calcSandbox(): Promise<Sandbox> {
+  const sb = await createSandbox([issue('bd-1', 'Calculator', { description: '- [ ] adds' })]);
+  await fs.writeFile(path.join(sb.repo, 'run-tests.sh'), JUNIT_RUNNER);
+  await fs.writeFile(path.join(sb.repo, '.gitignore'), 'reports/\n');
+  await fs.mkdir(path.join(sb.repo, 'tests'));
+  await fs.writeFile(path.join(sb.repo, 'calc.sh'), '#!/bin/sh\necho 0\n');
+  git(sb, 'add', '-A');
+  commit(sb, 'calc answers 0');
+  return sb;
+}

@@ -7,33 +7,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { commit, createSandbox, expectExit, git, issue, lastResult, runCli, writeAgent } from './helpers.js';
-
-const RUNNER = `#!/bin/sh
-# Every tests/*.sh is a test case; the report goes to reports/junit.xml.
-mkdir -p reports
-cases=''; failures=0; total=0
-for t in tests/*.sh; do
-  [ -e "$t" ] || continue
-  total=$((total + 1)); name=$(basename "$t" .sh)
-  if out=$(sh "$t" 2>&1); then cases="$cases<testcase classname=\\"calc\\" name=\\"$name\\" time=\\"0.01\\"/>"
-  else failures=$((failures + 1)); cases="$cases<testcase classname=\\"calc\\" name=\\"$name\\" time=\\"0.01\\"><failure message=\\"$out\\" type=\\"AssertionError\\">$out &amp; more</failure></testcase>"; fi
-done
-printf '<?xml version="1.0" encoding="UTF-8"?>\\n<testsuites tests="%s" failures="%s"><testsuite name="calc" tests="%s" failures="%s">%s</testsuite></testsuites>\\n' "$total" "$failures" "$total" "$failures" "$cases" > reports/junit.xml
-echo "$failures of $total failed"
-[ "$failures" = 0 ]
-`;
+import { calcSandbox, expectExit, lastResult, runCli, writeAgent } from './helpers.js';
 
 describe('--workflow tdd with --junit-file', () => {
   it('the retry prompt names the failing test and its message from the JUnit report', async () => {
-    const sb = await createSandbox([issue('bd-1', 'Calculator', { description: '- [ ] adds' })]);
+    const sb = await calcSandbox();
     try {
-      await fs.writeFile(path.join(sb.repo, 'run-tests.sh'), RUNNER);
-      await fs.writeFile(path.join(sb.repo, '.gitignore'), 'reports/\n');
-      await fs.mkdir(path.join(sb.repo, 'tests'));
-      await fs.writeFile(path.join(sb.repo, 'calc.sh'), '#!/bin/sh\necho 0\n');
-      git(sb, 'add', '-A');
-      commit(sb, 'calc answers 0');
       const agent = await writeAgent(
         sb,
         'tdd',

@@ -55,3 +55,20 @@ describe('secretCommits', () => {
     expect(text).toBe('aaaaaaaaaaaa (leak.py, its message), bbbbbbbbbbbb (its message)');
   });
 });
+
+describe('a file named with a secret (issue 41 review)', () => {
+  it('a new file whose name holds the secret adds it, even empty; renamed to such a name too', () => {
+    const created = `diff --git a/t/${SECRET}.sh b/t/${SECRET}.sh\nnew file mode 100644\n--- /dev/null\n+++ b/t/${SECRET}.sh\n@@ -0,0 +1 @@\n+fine\n`;
+    const renamed = `diff --git a/a.txt b/${SECRET}.txt\nsimilarity index 100%\nrename from a.txt\nrename to ${SECRET}.txt\n`;
+    expect(secretCommits(commit('a', ['0'], 'add', created), holds)).toEqual([
+      { commit: sha('a'), files: [`t/${SECRET}.sh`], inMessage: false },
+    ]);
+    expect(secretCommits(commit('b', ['0'], 'move', renamed), holds)).toEqual([
+      { commit: sha('b'), files: [`${SECRET}.txt`], inMessage: false },
+    ]);
+  });
+
+  it('a file the base already named so, changed: none (the name was the repository’s)', () => {
+    expect(secretCommits(commit('a', ['0'], 'edit', filePatch(`${SECRET}.txt`, ['-old', '+new'])), holds)).toEqual([]);
+  });
+});

@@ -18,6 +18,10 @@ const SRC = path.resolve('src');
 const INGRESS: Record<string, string> = {
   'src/agents/process.ts':
     'every line an agent or the test command prints, and the tails kept from them (createOutputMasker)',
+  'src/agents/streamingCli.ts':
+    "the strings of a JSON-speaking agent's events (claude, codex) as decoded: a \\u escape hides a secret from the line's mask",
+  'src/agents/report.ts':
+    "the values of an agent's report block as YAML decodes them: an escape (\\x73) hides a secret from the output's mask",
   'src/loop/testGate.ts': 'the JUnit report the test command writes (a file of the repository, read by the verdict)',
   'src/issues/guard.ts': "issue titles and bodies as the source returns them (GitHub's, beads', a file's)",
   'src/app/problems.ts': 'why a run cannot start: option values, the environment and configuration files',

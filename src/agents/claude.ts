@@ -60,7 +60,7 @@ export class ClaudeAgent implements Agent {
 
   private async once(request: AgentRunRequest, resumeSessionId: string | undefined): Promise<AgentResult> {
     const command = this.options.command ?? 'claude';
-    const parser = new ClaudeStreamParser(request.cwd);
+    const parser = new ClaudeStreamParser(request.cwd, request.mask);
     const { process: proc, shown } = await runStreamingCli({
       command,
       args: this.args(resumeSessionId),
@@ -87,7 +87,7 @@ export class ClaudeAgent implements Agent {
       outputTail: `${shown}${text && !shown.includes(text) ? `${text}\n` : ''}`,
     };
     if (failure) agentResult.failure = failure;
-    const report = !failure || !result?.isError ? parseReportBlock(text) : undefined;
+    const report = !failure || !result?.isError ? parseReportBlock(text, request.mask) : undefined;
     if (report) agentResult.report = report;
     if (result?.costUsd !== undefined) agentResult.costUsd = result.costUsd;
     if (result?.numTurns !== undefined) agentResult.turns = result.numTurns;

@@ -40,13 +40,17 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 export class ClaudeStreamParser {
   readonly state: ClaudeStreamState = { toolCalls: 0, ignoredLines: 0 };
 
-  constructor(private readonly cwd: string) {}
+  /** `mask` masks the decoded events' strings (see parseEventLine). */
+  constructor(
+    private readonly cwd: string,
+    private readonly mask?: (text: string) => string,
+  ) {}
 
   /** Feeds one line of stdout; returns the compact lines to show for it (tool calls, assistant text). */
   push(line: string): string[] {
     // Tool results (type "user") can be megabytes and carry nothing the outcome needs: skip the parse.
     if (line.startsWith('{"type":"user"') || line.startsWith('{"type":"stream_event"')) return [];
-    const event = parseEventLine(line, () => this.state.ignoredLines++);
+    const event = parseEventLine(line, () => this.state.ignoredLines++, this.mask);
     if (!event) return [];
     const sessionId = str(event.session_id);
     if (sessionId) this.state.sessionId = sessionId;

@@ -36,7 +36,7 @@ export class CodexAgent implements Agent {
 
   async run(request: AgentRunRequest): Promise<AgentResult> {
     const command = this.options.command ?? 'codex';
-    const parser = new CodexStreamParser(request.cwd);
+    const parser = new CodexStreamParser(request.cwd, request.mask);
     const { process: proc, shown } = await runStreamingCli({
       command,
       args: this.args(),
@@ -57,7 +57,7 @@ export class CodexAgent implements Agent {
       turns: state.turnsCompleted,
     };
     if (failure) result.failure = failure;
-    const report = state.lastMessage ? parseReportBlock(state.lastMessage) : undefined;
+    const report = state.lastMessage ? parseReportBlock(state.lastMessage, request.mask) : undefined;
     if (report) result.report = report;
     if (state.threadId) result.sessionId = state.threadId;
     return result;

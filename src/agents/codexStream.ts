@@ -38,11 +38,15 @@ export class CodexStreamParser {
     ignoredLines: 0,
   };
 
-  constructor(private readonly cwd: string) {}
+  /** `mask` masks the decoded events' strings (see parseEventLine). */
+  constructor(
+    private readonly cwd: string,
+    private readonly mask?: (text: string) => string,
+  ) {}
 
   /** Feeds one line of stdout; returns the compact lines to show for it. */
   push(line: string): string[] {
-    const event = parseEventLine(line, () => this.state.ignoredLines++);
+    const event = parseEventLine(line, () => this.state.ignoredLines++, this.mask);
     if (!event) return [];
     const s = this.state;
     switch (event.type) {

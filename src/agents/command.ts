@@ -36,7 +36,7 @@ export function commandEnv(base: NodeJS.ProcessEnv, request: AgentRunRequest): N
 }
 
 /** The AgentResult for a finished run. Pure. */
-export function commandResult(result: ProcessResult, timeoutMs?: number): AgentResult {
+export function commandResult(result: ProcessResult, timeoutMs?: number, mask?: (text: string) => string): AgentResult {
   const failure = classifyCommandOutcome(result, timeoutMs);
   const out: AgentResult = {
     ok: failure === undefined,
@@ -46,7 +46,7 @@ export function commandResult(result: ProcessResult, timeoutMs?: number): AgentR
     outputTail: result.tail,
   };
   if (failure) out.failure = failure;
-  const report = parseReportBlock(result.tail);
+  const report = parseReportBlock(result.tail, mask);
   if (report) out.report = report;
   return out;
 }
@@ -78,7 +78,7 @@ export class CommandAgent implements Agent {
       else request.onLine?.(line, stream);
     };
     try {
-      return commandResult(await this.runProcess(request, onLine), request.timeoutMs);
+      return commandResult(await this.runProcess(request, onLine), request.timeoutMs, request.mask);
     } finally {
       log.close();
     }

@@ -240,7 +240,24 @@ const YAML_LANGS = new Set(['', 'yaml', 'yml']);
  * under a top-level key such as IMPLEMENTATION_COMPLETE; otherwise bare
  * `key: value` lines anywhere in the text. Undefined when there is none.
  */
-export function parseReportBlock(text: string): ReportBlock | undefined {
+export function parseReportBlock(text: string, mask?: (text: string) => string): ReportBlock | undefined {
+  const block = readReportBlock(text);
+  // The block's values are decoded here (YAML's escapes: "\\x73k-ant-…" is a key the output's mask
+  // never saw as such): they enter the engine masked.
+  return block && mask ? (maskStrings(block, mask, 0) as ReportBlock) : block;
+}
+
+/** Every string in `value` masked; nesting past 32 levels (or an alias's cycle) is dropped. */
+function maskStrings(value: unknown, mask: (text: string) => string, depth: number): unknown {
+  if (typeof value === 'string') return mask(value);
+  if (depth > 32) return undefined;
+  if (Array.isArray(value)) return value.map((v) => maskStrings(v, mask, depth + 1));
+  if (isRecord(value))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [mask(k), maskStrings(v, mask, depth + 1)]));
+  return value;
+}
+
+function readReportBlock(text: string): ReportBlock | undefined {
   try {
     if (typeof text !== 'string' || text === '') return undefined;
     const blocks = fencedBlocks(text).filter((b) => YAML_LANGS.has(b.lang));

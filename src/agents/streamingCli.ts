@@ -67,7 +67,7 @@ export async function runStreamingCli(input: {
           return show(line, 'stderr', cut);
         }
         // A line over MAX_LINE_BYTES comes in pieces: they are one line of the log, as printed.
-        log.write(line, !cut?.after);
+        log.write(cut || !request.mask ? line : decodedMasked(line, request.mask), !cut?.after);
         stderrLog.afterStdout(!cut?.after);
         for (const display of parser.push(line)) show(display, 'stdout');
       },
@@ -111,17 +111,38 @@ function stderrEvents(log: StreamLog, maxBytes: number) {
 }
 
 /**
+ * The line as the iteration's log keeps it: as printed, unless a `\\u` escape hid a secret from the
+ * output's mask (`\\u0073k-ant-…`), then its event with the decoded strings masked. Any JSON reader
+ * of the log would decode the secret.
+ */
+function decodedMasked(line: string, mask: (text: string) => string): string {
+  if (!line.includes('\\u')) return line;
+  const masked = parseEventLine(line, () => undefined, mask);
+  if (!masked) return line;
+  const json = JSON.stringify(masked);
+  return json === JSON.stringify(JSON.parse(line)) ? line : json;
+}
+
+/**
  * A JSON event object from one line, or undefined. `ignored` counts lines that should have been
  * events and were not (garbage, partial lines); blank lines and non-object JSON are not counted.
+ * The decoded strings enter the engine here and `mask` masks each: JSON writes any character as a
+ * \u escape (`\u0073k-ant-…`), so a line the output masker saw clean can decode to a secret.
  */
-export function parseEventLine(line: string, onIgnored: () => void): Record<string, unknown> | undefined {
+export function parseEventLine(
+  line: string,
+  onIgnored: () => void,
+  mask?: (text: string) => string,
+): Record<string, unknown> | undefined {
   if (!line.startsWith('{')) {
     if (line.trim() !== '') onIgnored();
     return undefined;
   }
   let event: unknown;
   try {
-    event = JSON.parse(line);
+    event = mask
+      ? JSON.parse(line, (_key, value: unknown) => (typeof value === 'string' ? mask(value) : value))
+      : JSON.parse(line);
   } catch {
     onIgnored();
     return undefined;

@@ -48,7 +48,9 @@ export function commitLogArgs(base: string): string[] {
 /**
  * Per file, the secrets a patch's added lines hold, and all those its removed lines held. A line
  * added against every parent counts (a merge's lines carry one column per parent); headers only
- * outside a hunk, so an added line reading `++ x` is not taken for a file's name.
+ * outside a hunk, so an added line reading `++ x` is not taken for a file's name. A file's name is
+ * scanned as its lines are (a new or renamed name as added, an old one as removed): a file named
+ * with a token publishes it in the tree as surely as its content would.
  */
 export function patchSecrets(
   patch: string,
@@ -62,7 +64,12 @@ export function patchSecrets(
     if (line.startsWith('diff ')) width = 0;
     else if (line.startsWith('@@')) width = (/^@+/.exec(line)?.[0].length ?? 2) - 1;
     else if (width === 0) {
-      if (line.startsWith('+++ ')) file = line.slice(4).replace(/^b\//, '');
+      const named = /^(\+\+\+ |rename to |copy to )/.exec(line);
+      if (named) {
+        file = line.slice(named[0].length).replace(/^b\//, '');
+        const secrets = holdsSecret(file);
+        if (secrets.length > 0) added.push({ file, secrets });
+      } else if (/^(--- |rename from |copy from )/.test(line)) for (const s of holdsSecret(line)) removed.add(s);
     } else {
       const prefix = line.slice(0, width);
       if (prefix.includes('-')) for (const s of holdsSecret(line.slice(width))) removed.add(s);

@@ -56,6 +56,7 @@ function pythonTests(dir: string): boolean {
 import { promises as fs } from 'node:fs';
 import { runProcess } from '../agents/process.js';
 import type { TestOutcome } from './deps.js';
+import type { SuiteRun } from '../verdict/results.js';
 import type { SecretRedactor } from '../secrets/redact.js';
 import { createSuiteReader } from '../verdict/readers/index.js';
 import { MiB, readInput } from '../util/readInput.js';
@@ -124,7 +125,8 @@ export async function runTestCommand(
       xml = undefined; // not written (the runner crashed before): the console output is read
     }
   }
-  const run = reader.finish(r.timedOut ? null : r.exitCode, xml);
+  const read = reader.finish(r.timedOut ? null : r.exitCode, xml);
+  const run = opts.mask ? maskedRun(read, opts.mask) : read;
   if (r.timedOut) run.cannotRun = `the test command timed out after ${opts.timeoutMs / 60000} min`;
   return {
     passed: r.exitCode === 0 && !r.timedOut,
@@ -170,4 +172,21 @@ export function junitFileProblem(file: string, workTree: string, say: Surface = 
       `). Give the path of the JUnit XML report the test command writes.`
     );
   return undefined;
+}
+
+/**
+ * The run's test ids and texts masked: a reader decodes what the mask saw encoded (an XML character
+ * reference such as `&#115;k-ant-…`, a JSON escape in a runner's events), so what it read enters here.
+ */
+function maskedRun(run: SuiteRun, mask: (text: string) => string): SuiteRun {
+  const keys = <T>(record: Record<string, T>, value: (v: T) => T): Record<string, T> =>
+    Object.fromEntries(Object.entries(record).map(([k, v]) => [mask(k), value(v)]));
+  const same = <T>(v: T) => v;
+  return {
+    ...run,
+    tests: keys(run.tests, same),
+    groups: keys(run.groups, same),
+    messages: keys(run.messages, mask),
+    ...(run.cannotRun !== undefined ? { cannotRun: mask(run.cannotRun) } : {}),
+  };
 }
