@@ -24586,7 +24586,9 @@ function commitLogArgs(base) {
 /**
  * Per file, the secrets a patch's added lines hold, and all those its removed lines held. A line
  * added against every parent counts (a merge's lines carry one column per parent); headers only
- * outside a hunk, so an added line reading `++ x` is not taken for a file's name.
+ * outside a hunk, so an added line reading `++ x` is not taken for a file's name. A file's name is
+ * scanned as its lines are (a new or renamed name as added, an old one as removed): a file named
+ * with a token publishes it in the tree as surely as its content would.
  */
 function patchSecrets(patch, holdsSecret) {
     const added = [];
@@ -24599,8 +24601,16 @@ function patchSecrets(patch, holdsSecret) {
         else if (line.startsWith('@@'))
             width = (/^@+/.exec(line)?.[0].length ?? 2) - 1;
         else if (width === 0) {
-            if (line.startsWith('+++ '))
-                file = line.slice(4).replace(/^b\//, '');
+            const named = /^(\+\+\+ |rename to |copy to )/.exec(line);
+            if (named) {
+                file = line.slice(named[0].length).replace(/^b\//, '');
+                const secrets = holdsSecret(file);
+                if (secrets.length > 0)
+                    added.push({ file, secrets });
+            }
+            else if (/^(--- |rename from |copy from )/.test(line))
+                for (const s of holdsSecret(line))
+                    removed.add(s);
         }
         else {
             const prefix = line.slice(0, width);
@@ -26472,7 +26482,25 @@ const YAML_LANGS = new Set(['', 'yaml', 'yml']);
  * under a top-level key such as IMPLEMENTATION_COMPLETE; otherwise bare
  * `key: value` lines anywhere in the text. Undefined when there is none.
  */
-function parseReportBlock(text) {
+function parseReportBlock(text, mask) {
+    const block = readReportBlock(text);
+    // The block's values are decoded here (YAML's escapes: "\\x73k-ant-\u2026" is a key the output's mask
+    // never saw as such): they enter the engine masked.
+    return block && mask ? maskStrings(block, mask, 0) : block;
+}
+/** Every string in `value` masked; nesting past 32 levels (or an alias's cycle) is dropped. */
+function maskStrings(value, mask, depth) {
+    if (typeof value === 'string')
+        return mask(value);
+    if (depth > 32)
+        return undefined;
+    if (Array.isArray(value))
+        return value.map((v) => maskStrings(v, mask, depth + 1));
+    if (isRecord(value))
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [mask(k), maskStrings(v, mask, depth + 1)]));
+    return value;
+}
+function readReportBlock(text) {
     try {
         if (typeof text !== 'string' || text === '')
             return undefined;
@@ -27513,7 +27541,7 @@ async function runStreamingCli(input) {
                     return show(line, 'stderr', cut);
                 }
                 // A line over MAX_LINE_BYTES comes in pieces: they are one line of the log, as printed.
-                log.write(line, !cut?.after);
+                log.write(cut || !request.mask ? line : decodedMasked(line, request.mask), !cut?.after);
                 stderrLog.afterStdout(!cut?.after);
                 for (const display of parser.push(line))
                     show(display, 'stdout');
@@ -27560,10 +27588,26 @@ function stderrEvents(log, maxBytes) {
     };
 }
 /**
+ * The line as the iteration's log keeps it: as printed, unless a `\\u` escape hid a secret from the
+ * output's mask (`\\u0073k-ant-\u2026`), then its event with the decoded strings masked. Any JSON reader
+ * of the log would decode the secret.
+ */
+function decodedMasked(line, mask) {
+    if (!line.includes('\\u'))
+        return line;
+    const masked = parseEventLine(line, () => undefined, mask);
+    if (!masked)
+        return line;
+    const json = JSON.stringify(masked);
+    return json === JSON.stringify(JSON.parse(line)) ? line : json;
+}
+/**
  * A JSON event object from one line, or undefined. `ignored` counts lines that should have been
  * events and were not (garbage, partial lines); blank lines and non-object JSON are not counted.
+ * The decoded strings enter the engine here and `mask` masks each: JSON writes any character as a
+ * \u escape (`\u0073k-ant-\u2026`), so a line the output masker saw clean can decode to a secret.
  */
-function parseEventLine(line, onIgnored) {
+function parseEventLine(line, onIgnored, mask) {
     if (!line.startsWith('{')) {
         if (line.trim() !== '')
             onIgnored();
@@ -27571,7 +27615,9 @@ function parseEventLine(line, onIgnored) {
     }
     let event;
     try {
-        event = JSON.parse(line);
+        event = mask
+            ? JSON.parse(line, (_key, value) => (typeof value === 'string' ? mask(value) : value))
+            : JSON.parse(line);
     }
     catch {
         onIgnored();
@@ -27596,16 +27642,19 @@ const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
 const str = (v) => (typeof v === 'string' ? v : undefined);
 class ClaudeStreamParser {
     cwd;
+    mask;
     state = { toolCalls: 0, ignoredLines: 0 };
-    constructor(cwd) {
+    /** `mask` masks the decoded events' strings (see parseEventLine). */
+    constructor(cwd, mask) {
         this.cwd = cwd;
+        this.mask = mask;
     }
     /** Feeds one line of stdout; returns the compact lines to show for it (tool calls, assistant text). */
     push(line) {
         // Tool results (type "user") can be megabytes and carry nothing the outcome needs: skip the parse.
         if (line.startsWith('{"type":"user"') || line.startsWith('{"type":"stream_event"'))
             return [];
-        const event = parseEventLine(line, () => this.state.ignoredLines++);
+        const event = parseEventLine(line, () => this.state.ignoredLines++, this.mask);
         if (!event)
             return [];
         const sessionId = str(event.session_id);
@@ -27948,7 +27997,7 @@ class ClaudeAgent {
     }
     async once(request, resumeSessionId) {
         const command = this.options.command ?? 'claude';
-        const parser = new ClaudeStreamParser(request.cwd);
+        const parser = new ClaudeStreamParser(request.cwd, request.mask);
         const { process: proc, shown } = await runStreamingCli({
             command,
             args: this.args(resumeSessionId),
@@ -27976,7 +28025,7 @@ class ClaudeAgent {
         };
         if (failure)
             agentResult.failure = failure;
-        const report = !failure || !result?.isError ? parseReportBlock(text) : undefined;
+        const report = !failure || !result?.isError ? parseReportBlock(text, request.mask) : undefined;
         if (report)
             agentResult.report = report;
         if (result?.costUsd !== undefined)
@@ -28009,6 +28058,7 @@ const codexStream_str = (v) => (typeof v === 'string' ? v : undefined);
 const codexStream_clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}\u2026` : s);
 class CodexStreamParser {
     cwd;
+    mask;
     state = {
         warnings: [],
         turnsCompleted: 0,
@@ -28017,12 +28067,14 @@ class CodexStreamParser {
         fileChanges: 0,
         ignoredLines: 0,
     };
-    constructor(cwd) {
+    /** `mask` masks the decoded events' strings (see parseEventLine). */
+    constructor(cwd, mask) {
         this.cwd = cwd;
+        this.mask = mask;
     }
     /** Feeds one line of stdout; returns the compact lines to show for it. */
     push(line) {
-        const event = parseEventLine(line, () => this.state.ignoredLines++);
+        const event = parseEventLine(line, () => this.state.ignoredLines++, this.mask);
         if (!event)
             return [];
         const s = this.state;
@@ -28242,7 +28294,7 @@ class CodexAgent {
     }
     async run(request) {
         const command = this.options.command ?? 'codex';
-        const parser = new CodexStreamParser(request.cwd);
+        const parser = new CodexStreamParser(request.cwd, request.mask);
         const { process: proc, shown } = await runStreamingCli({
             command,
             args: this.args(),
@@ -28264,7 +28316,7 @@ class CodexAgent {
         };
         if (failure)
             result.failure = failure;
-        const report = state.lastMessage ? parseReportBlock(state.lastMessage) : undefined;
+        const report = state.lastMessage ? parseReportBlock(state.lastMessage, request.mask) : undefined;
         if (report)
             result.report = report;
         if (state.threadId)
@@ -28294,7 +28346,7 @@ function commandEnv(base, request) {
     };
 }
 /** The AgentResult for a finished run. Pure. */
-function commandResult(result, timeoutMs) {
+function commandResult(result, timeoutMs, mask) {
     const failure = classifyCommandOutcome(result, timeoutMs);
     const out = {
         ok: failure === undefined,
@@ -28305,7 +28357,7 @@ function commandResult(result, timeoutMs) {
     };
     if (failure)
         out.failure = failure;
-    const report = parseReportBlock(result.tail);
+    const report = parseReportBlock(result.tail, mask);
     if (report)
         out.report = report;
     return out;
@@ -28337,7 +28389,7 @@ class CommandAgent {
                 request.onLine?.(line, stream);
         };
         try {
-            return commandResult(await this.runProcess(request, onLine), request.timeoutMs);
+            return commandResult(await this.runProcess(request, onLine), request.timeoutMs, request.mask);
         }
         finally {
             log.close();
@@ -32479,7 +32531,8 @@ async function runTestCommand(command, opts) {
             xml = undefined; // not written (the runner crashed before): the console output is read
         }
     }
-    const run = reader.finish(r.timedOut ? null : r.exitCode, xml);
+    const read = reader.finish(r.timedOut ? null : r.exitCode, xml);
+    const run = opts.mask ? maskedRun(read, opts.mask) : read;
     if (r.timedOut)
         run.cannotRun = `the test command timed out after ${opts.timeoutMs / 60000} min`;
     return {
@@ -32523,6 +32576,21 @@ function junitFileProblem(file, workTree, say = surface()) {
             (stat.isDirectory() ? 'a directory' : stat.isSymbolicLink() ? 'a symbolic link' : 'a device or special file') +
             `). Give the path of the JUnit XML report the test command writes.`);
     return undefined;
+}
+/**
+ * The run's test ids and texts masked: a reader decodes what the mask saw encoded (an XML character
+ * reference such as `&#115;k-ant-\u2026`, a JSON escape in a runner's events), so what it read enters here.
+ */
+function maskedRun(run, mask) {
+    const keys = (record, value) => Object.fromEntries(Object.entries(record).map(([k, v]) => [mask(k), value(v)]));
+    const same = (v) => v;
+    return {
+        ...run,
+        tests: keys(run.tests, same),
+        groups: keys(run.groups, same),
+        messages: keys(run.messages, mask),
+        ...(run.cannotRun !== undefined ? { cannotRun: mask(run.cannotRun) } : {}),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/util/promptDir.ts
