@@ -46,3 +46,34 @@ describe('issue text where it enters the engine (issue 11)', () => {
     expect(closed).toEqual(['bd-1']);
   });
 });
+
+describe('what the engine writes into an issue, on its way out (issue 41 review)', () => {
+  const SECRET = 'sk-ant-api03-' + 'x'.repeat(40);
+  const redact = createRedactor([SECRET]);
+  function recordingSource(): IssueSource & { written: string[] } {
+    const written: string[] = [];
+    return {
+      description: 'recording',
+      written,
+      ready: async () => [],
+      get: async () => undefined,
+      close: async (id, reason) => void written.push(`close ${id}: ${reason}`),
+      markEscalated: async (id, note) => void written.push(`escalate ${id}: ${note}`),
+      markNoChange: async (id, note, close) => void written.push(`no-change ${id} ${close}: ${note}`),
+    };
+  }
+
+  it('masks a close reason, an escalation note and a no-change note before the source writes them (a beads file or bd masks nothing itself)', async () => {
+    const source = recordingSource();
+    const guarded = guardIssues(source, redact);
+    await guarded.close('bd-1', `fixed with ${SECRET}`);
+    await guarded.markEscalated('bd-2', `stuck: the agent printed ${SECRET}`);
+    await guarded.markNoChange!('bd-3', `nothing to do (${SECRET})`, true);
+    expect(source.written).toHaveLength(3);
+    for (const line of source.written) {
+      expect(line).not.toContain(SECRET);
+      expect(line).toContain('***');
+    }
+    expect(source.written[0]).toBe('close bd-1: fixed with ***');
+  });
+});

@@ -43,6 +43,8 @@ const INGRESS: Record<string, string> = {
  * holds itself to do its work). A path ending in `/` is a folder.
  */
 const EGRESS: Record<string, string> = {
+  'src/issues/guard.ts':
+    "what the engine writes into an issue: a close reason, an escalation's or a no-change note (a beads file or bd masks nothing itself)",
   'src/report/logger.ts': 'every log line: stdout and stderr, the NDJSON events, the action log',
   'src/report/discordWebhook.ts': 'the halt posted to Discord (its own webhook URL masked too: no secret of the run)',
   'src/persist/stateFiles.ts':

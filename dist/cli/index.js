@@ -33282,7 +33282,11 @@ function cleanIssue(issue, redact) {
         labels: issue.labels.map((l) => cleanLine(l)),
     };
 }
-/** The source, with every issue it returns cleaned and masked. Writes go through unchanged (by id). */
+/**
+ * The source, with every issue it returns cleaned and masked, and the engine's text it writes into an
+ * issue (a close reason, an escalation's or a no-change note) masked on its way out: what they quote
+ * was masked where it entered, and a beads file or bd, unlike GitHub's comments, masks nothing itself.
+ */
 function guardIssues(source, redact) {
     return {
         ...forwarding(source),
@@ -33291,6 +33295,11 @@ function guardIssues(source, redact) {
             const issue = await source.get(id);
             return issue ? cleanIssue(issue, redact) : undefined;
         },
+        close: (id, reason) => source.close(id, redact(reason)),
+        markEscalated: (id, note) => source.markEscalated(id, redact(note)),
+        ...(source.markNoChange
+            ? { markNoChange: (id, note, close) => source.markNoChange(id, redact(note), close) }
+            : {}),
     };
 }
 /**

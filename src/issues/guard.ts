@@ -37,7 +37,11 @@ export function cleanIssue(issue: Issue, redact: (text: string) => string): Issu
   };
 }
 
-/** The source, with every issue it returns cleaned and masked. Writes go through unchanged (by id). */
+/**
+ * The source, with every issue it returns cleaned and masked, and the engine's text it writes into an
+ * issue (a close reason, an escalation's or a no-change note) masked on its way out: what they quote
+ * was masked where it entered, and a beads file or bd, unlike GitHub's comments, masks nothing itself.
+ */
 export function guardIssues(source: IssueSource, redact: (text: string) => string): IssueSource {
   return {
     ...forwarding(source),
@@ -46,6 +50,11 @@ export function guardIssues(source: IssueSource, redact: (text: string) => strin
       const issue = await source.get(id);
       return issue ? cleanIssue(issue, redact) : undefined;
     },
+    close: (id, reason) => source.close(id, redact(reason)),
+    markEscalated: (id, note) => source.markEscalated(id, redact(note)),
+    ...(source.markNoChange
+      ? { markNoChange: (id: string, note: string, close: boolean) => source.markNoChange!(id, redact(note), close) }
+      : {}),
   };
 }
 
