@@ -31042,79 +31042,13 @@ const BETWEEN_MARKUP = /^(BEGIN|BEGIN_WHITESPACE|TEXT)$/;
  */
 function readXml(xml, handler) {
     const parser = sax_default().parser(true, xmlReader_OPTIONS);
-    const open = [];
-    let implicit = [];
-    let root;
-    let stopped = false;
-    /** Characters of text outside the root element not given to sax: its positions are that many behind. */
-    let skipped = 0;
-    let errors = 0;
-    parser.onerror = (error) => {
-        if (++errors > MAX_ERRORS)
-            throw new TooManyErrors();
-        const unmatched = /^Unmatched closing tag: (.*)/.exec(error.message);
-        if (unmatched && !stopped)
-            handler.problem(`</${unmatched[1]}> closes nothing`);
-        parser.resume();
-    };
-    parser.onopentag = (tag) => {
-        if (stopped)
-            return;
-        if (open.length === 0 && root !== undefined) {
-            handler.problem(`content after the root element </${root}> ignored`);
-            stopped = true;
-            return;
-        }
-        root ??= tag.name;
-        if (handler.open(tag.name, tag.attributes, open.length) === false)
-            stopped = true;
-        else
-            open.push(tag.name);
-    };
-    parser.onclosetag = (name) => {
-        if (stopped)
-            return;
-        open.pop();
-        handler.close(name);
-        // sax closes the elements left open on the way to a closing tag's match: the tag read says which.
-        CLOSING_TAG.lastIndex = skipped + parser.startTagPosition - 1;
-        const tag = CLOSING_TAG.exec(xml);
-        if (tag && tag[1] !== name)
-            implicit.push(name);
-        else if (implicit.length > 0) {
-            handler.problem(`${xmlReader_elements(implicit, ', ')} not closed before </${name}>`);
-            implicit = [];
-        }
-    };
-    parser.ontext = (text) => {
-        if (!stopped && open.length > 0)
-            handler.text(text);
-    };
-    parser.oncdata = parser.ontext;
+    const st = { open: [], implicit: [], stopped: false, skipped: 0, errors: 0 };
+    listen(parser, xml, handler, st);
     try {
-        let at = 0;
-        while (at < xml.length && !stopped) {
-            let end = Math.min(at + CHUNK, xml.length);
-            if (open.length === 0) {
-                // Outside the root element text means nothing, and sax makes an error of each of its
-                // characters: skip to the next markup, given to sax up to its next ">".
-                if (BETWEEN_MARKUP.test(stateOf(parser))) {
-                    MARKUP.lastIndex = at;
-                    const next = MARKUP.exec(xml)?.index;
-                    if (next === undefined)
-                        break;
-                    skipped += next - at;
-                    at = next;
-                }
-                const gt = xml.indexOf('>', at);
-                end = gt === -1 ? xml.length : gt + 1;
-            }
-            parser.write(xml.slice(at, end));
-            at = end;
-        }
-        if (stopped)
+        writeChunks(parser, xml, st);
+        if (st.stopped)
             return;
-        const markupAt = skipped + parser.startTagPosition - 1;
+        const markupAt = st.skipped + parser.startTagPosition - 1;
         const cut = unterminated(stateOf(parser), xml.slice(markupAt, markupAt + 100));
         if (cut)
             handler.problem(cut);
@@ -31126,10 +31060,78 @@ function readXml(xml, handler) {
             ? `the XML is too malformed to read further (over ${MAX_ERRORS.toLocaleString('en')} errors)`
             : `the XML could not be read further (${String(error).slice(0, 200)})`);
     }
-    if (open.length > 0) {
-        handler.problem(`the XML ends inside ${xmlReader_elements(open, ' ')}`);
-        for (const name of open.splice(0).reverse())
+    if (st.open.length > 0) {
+        handler.problem(`the XML ends inside ${xmlReader_elements(st.open, ' ')}`);
+        for (const name of st.open.splice(0).reverse())
             handler.close(name);
+    }
+}
+/** sax's callbacks, handing elements and text to `handler`. */
+function listen(parser, xml, handler, st) {
+    parser.onerror = (error) => {
+        if (++st.errors > MAX_ERRORS)
+            throw new TooManyErrors();
+        const unmatched = /^Unmatched closing tag: (.*)/.exec(error.message);
+        if (unmatched && !st.stopped)
+            handler.problem(`</${unmatched[1]}> closes nothing`);
+        parser.resume();
+    };
+    parser.onopentag = (tag) => {
+        if (st.stopped)
+            return;
+        if (st.open.length === 0 && st.root !== undefined) {
+            handler.problem(`content after the root element </${st.root}> ignored`);
+            st.stopped = true;
+            return;
+        }
+        st.root ??= tag.name;
+        if (handler.open(tag.name, tag.attributes, st.open.length) === false)
+            st.stopped = true;
+        else
+            st.open.push(tag.name);
+    };
+    parser.onclosetag = (name) => {
+        if (st.stopped)
+            return;
+        st.open.pop();
+        handler.close(name);
+        // sax closes the elements left open on the way to a closing tag's match: the tag read says which.
+        CLOSING_TAG.lastIndex = st.skipped + parser.startTagPosition - 1;
+        const tag = CLOSING_TAG.exec(xml);
+        if (tag && tag[1] !== name)
+            st.implicit.push(name);
+        else if (st.implicit.length > 0) {
+            handler.problem(`${xmlReader_elements(st.implicit, ', ')} not closed before </${name}>`);
+            st.implicit = [];
+        }
+    };
+    parser.ontext = (text) => {
+        if (!st.stopped && st.open.length > 0)
+            handler.text(text);
+    };
+    parser.oncdata = parser.ontext;
+}
+/** The input given to sax in chunks; outside the root element, from one markup to the next. */
+function writeChunks(parser, xml, st) {
+    let at = 0;
+    while (at < xml.length && !st.stopped) {
+        let end = Math.min(at + CHUNK, xml.length);
+        if (st.open.length === 0) {
+            // Outside the root element text means nothing, and sax makes an error of each of its
+            // characters: skip to the next markup, given to sax up to its next ">".
+            if (BETWEEN_MARKUP.test(stateOf(parser))) {
+                MARKUP.lastIndex = at;
+                const next = MARKUP.exec(xml)?.index;
+                if (next === undefined)
+                    break;
+                st.skipped += next - at;
+                at = next;
+            }
+            const gt = xml.indexOf('>', at);
+            end = gt === -1 ? xml.length : gt + 1;
+        }
+        parser.write(xml.slice(at, end));
+        at = end;
     }
 }
 /** The markup the input ends inside, from sax's state and the source from its last "<". */
@@ -31718,96 +31720,94 @@ const FILE = /^(PASS|FAIL) (\S+)(?: \([\d.]+ m?s\))?$/;
 const BULLET = /^ {2}\u25cf (.+)$/;
 const VERBOSE = /^(\s+)(\u2713|\u2715|\u25cb|\u221a|\u00d7) (?:(?:skipped|todo) )?(.+?)(?: \(\d+ m?s\))?$/;
 const SUMMARY = /^Tests:\s+.*\d+ total$/;
+function closeFailing(s) {
+    const { failing, run } = s;
+    if (failing && failing.lines.length > 0 && !run.messages[failing.id])
+        run.messages[failing.id] = clipMessage(failing.lines.join('\n'));
+    s.failing = undefined;
+}
+/** A `\u25cf title` line under a file: a failing test, or the file that could not run. */
+function bulletLine(s, file, title) {
+    closeFailing(s);
+    if (title === 'Test suite failed to run') {
+        s.run.groups[file] = 'error';
+        s.failing = { id: `${file}${'::'}*`, lines: [] };
+    }
+    else {
+        const id = testId(file, title);
+        s.run.tests[id] = 'failed';
+        s.failing = { id, lines: [] };
+    }
+}
+/** A line within a file's section: a failing test, a verbose test line, a failure's message, a describe block. */
+function fileLine(s, file, raw, line) {
+    if (/^Summary of all failing tests$/.test(line))
+        return closeFailing(s);
+    const b = BULLET.exec(line);
+    if (b)
+        return bulletLine(s, file, b[1]);
+    const v = VERBOSE.exec(raw.replace(/\r$/, ''));
+    if (v && !s.failing) {
+        const [, indent, mark, name] = v;
+        const id = testId(file, s.describe.path(indent.length, name).join(' \u203a '));
+        recordOutcome(s.run, id, mark === '\u2713' || mark === '\u221a' ? 'passed' : mark === '\u25cb' ? 'skipped' : 'failed');
+        return;
+    }
+    if (s.failing) {
+        if (s.failing.lines.length < 8 && line.trim() !== '' && !/^\s+at /.test(line))
+            s.failing.lines.push(line.trim());
+        return;
+    }
+    // A describe block's name in verbose output: indented text that is no test line.
+    const d = /^(\s+)(\S.*)$/.exec(line);
+    if (d)
+        s.describe.open(d[1].length, d[2]);
+}
+function feedJest(s, raw) {
+    const line = plain(raw);
+    if (SUMMARY.test(line) || /^Test Suites: /.test(line)) {
+        s.recognised = true;
+        closeFailing(s);
+        s.file = undefined;
+        return;
+    }
+    if (/^No tests found/.test(line)) {
+        s.noTests = true;
+        s.recognised = true;
+        return;
+    }
+    const f = FILE.exec(line);
+    if (f) {
+        closeFailing(s);
+        const file = f[2];
+        s.file = file;
+        s.describe.reset();
+        if (s.run.groups[file] !== 'error')
+            s.run.groups[file] = f[1] === 'PASS' ? 'passed' : 'failed';
+        return;
+    }
+    if (s.file)
+        fileLine(s, s.file, raw, line);
+}
+function finishJest(s, exitCode) {
+    closeFailing(s);
+    if (!s.recognised)
+        return undefined;
+    const { run } = s;
+    run.reader = 'jest';
+    run.exitCode = exitCode;
+    const groups = Object.values(run.groups);
+    if (s.noTests || groups.length === 0)
+        markNoTests(run, 'jest found no tests');
+    else if (groups.every((g) => g === 'error')) {
+        const files = Object.keys(run.groups).slice(0, 3).join(', ');
+        run.cannotRun = `no test file could run (${files}: ${Object.values(run.messages)[0] ?? 'test suite failed to run'})`;
+    }
+    return run;
+}
 function jestReader() {
-    const run = emptyRun(null);
-    let recognised = false;
-    let file;
-    const describe = new Nesting();
-    let failing;
-    let noTests = false;
-    const closeFailing = () => {
-        if (failing && failing.lines.length > 0 && !run.messages[failing.id])
-            run.messages[failing.id] = clipMessage(failing.lines.join('\n'));
-        failing = undefined;
-    };
-    return {
-        name: 'jest',
-        feed(raw) {
-            const line = plain(raw);
-            if (SUMMARY.test(line) || /^Test Suites: /.test(line)) {
-                recognised = true;
-                closeFailing();
-                file = undefined;
-                return;
-            }
-            if (/^No tests found/.test(line)) {
-                noTests = true;
-                recognised = true;
-                return;
-            }
-            const f = FILE.exec(line);
-            if (f) {
-                closeFailing();
-                file = f[2];
-                describe.reset();
-                if (run.groups[file] !== 'error')
-                    run.groups[file] = f[1] === 'PASS' ? 'passed' : 'failed';
-                return;
-            }
-            if (!file)
-                return;
-            if (/^Summary of all failing tests$/.test(line)) {
-                closeFailing();
-                return;
-            }
-            const b = BULLET.exec(line);
-            if (b) {
-                closeFailing();
-                const title = b[1];
-                if (title === 'Test suite failed to run') {
-                    run.groups[file] = 'error';
-                    failing = { id: `${file}${'::'}*`, lines: [] };
-                }
-                else {
-                    const id = testId(file, title);
-                    run.tests[id] = 'failed';
-                    failing = { id, lines: [] };
-                }
-                return;
-            }
-            const v = VERBOSE.exec(raw.replace(/\r$/, ''));
-            if (v && !failing) {
-                const [, indent, mark, name] = v;
-                const id = testId(file, describe.path(indent.length, name).join(' \u203a '));
-                recordOutcome(run, id, mark === '\u2713' || mark === '\u221a' ? 'passed' : mark === '\u25cb' ? 'skipped' : 'failed');
-                return;
-            }
-            if (failing) {
-                if (failing.lines.length < 8 && line.trim() !== '' && !/^\s+at /.test(line))
-                    failing.lines.push(line.trim());
-                return;
-            }
-            // A describe block's name in verbose output: indented text that is no test line.
-            const d = /^(\s+)(\S.*)$/.exec(line);
-            if (d)
-                describe.open(d[1].length, d[2]);
-        },
-        finish(exitCode) {
-            closeFailing();
-            if (!recognised)
-                return undefined;
-            run.reader = 'jest';
-            run.exitCode = exitCode;
-            const groups = Object.values(run.groups);
-            if (noTests || groups.length === 0)
-                markNoTests(run, 'jest found no tests');
-            else if (groups.every((g) => g === 'error')) {
-                const files = Object.keys(run.groups).slice(0, 3).join(', ');
-                run.cannotRun = `no test file could run (${files}: ${Object.values(run.messages)[0] ?? 'test suite failed to run'})`;
-            }
-            return run;
-        },
-    };
+    const s = { run: emptyRun(null), recognised: false, describe: new Nesting(), noTests: false };
+    return { name: 'jest', feed: (raw) => feedJest(s, raw), finish: (exitCode) => finishJest(s, exitCode) };
 }
 
 ;// CONCATENATED MODULE: ./src/verdict/readers/mocha.ts
@@ -32066,97 +32066,105 @@ const pytest_SUMMARY = /^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S+)(?: - (.*))?$/;
 const pytest_VERBOSE = /^(\S+::\S.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b/;
 const PROGRESS = /^(\S+\.py) ([.FEsxX]+)(?:\s+\[\s*\d+%\])?$/;
 const FINAL = /^=*\s*(?:(?:\d+ (?:passed|failed|skipped|deselected|xfailed|xpassed|errors?|warnings?)(?:, )?)+|no tests ran) in [\d.]+s(?: \([^)]*\))?\s*=*$/;
+const outcome = (word) => word === 'PASSED' || word === 'XFAIL' ? 'passed' : word === 'SKIPPED' ? 'skipped' : 'failed';
+const groupOfId = (id) => id.split('::')[0];
+/** A short summary line (`FAILED tests/a.py::test_x - message`), or a file that could not be collected. */
+function summaryLine(s, word, id, message) {
+    const { run } = s;
+    if (!id.includes('::')) {
+        // `ERROR tests/a.py`: the file could not be collected.
+        run.groups[id] = 'error';
+        s.collectErrors.push(id);
+        return;
+    }
+    recordOutcome(run, id, outcome(word));
+    if (message && run.tests[id] === 'failed')
+        run.messages[id] = clipMessage(message);
+    const g = groupOfId(id);
+    if (run.groups[g] !== 'error')
+        run.groups[g] = run.tests[id] === 'failed' || run.groups[g] === 'failed' ? 'failed' : 'passed';
+}
+/** A test's `-v` line or a file's progress marks. */
+function progressLine(run, line) {
+    const v = pytest_VERBOSE.exec(line);
+    if (v) {
+        const [, id, word] = v;
+        if (!run.tests[id])
+            run.tests[id] = outcome(word);
+        const g = groupOfId(id);
+        if (run.groups[g] !== 'error' && run.groups[g] !== 'failed')
+            run.groups[g] = run.tests[id] === 'failed' ? 'failed' : 'passed';
+        return;
+    }
+    const p = PROGRESS.exec(line);
+    if (p) {
+        const [, file, marks] = p;
+        if (run.groups[file] !== 'error' && run.groups[file] !== 'failed')
+            run.groups[file] = /[FE]/.test(marks) ? 'failed' : 'passed';
+    }
+}
+function feedPytest(s, raw) {
+    const line = plain(raw);
+    if (/^=+ test session starts =+$/.test(line)) {
+        s.recognised = true;
+        s.started = true;
+        return;
+    }
+    if (FINAL.test(line)) {
+        s.recognised = true;
+        s.finished = true;
+        if (/no tests ran/.test(line))
+            s.noTests = !/\d+ (passed|failed)/.test(line);
+        return;
+    }
+    const interrupt = /^!+ Interrupted: (.*?) !+$/.exec(line);
+    if (interrupt) {
+        s.interrupted = interrupt[1];
+        return;
+    }
+    const summary = pytest_SUMMARY.exec(line);
+    if (summary) {
+        const [, word, id, message] = summary;
+        return summaryLine(s, word, id, message);
+    }
+    progressLine(s.run, line);
+}
+function finishPytest(s, exitCode) {
+    const { run } = s;
+    if (!s.recognised && Object.keys(run.tests).length === 0)
+        return undefined;
+    run.reader = 'pytest';
+    run.exitCode = exitCode;
+    if (s.started && !s.finished) {
+        // The process died mid-run (os._exit, a crash, a kill): the tests it listed ran; a file's
+        // progress marks say nothing of its tests after the crash, so no file vouches for them.
+        for (const g of Object.keys(run.groups))
+            if (run.groups[g] !== 'error')
+                delete run.groups[g];
+        if (Object.keys(run.tests).length === 0)
+            run.cannotRun = `pytest stopped before its summary (exit code ${exitCode}): no test result could be read`;
+        return run;
+    }
+    // 5: no tests were collected; 4: usage error; 3: internal error.
+    const files = s.collectErrors.length ? ` (${s.collectErrors.slice(0, 5).join(', ')})` : '';
+    if (s.interrupted && Object.keys(run.tests).length === 0)
+        run.cannotRun = `pytest stopped before running any test: ${s.interrupted}${files}`;
+    else if (exitCode === 5 || s.noTests)
+        markNoTests(run, 'pytest collected no tests');
+    else if (exitCode === 4 || exitCode === 3)
+        run.cannotRun = `pytest could not run (exit code ${exitCode}: ${exitCode === 4 ? 'usage error' : 'internal error'})`;
+    return run;
+}
 function pytestReader() {
-    const run = emptyRun(null);
-    let recognised = false;
-    /** The session's header and its final line (`=== 3 passed in 0.1s ===`): a header without one is a run that died. */
-    let started = false;
-    let finished = false;
-    let interrupted;
-    let noTests = false;
-    const collectErrors = [];
-    const outcome = (word) => word === 'PASSED' || word === 'XFAIL' ? 'passed' : word === 'SKIPPED' ? 'skipped' : 'failed';
-    const groupOfId = (id) => id.split('::')[0];
-    return {
-        name: 'pytest',
-        feed(raw) {
-            const line = plain(raw);
-            if (/^=+ test session starts =+$/.test(line)) {
-                recognised = true;
-                started = true;
-                return;
-            }
-            if (FINAL.test(line)) {
-                recognised = true;
-                finished = true;
-                if (/no tests ran/.test(line))
-                    noTests = !/\d+ (passed|failed)/.test(line);
-                return;
-            }
-            const interrupt = /^!+ Interrupted: (.*?) !+$/.exec(line);
-            if (interrupt) {
-                interrupted = interrupt[1];
-                return;
-            }
-            const s = pytest_SUMMARY.exec(line);
-            if (s) {
-                const [, word, id, message] = s;
-                if (!id.includes('::')) {
-                    // `ERROR tests/a.py`: the file could not be collected.
-                    run.groups[id] = 'error';
-                    collectErrors.push(id);
-                    return;
-                }
-                recordOutcome(run, id, outcome(word));
-                if (message && run.tests[id] === 'failed')
-                    run.messages[id] = clipMessage(message);
-                const g = groupOfId(id);
-                if (run.groups[g] !== 'error')
-                    run.groups[g] = run.tests[id] === 'failed' || run.groups[g] === 'failed' ? 'failed' : 'passed';
-                return;
-            }
-            const v = pytest_VERBOSE.exec(line);
-            if (v) {
-                const [, id, word] = v;
-                if (!run.tests[id])
-                    run.tests[id] = outcome(word);
-                const g = groupOfId(id);
-                if (run.groups[g] !== 'error' && run.groups[g] !== 'failed')
-                    run.groups[g] = run.tests[id] === 'failed' ? 'failed' : 'passed';
-                return;
-            }
-            const p = PROGRESS.exec(line);
-            if (p) {
-                const [, file, marks] = p;
-                if (run.groups[file] !== 'error' && run.groups[file] !== 'failed')
-                    run.groups[file] = /[FE]/.test(marks) ? 'failed' : 'passed';
-            }
-        },
-        finish(exitCode) {
-            if (!recognised && Object.keys(run.tests).length === 0)
-                return undefined;
-            run.reader = 'pytest';
-            run.exitCode = exitCode;
-            if (started && !finished) {
-                // The process died mid-run (os._exit, a crash, a kill): the tests it listed ran; a file's
-                // progress marks say nothing of its tests after the crash, so no file vouches for them.
-                for (const g of Object.keys(run.groups))
-                    if (run.groups[g] !== 'error')
-                        delete run.groups[g];
-                if (Object.keys(run.tests).length === 0)
-                    run.cannotRun = `pytest stopped before its summary (exit code ${exitCode}): no test result could be read`;
-                return run;
-            }
-            // 5: no tests were collected; 4: usage error; 3: internal error.
-            if (interrupted && Object.keys(run.tests).length === 0)
-                run.cannotRun = `pytest stopped before running any test: ${interrupted}${collectErrors.length ? ` (${collectErrors.slice(0, 5).join(', ')})` : ''}`;
-            else if (exitCode === 5 || noTests)
-                markNoTests(run, 'pytest collected no tests');
-            else if (exitCode === 4 || exitCode === 3)
-                run.cannotRun = `pytest could not run (exit code ${exitCode}: ${exitCode === 4 ? 'usage error' : 'internal error'})`;
-            return run;
-        },
+    const s = {
+        run: emptyRun(null),
+        recognised: false,
+        started: false,
+        finished: false,
+        noTests: false,
+        collectErrors: [],
     };
+    return { name: 'pytest', feed: (raw) => feedPytest(s, raw), finish: (exitCode) => finishPytest(s, exitCode) };
 }
 
 ;// CONCATENATED MODULE: ./src/verdict/readers/tape.ts
@@ -32177,96 +32185,91 @@ const ASSERTION = /^(ok|not ok) \d+ (?!- )(.*?)(?: # (SKIP|TODO)\b.*)?$/;
 const DETAIL = /^\s+(operator|expected|actual): (.*)$/;
 /** A test tape skipped whole (`test(name, { skip: true }, \u2026)`): `# SKIP name`. */
 const SKIPPED = /^# SKIP (.+)$/;
+/** An assertion of the current test. */
+function assertionLine(s, current, a) {
+    s.assertions++;
+    const t = s.tests.get(current) ?? { failed: false, skipped: true };
+    const failed = a[1] === 'not ok' && a[3] !== 'TODO';
+    s.tests.set(current, { failed: t.failed || failed, skipped: t.skipped && a[3] === 'SKIP' });
+    s.details = undefined;
+    if (failed && s.run.messages[current] === undefined) {
+        s.details = { id: current, lines: [a[2].trim()] };
+        s.run.messages[current] = clipMessage(s.details.lines.join('\n'));
+    }
+}
+/** A line of a failing assertion's YAML block: its operator, expected and actual values kept. */
+function detailLine(run, details, line) {
+    if (details.lines.length >= 4)
+        return;
+    const d = DETAIL.exec(line);
+    if (d) {
+        // A block scalar (`expected: |-`) has its value on the next line.
+        const value = d[2].trim();
+        details.pending = /^[|>][-+]?$/.test(value) ? d[1] : undefined;
+        if (!details.pending)
+            details.lines.push(`${d[1]}: ${value}`);
+    }
+    else if (details.pending) {
+        details.lines.push(`${details.pending}: ${line.trim()}`);
+        details.pending = undefined;
+    }
+    else
+        return;
+    run.messages[details.id] = clipMessage(details.lines.join('\n'));
+}
+function feedTape(s, raw) {
+    const line = plain(raw);
+    const a = ASSERTION.exec(line);
+    if (a && s.current !== undefined)
+        return assertionLine(s, s.current, a);
+    if (tape_SUMMARY.test(line)) {
+        if (line.startsWith('# tests'))
+            s.summarised = true;
+        s.current = undefined;
+        s.stoppedIn = undefined;
+        return;
+    }
+    const skipped = SKIPPED.exec(line);
+    if (skipped) {
+        s.current = undefined;
+        s.stoppedIn = undefined;
+        s.tests.set(skipped[1].trim(), { failed: false, skipped: true });
+        return;
+    }
+    const h = HEADER.exec(line);
+    if (h && !line.startsWith('# Subtest:')) {
+        s.current = h[1].trim();
+        s.stoppedIn = s.current;
+        s.details = undefined;
+        return;
+    }
+    if (s.crash === undefined && /^(\w*Error|\w+Exception)\b.*?:/.test(line))
+        s.crash = line.trim();
+    if (s.details)
+        detailLine(s.run, s.details, line);
+}
+function finishTape(s, exitCode) {
+    const { run, stoppedIn, crash, assertions } = s;
+    if (assertions === 0)
+        return undefined;
+    run.reader = 'tape';
+    run.exitCode = exitCode;
+    for (const [name, t] of s.tests)
+        run.tests[name] = t.failed ? 'failed' : t.skipped ? 'skipped' : 'passed';
+    // A run that died before its summary: the test it died in fails with the crash; the tests after it
+    // never ran and are not listed (the verdict counts those that passed before as broken). Some tests
+    // ran, so it is a verdict, not a suite that cannot run (which would bounce, and halt a red baseline).
+    if (!s.summarised && exitCode !== 0 && stoppedIn !== undefined) {
+        run.tests[stoppedIn] = 'failed';
+        const why = `exit code ${exitCode}${crash ? `: ${crash}` : ''}`;
+        const earlier = run.messages[stoppedIn] ? `\n${run.messages[stoppedIn]}` : '';
+        run.messages[stoppedIn] = clipMessage(`tape stopped in this test after ${assertions} assertion(s), before its summary (${why})${earlier}`);
+    }
+    return run;
+}
 function tapeReader() {
-    const run = emptyRun(null);
-    let current;
-    let assertions = 0;
-    /** tape prints `# tests N` last: a run without it stopped early (a test threw, the process died). */
-    let summarised = false;
-    /** The error line of a crash (`TypeError: \u2026`), printed on stderr after the last assertion. */
-    let crash;
-    /** The last test begun: where a run that dies before its summary died. */
-    let stoppedIn;
-    /** Per test: whether any assertion failed, whether every one was skipped. */
-    const tests = new Map();
-    let details;
-    return {
-        name: 'tape',
-        feed(raw) {
-            const line = plain(raw);
-            const a = ASSERTION.exec(line);
-            if (a && current !== undefined) {
-                assertions++;
-                const t = tests.get(current) ?? { failed: false, skipped: true };
-                const failed = a[1] === 'not ok' && a[3] !== 'TODO';
-                tests.set(current, { failed: t.failed || failed, skipped: t.skipped && a[3] === 'SKIP' });
-                details = undefined;
-                if (failed && run.messages[current] === undefined) {
-                    details = { id: current, lines: [a[2].trim()] };
-                    run.messages[current] = clipMessage(details.lines.join('\n'));
-                }
-                return;
-            }
-            if (tape_SUMMARY.test(line)) {
-                if (line.startsWith('# tests'))
-                    summarised = true;
-                current = undefined;
-                stoppedIn = undefined;
-                return;
-            }
-            const skipped = SKIPPED.exec(line);
-            if (skipped) {
-                current = undefined;
-                stoppedIn = undefined;
-                tests.set(skipped[1].trim(), { failed: false, skipped: true });
-                return;
-            }
-            const h = HEADER.exec(line);
-            if (h && !line.startsWith('# Subtest:')) {
-                current = h[1].trim();
-                stoppedIn = current;
-                details = undefined;
-                return;
-            }
-            if (crash === undefined && /^(\w*Error|\w+Exception)\b.*?:/.test(line))
-                crash = line.trim();
-            if (!details || details.lines.length >= 4)
-                return;
-            const d = DETAIL.exec(line);
-            if (d) {
-                // A block scalar (`expected: |-`) has its value on the next line.
-                const value = d[2].trim();
-                details.pending = /^[|>][-+]?$/.test(value) ? d[1] : undefined;
-                if (!details.pending)
-                    details.lines.push(`${d[1]}: ${value}`);
-            }
-            else if (details.pending) {
-                details.lines.push(`${details.pending}: ${line.trim()}`);
-                details.pending = undefined;
-            }
-            else
-                return;
-            run.messages[details.id] = clipMessage(details.lines.join('\n'));
-        },
-        finish(exitCode) {
-            if (assertions === 0)
-                return undefined;
-            run.reader = 'tape';
-            run.exitCode = exitCode;
-            for (const [name, t] of tests)
-                run.tests[name] = t.failed ? 'failed' : t.skipped ? 'skipped' : 'passed';
-            // A run that died before its summary: the test it died in fails with the crash; the tests after it
-            // never ran and are not listed (the verdict counts those that passed before as broken). Some tests
-            // ran, so it is a verdict, not a suite that cannot run (which would bounce, and halt a red baseline).
-            if (!summarised && exitCode !== 0 && stoppedIn !== undefined) {
-                run.tests[stoppedIn] = 'failed';
-                const why = `exit code ${exitCode}${crash ? `: ${crash}` : ''}`;
-                const earlier = run.messages[stoppedIn] ? `\n${run.messages[stoppedIn]}` : '';
-                run.messages[stoppedIn] = clipMessage(`tape stopped in this test after ${assertions} assertion(s), before its summary (${why})${earlier}`);
-            }
-            return run;
-        },
-    };
+    const s = { run: emptyRun(null), assertions: 0, summarised: false, tests: new Map() };
+    return { name: 'tape', feed: (raw) => feedTape(s, raw), finish: (exitCode) => finishTape(s, exitCode) };
 }
 
 ;// CONCATENATED MODULE: ./src/verdict/readers/vitest.ts
@@ -33185,7 +33188,7 @@ function deferredLine(d) {
 }
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 /** The closing lines in text mode: how the run ended, what this run did, then the loop's totals. */
-function summaryLine(r) {
+function result_summaryLine(r) {
     const head = r.standing
         ? `STILL HALTED (${r.haltReason}) since ${r.standing.since ?? 'an earlier run'}: ${r.error}; no agent ran`
         : r.deferred
@@ -39466,7 +39469,7 @@ async function endedEarly(io, logger, startedAt, end) {
         durationMs: io.clock.now().getTime() - startedAt,
         interrupted: false,
     });
-    logger.result(result, summaryLine(result));
+    logger.result(result, result_summaryLine(result));
     await io.onResult?.(result);
     return exitCodeFor(result);
 }
@@ -42815,7 +42818,7 @@ async function runPrepared(run, io) {
         if (io.haltLifted)
             logger.info('run.halt_lifted', `Resuming the halted run: ${io.haltLifted}.`, { because: io.haltLifted });
         const result = await runSlice(deps);
-        logger.result(result, summaryLine(result));
+        logger.result(result, result_summaryLine(result));
         await io.onResult?.(result);
         return exitCodeFor(result);
     }
@@ -43759,7 +43762,7 @@ async function finishRun(c, end) {
         interrupted: io.signal?.aborted ?? false,
         diagnostic,
     });
-    c.logger.result({ ...result, parallel: options.parallel, waves: c.loop.waves }, `${summaryLine(result)}\n  waves ${c.loop.waves} (--parallel ${options.parallel})`);
+    c.logger.result({ ...result, parallel: options.parallel, waves: c.loop.waves }, `${result_summaryLine(result)}\n  waves ${c.loop.waves} (--parallel ${options.parallel})`);
     await io.onResult?.(result);
     return exitCodeFor(result);
 }

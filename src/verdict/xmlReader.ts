@@ -51,72 +51,12 @@ const BETWEEN_MARKUP = /^(BEGIN|BEGIN_WHITESPACE|TEXT)$/;
  */
 export function readXml(xml: string, handler: XmlHandler): void {
   const parser = sax.parser(true, OPTIONS);
-  const open: string[] = [];
-  let implicit: string[] = [];
-  let root: string | undefined;
-  let stopped = false;
-  /** Characters of text outside the root element not given to sax: its positions are that many behind. */
-  let skipped = 0;
-
-  let errors = 0;
-
-  parser.onerror = (error) => {
-    if (++errors > MAX_ERRORS) throw new TooManyErrors();
-    const unmatched = /^Unmatched closing tag: (.*)/.exec(error.message);
-    if (unmatched && !stopped) handler.problem(`</${unmatched[1]}> closes nothing`);
-    parser.resume();
-  };
-  parser.onopentag = (tag) => {
-    if (stopped) return;
-    if (open.length === 0 && root !== undefined) {
-      handler.problem(`content after the root element </${root}> ignored`);
-      stopped = true;
-      return;
-    }
-    root ??= tag.name;
-    if (handler.open(tag.name, tag.attributes as Record<string, string>, open.length) === false) stopped = true;
-    else open.push(tag.name);
-  };
-  parser.onclosetag = (name) => {
-    if (stopped) return;
-    open.pop();
-    handler.close(name);
-    // sax closes the elements left open on the way to a closing tag's match: the tag read says which.
-    CLOSING_TAG.lastIndex = skipped + parser.startTagPosition - 1;
-    const tag = CLOSING_TAG.exec(xml);
-    if (tag && tag[1] !== name) implicit.push(name);
-    else if (implicit.length > 0) {
-      handler.problem(`${elements(implicit, ', ')} not closed before </${name}>`);
-      implicit = [];
-    }
-  };
-  parser.ontext = (text) => {
-    if (!stopped && open.length > 0) handler.text(text);
-  };
-  parser.oncdata = parser.ontext;
-
+  const st: ReadState = { open: [], implicit: [], stopped: false, skipped: 0, errors: 0 };
+  listen(parser, xml, handler, st);
   try {
-    let at = 0;
-    while (at < xml.length && !stopped) {
-      let end = Math.min(at + CHUNK, xml.length);
-      if (open.length === 0) {
-        // Outside the root element text means nothing, and sax makes an error of each of its
-        // characters: skip to the next markup, given to sax up to its next ">".
-        if (BETWEEN_MARKUP.test(stateOf(parser))) {
-          MARKUP.lastIndex = at;
-          const next = MARKUP.exec(xml)?.index;
-          if (next === undefined) break;
-          skipped += next - at;
-          at = next;
-        }
-        const gt = xml.indexOf('>', at);
-        end = gt === -1 ? xml.length : gt + 1;
-      }
-      parser.write(xml.slice(at, end));
-      at = end;
-    }
-    if (stopped) return;
-    const markupAt = skipped + parser.startTagPosition - 1;
+    writeChunks(parser, xml, st);
+    if (st.stopped) return;
+    const markupAt = st.skipped + parser.startTagPosition - 1;
     const cut = unterminated(stateOf(parser), xml.slice(markupAt, markupAt + 100));
     if (cut) handler.problem(cut);
     parser.flush(); // the text and CDATA read last, a cut-off section's too
@@ -128,9 +68,81 @@ export function readXml(xml: string, handler: XmlHandler): void {
         : `the XML could not be read further (${String(error).slice(0, 200)})`,
     );
   }
-  if (open.length > 0) {
-    handler.problem(`the XML ends inside ${elements(open, ' ')}`);
-    for (const name of open.splice(0).reverse()) handler.close(name);
+  if (st.open.length > 0) {
+    handler.problem(`the XML ends inside ${elements(st.open, ' ')}`);
+    for (const name of st.open.splice(0).reverse()) handler.close(name);
+  }
+}
+
+/** What a reading keeps while sax calls back. */
+interface ReadState {
+  open: string[];
+  implicit: string[];
+  root?: string;
+  stopped: boolean;
+  /** Characters of text outside the root element not given to sax: its positions are that many behind. */
+  skipped: number;
+  errors: number;
+}
+
+/** sax's callbacks, handing elements and text to `handler`. */
+function listen(parser: sax.SAXParser, xml: string, handler: XmlHandler, st: ReadState): void {
+  parser.onerror = (error) => {
+    if (++st.errors > MAX_ERRORS) throw new TooManyErrors();
+    const unmatched = /^Unmatched closing tag: (.*)/.exec(error.message);
+    if (unmatched && !st.stopped) handler.problem(`</${unmatched[1]}> closes nothing`);
+    parser.resume();
+  };
+  parser.onopentag = (tag) => {
+    if (st.stopped) return;
+    if (st.open.length === 0 && st.root !== undefined) {
+      handler.problem(`content after the root element </${st.root}> ignored`);
+      st.stopped = true;
+      return;
+    }
+    st.root ??= tag.name;
+    if (handler.open(tag.name, tag.attributes as Record<string, string>, st.open.length) === false) st.stopped = true;
+    else st.open.push(tag.name);
+  };
+  parser.onclosetag = (name) => {
+    if (st.stopped) return;
+    st.open.pop();
+    handler.close(name);
+    // sax closes the elements left open on the way to a closing tag's match: the tag read says which.
+    CLOSING_TAG.lastIndex = st.skipped + parser.startTagPosition - 1;
+    const tag = CLOSING_TAG.exec(xml);
+    if (tag && tag[1] !== name) st.implicit.push(name);
+    else if (st.implicit.length > 0) {
+      handler.problem(`${elements(st.implicit, ', ')} not closed before </${name}>`);
+      st.implicit = [];
+    }
+  };
+  parser.ontext = (text) => {
+    if (!st.stopped && st.open.length > 0) handler.text(text);
+  };
+  parser.oncdata = parser.ontext;
+}
+
+/** The input given to sax in chunks; outside the root element, from one markup to the next. */
+function writeChunks(parser: sax.SAXParser, xml: string, st: ReadState): void {
+  let at = 0;
+  while (at < xml.length && !st.stopped) {
+    let end = Math.min(at + CHUNK, xml.length);
+    if (st.open.length === 0) {
+      // Outside the root element text means nothing, and sax makes an error of each of its
+      // characters: skip to the next markup, given to sax up to its next ">".
+      if (BETWEEN_MARKUP.test(stateOf(parser))) {
+        MARKUP.lastIndex = at;
+        const next = MARKUP.exec(xml)?.index;
+        if (next === undefined) break;
+        st.skipped += next - at;
+        at = next;
+      }
+      const gt = xml.indexOf('>', at);
+      end = gt === -1 ? xml.length : gt + 1;
+    }
+    parser.write(xml.slice(at, end));
+    at = end;
   }
 }
 

@@ -3,7 +3,7 @@
  * under its file, a file that could not load is `● Test suite failed to run`. With --verbose (or
  * a single test file) every test is listed with ✓ ✕ ○ under its describe blocks, by indentation.
  */
-import { clipMessage, emptyRun, testId, markNoTests, recordOutcome } from '../results.js';
+import { type SuiteRun, clipMessage, emptyRun, testId, markNoTests, recordOutcome } from '../results.js';
 import { Nesting, type RunnerReader, plain } from './types.js';
 
 const FILE = /^(PASS|FAIL) (\S+)(?: \([\d.]+ m?s\))?$/;
@@ -11,87 +11,98 @@ const BULLET = /^ {2}● (.+)$/;
 const VERBOSE = /^(\s+)(✓|✕|○|√|×) (?:(?:skipped|todo) )?(.+?)(?: \(\d+ m?s\))?$/;
 const SUMMARY = /^Tests:\s+.*\d+ total$/;
 
+/** What the reader keeps between lines. */
+interface JestState {
+  run: SuiteRun;
+  recognised: boolean;
+  file?: string;
+  describe: Nesting;
+  failing?: { id: string; lines: string[] };
+  noTests: boolean;
+}
+
+function closeFailing(s: JestState): void {
+  const { failing, run } = s;
+  if (failing && failing.lines.length > 0 && !run.messages[failing.id])
+    run.messages[failing.id] = clipMessage(failing.lines.join('\n'));
+  s.failing = undefined;
+}
+
+/** A `● title` line under a file: a failing test, or the file that could not run. */
+function bulletLine(s: JestState, file: string, title: string): void {
+  closeFailing(s);
+  if (title === 'Test suite failed to run') {
+    s.run.groups[file] = 'error';
+    s.failing = { id: `${file}${'::'}*`, lines: [] };
+  } else {
+    const id = testId(file, title);
+    s.run.tests[id] = 'failed';
+    s.failing = { id, lines: [] };
+  }
+}
+
+/** A line within a file's section: a failing test, a verbose test line, a failure's message, a describe block. */
+function fileLine(s: JestState, file: string, raw: string, line: string): void {
+  if (/^Summary of all failing tests$/.test(line)) return closeFailing(s);
+  const b = BULLET.exec(line);
+  if (b) return bulletLine(s, file, b[1] as string);
+  const v = VERBOSE.exec(raw.replace(/\r$/, ''));
+  if (v && !s.failing) {
+    const [, indent, mark, name] = v as unknown as [string, string, string, string];
+    const id = testId(file, s.describe.path(indent.length, name).join(' › '));
+    recordOutcome(s.run, id, mark === '✓' || mark === '√' ? 'passed' : mark === '○' ? 'skipped' : 'failed');
+    return;
+  }
+  if (s.failing) {
+    if (s.failing.lines.length < 8 && line.trim() !== '' && !/^\s+at /.test(line)) s.failing.lines.push(line.trim());
+    return;
+  }
+  // A describe block's name in verbose output: indented text that is no test line.
+  const d = /^(\s+)(\S.*)$/.exec(line);
+  if (d) s.describe.open((d[1] as string).length, d[2] as string);
+}
+
+function feedJest(s: JestState, raw: string): void {
+  const line = plain(raw);
+  if (SUMMARY.test(line) || /^Test Suites: /.test(line)) {
+    s.recognised = true;
+    closeFailing(s);
+    s.file = undefined;
+    return;
+  }
+  if (/^No tests found/.test(line)) {
+    s.noTests = true;
+    s.recognised = true;
+    return;
+  }
+  const f = FILE.exec(line);
+  if (f) {
+    closeFailing(s);
+    const file = f[2] as string;
+    s.file = file;
+    s.describe.reset();
+    if (s.run.groups[file] !== 'error') s.run.groups[file] = f[1] === 'PASS' ? 'passed' : 'failed';
+    return;
+  }
+  if (s.file) fileLine(s, s.file, raw, line);
+}
+
+function finishJest(s: JestState, exitCode: number | null): SuiteRun | undefined {
+  closeFailing(s);
+  if (!s.recognised) return undefined;
+  const { run } = s;
+  run.reader = 'jest';
+  run.exitCode = exitCode;
+  const groups = Object.values(run.groups);
+  if (s.noTests || groups.length === 0) markNoTests(run, 'jest found no tests');
+  else if (groups.every((g) => g === 'error')) {
+    const files = Object.keys(run.groups).slice(0, 3).join(', ');
+    run.cannotRun = `no test file could run (${files}: ${Object.values(run.messages)[0] ?? 'test suite failed to run'})`;
+  }
+  return run;
+}
+
 export function jestReader(): RunnerReader {
-  const run = emptyRun(null);
-  let recognised = false;
-  let file: string | undefined;
-  const describe = new Nesting();
-  let failing: { id: string; lines: string[] } | undefined;
-  let noTests = false;
-  const closeFailing = () => {
-    if (failing && failing.lines.length > 0 && !run.messages[failing.id])
-      run.messages[failing.id] = clipMessage(failing.lines.join('\n'));
-    failing = undefined;
-  };
-  return {
-    name: 'jest',
-    feed(raw) {
-      const line = plain(raw);
-      if (SUMMARY.test(line) || /^Test Suites: /.test(line)) {
-        recognised = true;
-        closeFailing();
-        file = undefined;
-        return;
-      }
-      if (/^No tests found/.test(line)) {
-        noTests = true;
-        recognised = true;
-        return;
-      }
-      const f = FILE.exec(line);
-      if (f) {
-        closeFailing();
-        file = f[2] as string;
-        describe.reset();
-        if (run.groups[file] !== 'error') run.groups[file] = f[1] === 'PASS' ? 'passed' : 'failed';
-        return;
-      }
-      if (!file) return;
-      if (/^Summary of all failing tests$/.test(line)) {
-        closeFailing();
-        return;
-      }
-      const b = BULLET.exec(line);
-      if (b) {
-        closeFailing();
-        const title = b[1] as string;
-        if (title === 'Test suite failed to run') {
-          run.groups[file] = 'error';
-          failing = { id: `${file}${'::'}*`, lines: [] };
-        } else {
-          const id = testId(file, title);
-          run.tests[id] = 'failed';
-          failing = { id, lines: [] };
-        }
-        return;
-      }
-      const v = VERBOSE.exec(raw.replace(/\r$/, ''));
-      if (v && !failing) {
-        const [, indent, mark, name] = v as unknown as [string, string, string, string];
-        const id = testId(file, describe.path(indent.length, name).join(' › '));
-        recordOutcome(run, id, mark === '✓' || mark === '√' ? 'passed' : mark === '○' ? 'skipped' : 'failed');
-        return;
-      }
-      if (failing) {
-        if (failing.lines.length < 8 && line.trim() !== '' && !/^\s+at /.test(line)) failing.lines.push(line.trim());
-        return;
-      }
-      // A describe block's name in verbose output: indented text that is no test line.
-      const d = /^(\s+)(\S.*)$/.exec(line);
-      if (d) describe.open((d[1] as string).length, d[2] as string);
-    },
-    finish(exitCode) {
-      closeFailing();
-      if (!recognised) return undefined;
-      run.reader = 'jest';
-      run.exitCode = exitCode;
-      const groups = Object.values(run.groups);
-      if (noTests || groups.length === 0) markNoTests(run, 'jest found no tests');
-      else if (groups.every((g) => g === 'error')) {
-        const files = Object.keys(run.groups).slice(0, 3).join(', ');
-        run.cannotRun = `no test file could run (${files}: ${Object.values(run.messages)[0] ?? 'test suite failed to run'})`;
-      }
-      return run;
-    },
-  };
+  const s: JestState = { run: emptyRun(null), recognised: false, describe: new Nesting(), noTests: false };
+  return { name: 'jest', feed: (raw) => feedJest(s, raw), finish: (exitCode) => finishJest(s, exitCode) };
 }
