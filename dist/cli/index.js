@@ -27869,24 +27869,8 @@ function classifyClaudeOutcome({ state, process, timeoutMs, now, command = 'clau
     if (process.spawnError || process.timedOut || process.aborted)
         return classifyCommandOutcome(process, timeoutMs);
     const result = state.result;
-    if (!result) {
-        if (process.exitCode === 127) {
-            return {
-                class: 'permanent',
-                reason: 'not_found',
-                message: `${command} not found: install Claude Code (npm install -g @anthropic-ai/claude-code) or put it on PATH`,
-            };
-        }
-        const stderr = lastLines(process.stderrTail, 3);
-        const how = process.exitCode !== null
-            ? `exited with code ${process.exitCode}`
-            : `was killed by ${process.signal ?? 'a signal'}`;
-        return {
-            class: 'transient',
-            reason: 'crashed',
-            message: `Claude Code ${how} without a result${stderr ? `: ${stderr}` : ''}`,
-        };
-    }
+    if (!result)
+        return withoutResult(process, command);
     if (result.subtype === 'success' && !result.isError)
         return undefined;
     const text = classifyClaude_clip(result.text.replace(/\s+/g, ' ').trim(), 300);
@@ -27911,6 +27895,29 @@ function classifyClaudeOutcome({ state, process, timeoutMs, now, command = 'clau
             };
     }
     const status = result.apiErrorStatus ?? state.lastRetry?.status ?? null;
+    return byStatus(status, text, result.text, state, now) ?? byText(result.text, result.subtype, text);
+}
+/** A run that ended without its result event: Claude Code not found, or crashed. */
+function withoutResult(process, command) {
+    if (process.exitCode === 127) {
+        return {
+            class: 'permanent',
+            reason: 'not_found',
+            message: `${command} not found: install Claude Code (npm install -g @anthropic-ai/claude-code) or put it on PATH`,
+        };
+    }
+    const stderr = lastLines(process.stderrTail, 3);
+    const how = process.exitCode !== null
+        ? `exited with code ${process.exitCode}`
+        : `was killed by ${process.signal ?? 'a signal'}`;
+    return {
+        class: 'transient',
+        reason: 'crashed',
+        message: `Claude Code ${how} without a result${stderr ? `: ${stderr}` : ''}`,
+    };
+}
+/** An error result by the API's HTTP status (the result's, or the last retry's); undefined without one that says. */
+function byStatus(status, text, resultText, state, now) {
     if (status === 429) {
         const failure = {
             class: 'transient',
@@ -27936,16 +27943,20 @@ function classifyClaudeOutcome({ state, process, timeoutMs, now, command = 'clau
     if (status === 402)
         return { class: 'permanent', reason: 'billing', message: `billing problem (HTTP 402): ${text}` };
     if (status !== null && status >= 400) {
-        const named = /prompt is too long/i.test(result.text) ? 'prompt is too long' : 'invalid request';
+        const named = /prompt is too long/i.test(resultText) ? 'prompt is too long' : 'invalid request';
         return { class: 'permanent', reason: 'invalid_request', message: `${named} (HTTP ${status}): ${text}` };
     }
-    if (/connection|network|ECONN|socket|fetch failed|timed? ?out/i.test(result.text)) {
+    return undefined;
+}
+/** An error result with no status that says: a network error by its words, or the agent's own error. */
+function byText(resultText, subtype, text) {
+    if (/connection|network|ECONN|socket|fetch failed|timed? ?out/i.test(resultText)) {
         return { class: 'transient', reason: 'network', message: `network error: ${text}` };
     }
     return {
         class: 'transient',
         reason: 'agent_error',
-        message: `Claude Code reported an error (${result.subtype}): ${text || 'no message'}`,
+        message: `Claude Code reported an error (${subtype}): ${text || 'no message'}`,
     };
 }
 function lastLines(text, n) {
@@ -30745,72 +30756,82 @@ async function runPipeline(deps) {
     const phases = deps.phases ?? PRE_IMPLEMENTATION_PHASES;
     const opened = await run_open(deps);
     const id = opened.id;
-    let state = opened.state;
     const phase = opened.resumeAt;
-    // A failed phase resumed: its first attempt is told what was wrong last time.
-    let carried = opened.errors;
-    const runs = {
-        iterations: state.pipeline.iterations ?? 0,
-        failedIterations: state.pipeline.failedIterations ?? 0,
+    const session = {
+        id,
+        state: opened.state,
+        carried: opened.errors,
+        runs: {
+            iterations: opened.state.pipeline.iterations ?? 0,
+            failedIterations: opened.state.pipeline.failedIterations ?? 0,
+        },
+        async write(checkpointPhase, errors) {
+            this.state = { ...this.state, pipeline: { ...this.state.pipeline, ...this.runs } };
+            await writeRunCheckpoint(store, {
+                id,
+                end: { phase: checkpointPhase },
+                extra: this.state,
+                ...(errors ? { errors } : {}),
+            });
+        },
     };
-    const write = async (checkpointPhase, errors) => {
-        state = { ...state, pipeline: { ...state.pipeline, ...runs } };
-        await writeRunCheckpoint(store, {
-            id,
-            end: { phase: checkpointPhase },
-            extra: state,
-            ...(errors ? { errors } : {}),
-        });
-    };
-    logger.info('pipeline.start', opened.resumed
-        ? `Resuming pipeline ${id} at ${phase}: ${state.pipeline.goal}`
-        : `Starting pipeline ${id}: ${state.pipeline.goal}`, { checkpointId: id, phase, resumed: opened.resumed });
+    const goal = session.state.pipeline.goal;
+    logger.info('pipeline.start', opened.resumed ? `Resuming pipeline ${id} at ${phase}: ${goal}` : `Starting pipeline ${id}: ${goal}`, { checkpointId: id, phase, resumed: opened.resumed });
     for (const spec of phases) {
         if (!reached(spec.name, phase, phases))
             continue;
         if (deps.signal?.aborted)
             return 130;
-        if (spec.runner === 'agent') {
-            const outcome = await runAgentPhase(deps, spec, state, carried, runs);
-            carried = [];
-            if (outcome.interrupted)
-                return 130;
-            if (!outcome.ok) {
-                await write(`${spec.name}-failed`, outcome.problems);
-                logger.error('pipeline.failed', phaseFailed(spec.name, id, outcome.problems, deps), {
-                    phase: spec.name,
-                    problems: outcome.problems,
-                });
-                return 1;
-            }
-            state = { ...state, [spec.stateKey]: outcome.value };
-            await write(`${spec.name}-complete`);
-            logger.info('pipeline.phase', `Phase ${spec.name} complete: ${run_describeValue(spec, outcome.value)}.`, {
-                phase: spec.name,
-                checkpointId: id,
-            });
-        }
-        else {
-            const result = await integrate(deps, id, state, phases, async (planned) => {
-                state = { ...state, beads_data: { file: deps.sink.where, planned: [...planned] } };
-                await write('phase_decomposition-complete');
-            });
-            if (!result.ok) {
-                await write('beads_integration-failed', result.problems);
-                logger.error('pipeline.failed', `Phase beads_integration failed: ${result.problems.join('; ')}. Run agent-loop plan again to retry it.`, { phase: 'beads_integration', problems: result.problems });
-                return 1;
-            }
-            state = { ...state, beads_data: result.data };
-            await write('beads_integration-complete');
-            logger.info('pipeline.phase', phaseIssuesCreated(deps.sink.where, issueIds(state), result.data), {
-                phase: 'beads_integration',
-                ...result.data,
-            });
-        }
+        const ended = spec.runner === 'agent' ? await agentStep(deps, session, spec) : await integrationStep(deps, session, phases);
+        if (ended !== undefined)
+            return ended;
     }
-    const targets = issueIds(state);
+    const targets = issueIds(session.state);
     logger.info('pipeline.implementation', `Implementation: the loop on ${targets.join(', ') || 'no issues'} (checkpoint ${id}).`, { issueIds: targets });
     return deps.implement(id, targets);
+}
+/** An agent phase run and its boundary written; the exit code when the pipeline ends there. */
+async function agentStep(deps, session, spec) {
+    const { logger } = deps;
+    const outcome = await runAgentPhase(deps, spec, session.state, session.carried, session.runs);
+    session.carried = [];
+    if (outcome.interrupted)
+        return 130;
+    if (!outcome.ok) {
+        await session.write(`${spec.name}-failed`, outcome.problems);
+        logger.error('pipeline.failed', phaseFailed(spec.name, session.id, outcome.problems, deps), {
+            phase: spec.name,
+            problems: outcome.problems,
+        });
+        return 1;
+    }
+    session.state = { ...session.state, [spec.stateKey]: outcome.value };
+    await session.write(`${spec.name}-complete`);
+    logger.info('pipeline.phase', `Phase ${spec.name} complete: ${run_describeValue(spec, outcome.value)}.`, {
+        phase: spec.name,
+        checkpointId: session.id,
+    });
+    return undefined;
+}
+/** The phase issues created (beads_integration) and its boundary written; the exit code when it fails. */
+async function integrationStep(deps, session, phases) {
+    const { logger } = deps;
+    const result = await integrate(deps, session.id, session.state, phases, async (planned) => {
+        session.state = { ...session.state, beads_data: { file: deps.sink.where, planned: [...planned] } };
+        await session.write('phase_decomposition-complete');
+    });
+    if (!result.ok) {
+        await session.write('beads_integration-failed', result.problems);
+        logger.error('pipeline.failed', `Phase beads_integration failed: ${result.problems.join('; ')}. Run agent-loop plan again to retry it.`, { phase: 'beads_integration', problems: result.problems });
+        return 1;
+    }
+    session.state = { ...session.state, beads_data: result.data };
+    await session.write('beads_integration-complete');
+    logger.info('pipeline.phase', phaseIssuesCreated(deps.sink.where, issueIds(session.state), result.data), {
+        phase: 'beads_integration',
+        ...result.data,
+    });
+    return undefined;
 }
 /** The created issues' real ids, in phase order (bd gives its own; the file sink's are the keys). */
 function issueIds(state) {

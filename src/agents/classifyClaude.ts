@@ -28,25 +28,7 @@ export function classifyClaudeOutcome({
   // Our own limits first: a run we killed is a timeout whatever it printed.
   if (process.spawnError || process.timedOut || process.aborted) return classifyCommandOutcome(process, timeoutMs);
   const result = state.result;
-  if (!result) {
-    if (process.exitCode === 127) {
-      return {
-        class: 'permanent',
-        reason: 'not_found',
-        message: `${command} not found: install Claude Code (npm install -g @anthropic-ai/claude-code) or put it on PATH`,
-      };
-    }
-    const stderr = lastLines(process.stderrTail, 3);
-    const how =
-      process.exitCode !== null
-        ? `exited with code ${process.exitCode}`
-        : `was killed by ${process.signal ?? 'a signal'}`;
-    return {
-      class: 'transient',
-      reason: 'crashed',
-      message: `Claude Code ${how} without a result${stderr ? `: ${stderr}` : ''}`,
-    };
-  }
+  if (!result) return withoutResult(process, command);
   if (result.subtype === 'success' && !result.isError) return undefined;
 
   const text = clip(result.text.replace(/\s+/g, ' ').trim(), 300);
@@ -71,6 +53,38 @@ export function classifyClaudeOutcome({
       };
   }
   const status = result.apiErrorStatus ?? state.lastRetry?.status ?? null;
+  return byStatus(status, text, result.text, state, now) ?? byText(result.text, result.subtype, text);
+}
+
+/** A run that ended without its result event: Claude Code not found, or crashed. */
+function withoutResult(process: ClaudeOutcomeInput['process'], command: string): AgentFailure {
+  if (process.exitCode === 127) {
+    return {
+      class: 'permanent',
+      reason: 'not_found',
+      message: `${command} not found: install Claude Code (npm install -g @anthropic-ai/claude-code) or put it on PATH`,
+    };
+  }
+  const stderr = lastLines(process.stderrTail, 3);
+  const how =
+    process.exitCode !== null
+      ? `exited with code ${process.exitCode}`
+      : `was killed by ${process.signal ?? 'a signal'}`;
+  return {
+    class: 'transient',
+    reason: 'crashed',
+    message: `Claude Code ${how} without a result${stderr ? `: ${stderr}` : ''}`,
+  };
+}
+
+/** An error result by the API's HTTP status (the result's, or the last retry's); undefined without one that says. */
+function byStatus(
+  status: number | null,
+  text: string,
+  resultText: string,
+  state: ClaudeOutcomeInput['state'],
+  now: number,
+): AgentFailure | undefined {
   if (status === 429) {
     const failure: AgentFailure = {
       class: 'transient',
@@ -94,16 +108,21 @@ export function classifyClaudeOutcome({
   }
   if (status === 402) return { class: 'permanent', reason: 'billing', message: `billing problem (HTTP 402): ${text}` };
   if (status !== null && status >= 400) {
-    const named = /prompt is too long/i.test(result.text) ? 'prompt is too long' : 'invalid request';
+    const named = /prompt is too long/i.test(resultText) ? 'prompt is too long' : 'invalid request';
     return { class: 'permanent', reason: 'invalid_request', message: `${named} (HTTP ${status}): ${text}` };
   }
-  if (/connection|network|ECONN|socket|fetch failed|timed? ?out/i.test(result.text)) {
+  return undefined;
+}
+
+/** An error result with no status that says: a network error by its words, or the agent's own error. */
+function byText(resultText: string, subtype: string, text: string): AgentFailure {
+  if (/connection|network|ECONN|socket|fetch failed|timed? ?out/i.test(resultText)) {
     return { class: 'transient', reason: 'network', message: `network error: ${text}` };
   }
   return {
     class: 'transient',
     reason: 'agent_error',
-    message: `Claude Code reported an error (${result.subtype}): ${text || 'no message'}`,
+    message: `Claude Code reported an error (${subtype}): ${text || 'no message'}`,
   };
 }
 

@@ -24,17 +24,21 @@ const code = (text: string) => `\`${oneLine(text).replace(/`/g, "'")}\``;
  * are left alone), the iterations and spend, and what merging does. Redacted where it is posted
  * (pullRequests.ts), like every text that reaches GitHub.
  */
+/** What a body is made of: the cycle's work, with its issues' titles. */
+type BodyWork = Pick<
+  CycleWork,
+  'issueIds' | 'iteration' | 'verdict' | 'preexisting' | 'targets' | 'summary' | 'iterations' | 'costUsd'
+> & { titles?: string[] };
+
+/** What the branch holds beyond the base, and where the run is. */
+type BodyMore = { commits?: string[]; diffstat?: string; runUrl?: string };
+
 export function pullRequestBody(
-  work: Pick<
-    CycleWork,
-    'issueIds' | 'iteration' | 'verdict' | 'preexisting' | 'targets' | 'summary' | 'iterations' | 'costUsd'
-  > & { titles?: string[] },
+  work: BodyWork,
   testCommand: string,
   beads?: { issuesFile: string },
-  more: { commits?: string[]; diffstat?: string; runUrl?: string } = {},
+  more: BodyMore = {},
 ): string {
-  const pre = work.preexisting ?? [];
-  const targets = work.targets ?? [];
   const one = work.issueIds.length === 1;
   const refs = beads
     ? [
@@ -49,11 +53,30 @@ export function pullRequestBody(
       `work on ${one ? 'it' : 'them'} again instead, close this pull request and delete its branch.`
     : `Merging closes ${one ? 'the issue' : 'the issues'}; to have agent-loop work on ${one ? 'it' : 'them'} ` +
       `again instead, close this pull request and remove the \`${PR_OPEN_LABEL}\` label.`;
+  const facts = [
+    work.iterations !== undefined ? `${work.iterations} iteration${work.iterations === 1 ? '' : 's'}` : '',
+    work.costUsd !== undefined ? `${dollars(work.costUsd)} reported by the agent` : '',
+    more.runUrl ? `[the workflow run](${more.runUrl})` : '',
+  ].filter(Boolean);
+  return [
+    ...refs,
+    '',
+    `agent-loop worked on ${one ? 'this issue' : 'these issues'} until the tests accepted the work.`,
+    '',
+    ...whatWasDone(work, beads !== undefined, more),
+    ...verdictSection(work, testCommand),
+    ...(facts.length ? [`${facts.join(' · ')}.`, ''] : []),
+    after,
+  ].join('\n');
+}
+
+/** "What was done": the issues and their titles, the agent's own summary, the commits and diffstat. */
+function whatWasDone(work: BodyWork, beads: boolean, more: BodyMore): string[] {
   const issues = beads
     ? []
     : work.issueIds.map((id, i) => `- #${id}${work.titles?.[i] ? `: ${oneLine(work.titles[i])}` : ''}`);
   const commits = more.commits ?? [];
-  const done = [
+  return [
     '### What was done',
     '',
     ...(issues.length ? [...issues, ''] : []),
@@ -77,7 +100,13 @@ export function pullRequestBody(
         ? [`${more.diffstat}.`, '']
         : []),
   ];
-  const verdict = [
+}
+
+/** "Verdict": against the suite as it stood before, the targets that pass now, the failures left alone. */
+function verdictSection(work: BodyWork, testCommand: string): string[] {
+  const pre = work.preexisting ?? [];
+  const targets = work.targets ?? [];
+  return [
     '### Verdict',
     '',
     `\`${testCommand}\` accepted the work against the suite as it stood before the change (iteration ` +
@@ -99,19 +128,4 @@ export function pullRequestBody(
         ]
       : ['No test that passed before fails now.', '']),
   ];
-  const facts = [
-    work.iterations !== undefined ? `${work.iterations} iteration${work.iterations === 1 ? '' : 's'}` : '',
-    work.costUsd !== undefined ? `${dollars(work.costUsd)} reported by the agent` : '',
-    more.runUrl ? `[the workflow run](${more.runUrl})` : '',
-  ].filter(Boolean);
-  return [
-    ...refs,
-    '',
-    `agent-loop worked on ${one ? 'this issue' : 'these issues'} until the tests accepted the work.`,
-    '',
-    ...done,
-    ...verdict,
-    ...(facts.length ? [`${facts.join(' · ')}.`, ''] : []),
-    after,
-  ].join('\n');
 }

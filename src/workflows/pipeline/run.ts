@@ -23,87 +23,114 @@ export type { PipelineDeps, PipelineState } from './deps.js';
 
 export class PipelineStartError extends Error {}
 
+/** A pipeline run's state between its phases: written at each boundary. */
+interface Session {
+  id: string;
+  state: PipelineState;
+  /** A failed phase resumed: its first attempt is told what was wrong last time. */
+  carried: string[];
+  runs: AgentRuns;
+  write(checkpointPhase: SeedPhase, errors?: string[]): Promise<void>;
+}
+
 export async function runPipeline(deps: PipelineDeps): Promise<number> {
   const { logger, store } = deps;
   const phases = deps.phases ?? PRE_IMPLEMENTATION_PHASES;
   const opened = await open(deps);
   const id = opened.id;
-  let state = opened.state;
   const phase: PipelinePhase = opened.resumeAt;
-  // A failed phase resumed: its first attempt is told what was wrong last time.
-  let carried = opened.errors;
-  const runs: AgentRuns = {
-    iterations: state.pipeline.iterations ?? 0,
-    failedIterations: state.pipeline.failedIterations ?? 0,
+  const session: Session = {
+    id,
+    state: opened.state,
+    carried: opened.errors,
+    runs: {
+      iterations: opened.state.pipeline.iterations ?? 0,
+      failedIterations: opened.state.pipeline.failedIterations ?? 0,
+    },
+    async write(checkpointPhase, errors) {
+      this.state = { ...this.state, pipeline: { ...this.state.pipeline, ...this.runs } };
+      await writeRunCheckpoint(store, {
+        id,
+        end: { phase: checkpointPhase },
+        extra: this.state,
+        ...(errors ? { errors } : {}),
+      });
+    },
   };
-  const write = async (checkpointPhase: SeedPhase, errors?: string[]) => {
-    state = { ...state, pipeline: { ...state.pipeline, ...runs } };
-    await writeRunCheckpoint(store, {
-      id,
-      end: { phase: checkpointPhase },
-      extra: state,
-      ...(errors ? { errors } : {}),
-    });
-  };
+  const goal = session.state.pipeline.goal;
   logger.info(
     'pipeline.start',
-    opened.resumed
-      ? `Resuming pipeline ${id} at ${phase}: ${state.pipeline.goal}`
-      : `Starting pipeline ${id}: ${state.pipeline.goal}`,
+    opened.resumed ? `Resuming pipeline ${id} at ${phase}: ${goal}` : `Starting pipeline ${id}: ${goal}`,
     { checkpointId: id, phase, resumed: opened.resumed },
   );
 
   for (const spec of phases) {
     if (!reached(spec.name, phase, phases)) continue;
     if (deps.signal?.aborted) return 130;
-    if (spec.runner === 'agent') {
-      const outcome = await runAgentPhase(deps, spec, state, carried, runs);
-      carried = [];
-      if (outcome.interrupted) return 130;
-      if (!outcome.ok) {
-        await write(`${spec.name}-failed`, outcome.problems);
-        logger.error('pipeline.failed', phaseFailed(spec.name, id, outcome.problems, deps), {
-          phase: spec.name,
-          problems: outcome.problems,
-        });
-        return 1;
-      }
-      state = { ...state, [spec.stateKey]: outcome.value };
-      await write(`${spec.name}-complete`);
-      logger.info('pipeline.phase', `Phase ${spec.name} complete: ${describeValue(spec, outcome.value)}.`, {
-        phase: spec.name,
-        checkpointId: id,
-      });
-    } else {
-      const result = await integrate(deps, id, state, phases, async (planned) => {
-        state = { ...state, beads_data: { file: deps.sink.where, planned: [...planned] } };
-        await write('phase_decomposition-complete');
-      });
-      if (!result.ok) {
-        await write('beads_integration-failed', result.problems);
-        logger.error(
-          'pipeline.failed',
-          `Phase beads_integration failed: ${result.problems.join('; ')}. Run agent-loop plan again to retry it.`,
-          { phase: 'beads_integration', problems: result.problems },
-        );
-        return 1;
-      }
-      state = { ...state, beads_data: result.data };
-      await write('beads_integration-complete');
-      logger.info('pipeline.phase', phaseIssuesCreated(deps.sink.where, issueIds(state), result.data), {
-        phase: 'beads_integration',
-        ...result.data,
-      });
-    }
+    const ended =
+      spec.runner === 'agent' ? await agentStep(deps, session, spec) : await integrationStep(deps, session, phases);
+    if (ended !== undefined) return ended;
   }
 
-  const targets = issueIds(state);
+  const targets = issueIds(session.state);
   logger.info(
     'pipeline.implementation',
     `Implementation: the loop on ${targets.join(', ') || 'no issues'} (checkpoint ${id}).`,
     { issueIds: targets },
   );
   return deps.implement(id, targets);
+}
+
+/** An agent phase run and its boundary written; the exit code when the pipeline ends there. */
+async function agentStep(deps: PipelineDeps, session: Session, spec: AgentPhaseSpec): Promise<number | undefined> {
+  const { logger } = deps;
+  const outcome = await runAgentPhase(deps, spec, session.state, session.carried, session.runs);
+  session.carried = [];
+  if (outcome.interrupted) return 130;
+  if (!outcome.ok) {
+    await session.write(`${spec.name}-failed`, outcome.problems);
+    logger.error('pipeline.failed', phaseFailed(spec.name, session.id, outcome.problems, deps), {
+      phase: spec.name,
+      problems: outcome.problems,
+    });
+    return 1;
+  }
+  session.state = { ...session.state, [spec.stateKey]: outcome.value };
+  await session.write(`${spec.name}-complete`);
+  logger.info('pipeline.phase', `Phase ${spec.name} complete: ${describeValue(spec, outcome.value)}.`, {
+    phase: spec.name,
+    checkpointId: session.id,
+  });
+  return undefined;
+}
+
+/** The phase issues created (beads_integration) and its boundary written; the exit code when it fails. */
+async function integrationStep(
+  deps: PipelineDeps,
+  session: Session,
+  phases: readonly PhaseSpec[],
+): Promise<number | undefined> {
+  const { logger } = deps;
+  const result = await integrate(deps, session.id, session.state, phases, async (planned) => {
+    session.state = { ...session.state, beads_data: { file: deps.sink.where, planned: [...planned] } };
+    await session.write('phase_decomposition-complete');
+  });
+  if (!result.ok) {
+    await session.write('beads_integration-failed', result.problems);
+    logger.error(
+      'pipeline.failed',
+      `Phase beads_integration failed: ${result.problems.join('; ')}. Run agent-loop plan again to retry it.`,
+      { phase: 'beads_integration', problems: result.problems },
+    );
+    return 1;
+  }
+  session.state = { ...session.state, beads_data: result.data };
+  await session.write('beads_integration-complete');
+  logger.info('pipeline.phase', phaseIssuesCreated(deps.sink.where, issueIds(session.state), result.data), {
+    phase: 'beads_integration',
+    ...result.data,
+  });
+  return undefined;
 }
 
 /** The created issues' real ids, in phase order (bd gives its own; the file sink's are the keys). */
