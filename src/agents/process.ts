@@ -1,17 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import type { Readable } from 'node:stream';
-import { LineSplitter } from './lines.js';
 
 /** Present when a line reached onLine in pieces: which edges are cuts inside the line. */
 export interface LineCut {
   before: boolean;
   after: boolean;
 }
-import { TailBuffer } from './tail.js';
 import type { SecretRedactor } from '../secrets/redact.js';
 import { createOutputMasker } from '../secrets/outputMasker.js';
+import { createOutputSink, type OutputSink } from './processOutput.js';
 
 export interface ProcessRequest {
   command: string;
@@ -104,213 +102,234 @@ function describeSpawnError(err: NodeJS.ErrnoException, req: ProcessRequest): st
   return err.message || String(err);
 }
 
+const EMPTY_RESULT: ProcessResult = {
+  exitCode: null,
+  signal: null,
+  timedOut: false,
+  aborted: false,
+  durationMs: 0,
+  tail: '',
+  stderrTail: '',
+  bytes: 0,
+};
+
+/** Timers that can all be cleared at once when the run settles. */
+interface Timers {
+  later(ms: number, fn: () => void): void;
+  clear(): void;
+}
+
+function createTimers(): Timers {
+  const timers = new Set<NodeJS.Timeout>();
+  return {
+    later(ms, fn) {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        fn();
+      }, ms);
+      timers.add(t);
+    },
+    clear() {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+    },
+  };
+}
+
+/** Spawn the child as the leader of its own process group; a synchronous spawn failure is described. */
+function spawnChild(req: ProcessRequest): { child: ChildProcess } | { spawnError: string } {
+  const file = req.shell ? '/bin/sh' : req.command;
+  const argv = req.shell ? ['-c', req.command, 'sh', ...(req.args ?? [])] : (req.args ?? []);
+  const stdinFd =
+    req.stdin !== undefined && req.stdinFile !== undefined ? openHolding(req.stdinFile, req.stdin) : undefined;
+  try {
+    const child = spawn(file, argv, {
+      cwd: req.cwd,
+      env: req.env ?? process.env,
+      detached: true,
+      stdio: [stdinFd ?? (req.stdin === undefined ? 'ignore' : 'pipe'), 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    return { child };
+  } catch (err) {
+    return { spawnError: describeSpawnError(err as NodeJS.ErrnoException, req) };
+  } finally {
+    // The child has its own copy of the descriptor.
+    if (stdinFd !== undefined) closeSync(stdinFd);
+  }
+}
+
+/** What is known of a running child, written by its events and read when the run settles. */
+interface RunState {
+  settled: boolean;
+  timedOut: boolean;
+  aborted: boolean;
+  terminating: boolean;
+  exitCode: number | null;
+  exitSignal: string | null;
+}
+
+function resultOf(state: RunState, output: OutputSink, durationMs: number, spawnError?: string): ProcessResult {
+  const result: ProcessResult = {
+    exitCode: state.exitCode,
+    signal: state.exitSignal,
+    timedOut: state.timedOut,
+    aborted: state.aborted,
+    durationMs,
+    tail: output.tail.toString(),
+    stderrTail: output.stderrTail.toString(),
+    bytes: output.bytes(),
+  };
+  if (spawnError !== undefined) result.spawnError = spawnError;
+  return result;
+}
+
+/** SIGTERM the group now, SIGKILL it after the grace period if anything is left. */
+function terminateGroup(
+  child: ChildProcess,
+  state: RunState,
+  timers: Timers,
+  killGraceMs: number,
+  finish: () => void,
+): void {
+  const pid = child.pid;
+  if (state.terminating || pid === undefined) return;
+  state.terminating = true;
+  killGroup(pid, 'SIGTERM');
+  timers.later(killGraceMs, () => {
+    if (killGroup(pid, 0)) killGroup(pid, 'SIGKILL');
+    // Something outside the group (setsid) may still hold our pipes: stop waiting on them.
+    timers.later(PIPE_DRAIN_MS, () => {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      if (child.exitCode !== null || child.signalCode !== null) finish();
+    });
+  });
+}
+
+/** Record how the child ended; the run settles on 'close' (or on a spawn 'error'). */
+function watchChild(
+  child: ChildProcess,
+  req: ProcessRequest,
+  state: RunState,
+  on: { finish: (spawnError?: string) => void; terminate: () => void },
+): void {
+  child.on('error', (err: NodeJS.ErrnoException) => {
+    if (child.pid === undefined) {
+      on.finish(describeSpawnError(err, req));
+    }
+    // Otherwise a kill or pipe error on a running child: 'close' still comes.
+  });
+  child.on('exit', (code, sig) => {
+    state.exitCode = code;
+    state.exitSignal = sig;
+    // Stray background processes would keep the pipes open and hang us.
+    on.terminate();
+  });
+  child.on('close', (code, sig) => {
+    if (state.exitCode === null && state.exitSignal === null) {
+      state.exitCode = code;
+      state.exitSignal = sig;
+    }
+    on.finish();
+  });
+}
+
+/** Tell `req.onSpawn` the leader's pid; a throwing listener is ignored. */
+function notifySpawn(req: ProcessRequest, pid: number): void {
+  try {
+    req.onSpawn?.(pid);
+  } catch {
+    // A faulty listener must not break the run.
+  }
+}
+
+function armTimeout(req: ProcessRequest, state: RunState, timers: Timers, terminate: () => void): void {
+  if (req.timeoutMs === undefined || !Number.isFinite(req.timeoutMs) || req.timeoutMs <= 0) return;
+  // Node fires a delay over 2^31-1 ms at once: such a timeout is clamped, never instant.
+  timers.later(Math.min(req.timeoutMs, MAX_TIMER_MS), () => {
+    if (state.settled || state.terminating) return;
+    state.timedOut = true;
+    terminate();
+  });
+}
+
+function writeStdin(child: ChildProcess, text: string | undefined): void {
+  const stdin = child.stdin;
+  if (!stdin) return;
+  stdin.on('error', () => {
+    /* EPIPE: the child does not read its stdin */
+  });
+  stdin.end(text);
+}
+
+/** Watch a spawned child until it settles: output, exit, timeout, abort; resolve once. */
+function superviseChild(
+  child: ChildProcess,
+  req: ProcessRequest,
+  elapsed: () => number,
+  resolve: (result: ProcessResult) => void,
+): void {
+  const killGraceMs = req.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const timers = createTimers();
+  const tailBytes = req.tailBytes ?? DEFAULT_TAIL_BYTES;
+  // Masked output: the masker is made here, where an agent's output enters the engine.
+  const mask = req.mask;
+  const output = createOutputSink({ ...req, tailBytes }, (sink) => (mask ? createOutputMasker(mask, sink) : undefined));
+  output.consume(child.stdout, 'stdout');
+  output.consume(child.stderr, 'stderr');
+  const state: RunState = {
+    settled: false,
+    timedOut: false,
+    aborted: false,
+    terminating: false,
+    exitCode: null,
+    exitSignal: null,
+  };
+
+  const finish = (spawnError?: string): void => {
+    if (state.settled) return;
+    state.settled = true;
+    timers.clear();
+    req.signal?.removeEventListener('abort', onAbort);
+    output.flush();
+    resolve(resultOf(state, output, elapsed(), spawnError));
+  };
+  const terminate = (): void => terminateGroup(child, state, timers, killGraceMs, finish);
+  function onAbort(): void {
+    // Once the child has exited on its own, an abort changes nothing.
+    if (state.settled || state.exitCode !== null || state.exitSignal !== null) return;
+    state.aborted = true;
+    terminate();
+  }
+
+  watchChild(child, req, state, { finish, terminate });
+  if (child.pid === undefined) {
+    // Spawn failed; 'error' follows on the next tick.
+    return;
+  }
+  notifySpawn(req, child.pid);
+  armTimeout(req, state, timers, terminate);
+  req.signal?.addEventListener('abort', onAbort, { once: true });
+  writeStdin(child, req.stdin);
+}
+
 /**
  * Run a command in its own process group, streaming its output line by line into
  * `onLine` and two bounded tails. Never rejects: a spawn failure resolves with `spawnError`.
  */
 export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
   const started = performance.now();
-  const killGraceMs = req.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-  const tailBytes = req.tailBytes ?? DEFAULT_TAIL_BYTES;
-  const tail = new TailBuffer(tailBytes);
-  const stderrTail = new TailBuffer(tailBytes);
   const elapsed = (): number => performance.now() - started;
-
-  const base: ProcessResult = {
-    exitCode: null,
-    signal: null,
-    timedOut: false,
-    aborted: false,
-    durationMs: 0,
-    tail: '',
-    stderrTail: '',
-    bytes: 0,
-  };
-
   if (req.signal?.aborted) {
-    return Promise.resolve({ ...base, aborted: true, durationMs: elapsed() });
+    return Promise.resolve({ ...EMPTY_RESULT, aborted: true, durationMs: elapsed() });
   }
-
   return new Promise<ProcessResult>((resolve) => {
-    const file = req.shell ? '/bin/sh' : req.command;
-    const argv = req.shell ? ['-c', req.command, 'sh', ...(req.args ?? [])] : (req.args ?? []);
-
-    const stdinFd =
-      req.stdin !== undefined && req.stdinFile !== undefined ? openHolding(req.stdinFile, req.stdin) : undefined;
-    let child: ChildProcess;
-    try {
-      child = spawn(file, argv, {
-        cwd: req.cwd,
-        env: req.env ?? process.env,
-        detached: true,
-        stdio: [stdinFd ?? (req.stdin === undefined ? 'ignore' : 'pipe'), 'pipe', 'pipe'],
-        windowsHide: true,
-      });
-    } catch (err) {
-      resolve({ ...base, durationMs: elapsed(), spawnError: describeSpawnError(err as NodeJS.ErrnoException, req) });
-      return;
-    } finally {
-      // The child has its own copy of the descriptor.
-      if (stdinFd !== undefined) closeSync(stdinFd);
-    }
-
-    let settled = false;
-    let timedOut = false;
-    let aborted = false;
-    let exitCode: number | null = null;
-    let exitSignal: string | null = null;
-    let bytes = 0;
-    const timers = new Set<NodeJS.Timeout>();
-    const later = (ms: number, fn: () => void): void => {
-      const t = setTimeout(() => {
-        timers.delete(t);
-        fn();
-      }, ms);
-      timers.add(t);
-    };
-
-    const splitters = { stdout: new LineSplitter(req.maxLineBytes), stderr: new LineSplitter(req.maxLineBytes) };
-    const emitters = {
-      stdout: (line: string, cutBefore: boolean, cutAfter: boolean) => deliver(line, 'stdout', cutBefore, cutAfter),
-      stderr: (line: string, cutBefore: boolean, cutAfter: boolean) => deliver(line, 'stderr', cutBefore, cutAfter),
-    };
-    // Masked output: the tails are built from the masked lines, never from the raw bytes.
-    const masker = req.mask
-      ? createOutputMasker(req.mask, (line, stream, cut) => {
-          const text = cut?.after ? line : `${line}\n`;
-          tail.push(text);
-          if (stream === 'stderr') stderrTail.push(text);
-          forward(line, stream, cut?.before ?? false, cut?.after ?? false);
-        })
-      : undefined;
-    function deliver(line: string, stream: 'stdout' | 'stderr', cutBefore: boolean, cutAfter: boolean): void {
-      if (masker) masker.push(line, stream, cutBefore || cutAfter ? { before: cutBefore, after: cutAfter } : undefined);
-      else forward(line, stream, cutBefore, cutAfter);
-    }
-    function forward(line: string, stream: 'stdout' | 'stderr', cutBefore: boolean, cutAfter: boolean): void {
-      if (!req.onLine) return;
-      try {
-        if (cutBefore || cutAfter) req.onLine(line, stream, { before: cutBefore, after: cutAfter });
-        else req.onLine(line, stream);
-      } catch {
-        // A faulty listener must not break the stream.
-      }
-    }
-    const consume = (stream: Readable | null, name: 'stdout' | 'stderr'): void => {
-      if (!stream) return;
-      stream.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-        // Unmasked, the tails take the raw bytes (copied into their rings): no per-line allocation.
-        if (!masker) {
-          tail.push(chunk);
-          if (name === 'stderr') stderrTail.push(chunk);
-        }
-        splitters[name].pushEach(chunk, emitters[name]);
-      });
-      stream.on('end', () => splitters[name].flushEach(emitters[name]));
-      stream.on('error', () => {
-        /* the pipe broke; 'close' still follows */
-      });
-    };
-    consume(child.stdout, 'stdout');
-    consume(child.stderr, 'stderr');
-
-    const finish = (spawnError?: string): void => {
-      if (settled) return;
-      settled = true;
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
-      req.signal?.removeEventListener('abort', onAbort);
-      splitters.stdout.flushEach(emitters.stdout);
-      splitters.stderr.flushEach(emitters.stderr);
-      masker?.flush();
-      const result: ProcessResult = {
-        exitCode,
-        signal: exitSignal,
-        timedOut,
-        aborted,
-        durationMs: elapsed(),
-        tail: tail.toString(),
-        stderrTail: stderrTail.toString(),
-        bytes,
-      };
-      if (spawnError !== undefined) result.spawnError = spawnError;
-      resolve(result);
-    };
-
-    /** SIGTERM the group now, SIGKILL it after the grace period if anything is left. */
-    let terminating = false;
-    const terminate = (): void => {
-      const pid = child.pid;
-      if (terminating || pid === undefined) return;
-      terminating = true;
-      killGroup(pid, 'SIGTERM');
-      later(killGraceMs, () => {
-        if (killGroup(pid, 0)) killGroup(pid, 'SIGKILL');
-        // Something outside the group (setsid) may still hold our pipes: stop waiting on them.
-        later(PIPE_DRAIN_MS, () => {
-          child.stdout?.destroy();
-          child.stderr?.destroy();
-          if (child.exitCode !== null || child.signalCode !== null) finish();
-        });
-      });
-    };
-
-    function onAbort(): void {
-      // Once the child has exited on its own, an abort changes nothing.
-      if (settled || exitCode !== null || exitSignal !== null) return;
-      aborted = true;
-      terminate();
-    }
-
-    child.on('error', (err: NodeJS.ErrnoException) => {
-      if (child.pid === undefined) {
-        finish(describeSpawnError(err, req));
-      }
-      // Otherwise a kill or pipe error on a running child: 'close' still comes.
-    });
-
-    child.on('exit', (code, sig) => {
-      exitCode = code;
-      exitSignal = sig;
-      // Stray background processes would keep the pipes open and hang us.
-      terminate();
-    });
-
-    child.on('close', (code, sig) => {
-      if (exitCode === null && exitSignal === null) {
-        exitCode = code;
-        exitSignal = sig;
-      }
-      finish();
-    });
-
-    if (child.pid === undefined) {
-      // Spawn failed; 'error' follows on the next tick.
+    const spawned = spawnChild(req);
+    if ('spawnError' in spawned) {
+      resolve({ ...EMPTY_RESULT, durationMs: elapsed(), spawnError: spawned.spawnError });
       return;
     }
-    try {
-      req.onSpawn?.(child.pid);
-    } catch {
-      // A faulty listener must not break the run.
-    }
-
-    if (req.timeoutMs !== undefined && Number.isFinite(req.timeoutMs) && req.timeoutMs > 0) {
-      // Node fires a delay over 2^31-1 ms at once: such a timeout is clamped, never instant.
-      later(Math.min(req.timeoutMs, MAX_TIMER_MS), () => {
-        if (settled || terminating) return;
-        timedOut = true;
-        terminate();
-      });
-    }
-    req.signal?.addEventListener('abort', onAbort, { once: true });
-
-    const stdin = child.stdin;
-    if (stdin) {
-      stdin.on('error', () => {
-        /* EPIPE: the child does not read its stdin */
-      });
-      stdin.end(req.stdin);
-    }
+    superviseChild(spawned.child, req, elapsed, resolve);
   });
 }

@@ -7,7 +7,8 @@
  * the same second can still both publish; the next slice then restores the newer one.
  *
  * Here: the record read and written, and the generations the newest cache entry and the newest
- * artifact hold (`published`), from which restore and save choose.
+ * artifact hold (`published`), from which restore and save choose; whether a restored directory is
+ * whole (`problemWith`).
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -144,3 +145,42 @@ export async function published(ctx: StoreContext, basis: GenerationRecord | und
   }
   return out;
 }
+
+// ---- restored directories ------------------------------------------------------------------------
+
+/** Why a restored directory is not usable, or undefined when it is. */
+export async function problemWith(dir: string, checkpointId: string | undefined): Promise<string | undefined> {
+  let record: GenerationRecord | undefined;
+  try {
+    record = await readGeneration(dir);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  if (!record) return `it has no ${GENERATION_FILE}, so agent-loop did not publish it whole`;
+  let names: string[] = [];
+  try {
+    names = (await fs.readdir(path.join(dir, 'checkpoints'))).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      return `its checkpoints directory cannot be read (${(error as Error).message})`;
+  }
+  // Checkpoints are written atomically, so one that does not parse was damaged on the way.
+  for (const name of names) {
+    try {
+      JSON.parse(await fs.readFile(path.join(dir, 'checkpoints', name), 'utf8'));
+    } catch {
+      return `checkpoints/${name} is damaged (not JSON)`;
+    }
+  }
+  if (checkpointId !== undefined && !names.includes(`${checkpointId}.json`))
+    return `it does not hold checkpoint ${checkpointId}`;
+  return undefined;
+}
+
+/** The newest published generation when it is above `record`'s (or any, without one). */
+export async function newestPublishedAbove(ctx: StoreContext, record: GenerationRecord | undefined) {
+  const newest = (await published(ctx, record)).sort((a, b) => b.record.generation - a.record.generation)[0];
+  return newest && newest.record.generation > (record?.generation ?? 0) ? newest : undefined;
+}
+
+// ---- save ----------------------------------------------------------------------------------------

@@ -31,8 +31,9 @@ import {
 } from './stateBackends.js';
 import { filesUnder, scratch } from './stateDirectory.js';
 import {
-  GENERATION_FILE,
   type GenerationRecord,
+  newestPublishedAbove,
+  problemWith,
   published,
   readGeneration,
   writeGeneration,
@@ -42,35 +43,6 @@ import { artifactName, cacheKey, cacheKeyPrefix } from './stateNames.js';
 export const ARTIFACT_RETENTION_DAYS = 90;
 
 // ---- restore -------------------------------------------------------------------------------------
-
-/** Why a restored directory is not usable, or undefined when it is. */
-async function problemWith(dir: string, checkpointId: string | undefined): Promise<string | undefined> {
-  let record: GenerationRecord | undefined;
-  try {
-    record = await readGeneration(dir);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  if (!record) return `it has no ${GENERATION_FILE}, so agent-loop did not publish it whole`;
-  let names: string[] = [];
-  try {
-    names = (await fs.readdir(path.join(dir, 'checkpoints'))).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-      return `its checkpoints directory cannot be read (${(error as Error).message})`;
-  }
-  // Checkpoints are written atomically, so one that does not parse was damaged on the way.
-  for (const name of names) {
-    try {
-      JSON.parse(await fs.readFile(path.join(dir, 'checkpoints', name), 'utf8'));
-    } catch {
-      return `checkpoints/${name} is damaged (not JSON)`;
-    }
-  }
-  if (checkpointId !== undefined && !names.includes(`${checkpointId}.json`))
-    return `it does not hold checkpoint ${checkpointId}`;
-  return undefined;
-}
 
 export interface RestoreOptions {
   stateDir: string;
@@ -113,26 +85,13 @@ export interface RestoreResult {
 export async function restoreState(options: RestoreOptions): Promise<RestoreResult> {
   const ctx = storeContext(options);
   const { dir, log } = ctx;
-  const prefix = cacheKeyPrefix(ctx.scope);
-  const name = artifactName(ctx.scope);
   const wanted = options.checkpointId;
 
   if ((await filesUnder(dir)).length > 0)
     log.info(`The state directory ${dir} already has content; it is replaced by what is restored.`);
   await fs.rm(dir, { recursive: true, force: true });
 
-  if (options.fresh) {
-    const newest = (await published(ctx, undefined)).sort((a, b) => b.record.generation - a.record.generation)[0];
-    await fs.rm(dir, { recursive: true, force: true });
-    let message = 'fresh: true, so no saved state is restored (neither the cache nor the artifact); starting fresh';
-    if (newest) {
-      // Recorded as the basis so that saveState publishes over it rather than refusing.
-      await writeGeneration(dir, newest.record);
-      message += `, superseding generation ${newest.record.generation} (${newest.where}).`;
-    } else message += '.';
-    log.info(message);
-    return { source: 'none', generation: newest?.record.generation ?? 0, message };
-  }
+  if (options.fresh) return startFresh(ctx);
   if (wanted !== undefined && !isUuidV4(wanted)) {
     const message =
       `checkpoint-id ${JSON.stringify(wanted)} is not a checkpoint id (a UUID v4, as each run's job summary ` +
@@ -140,56 +99,100 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
     return { source: 'none', generation: 0, notFound: true, message };
   }
 
-  const tried: string[] = [];
-  /** A source that was there and failed (a lookup, a download, an archive): the state should have been there. */
-  let failed = false;
+  const search: Search = { wanted, tried: [], failed: false };
+  const fromCache = await restoreFromCache(ctx, search);
+  if ('source' in fromCache) return fromCache;
+  const fromArtifact = await restoreFromArtifacts(ctx, search, fromCache.matched);
+  if (fromArtifact) return fromArtifact;
+  return nothingRestored(ctx, search);
+}
 
-  // 1. The cache: newest entry of the scope.
+/** How a restore's search went so far: what was tried (said in the final message) and whether a source failed. */
+interface Search {
+  wanted: string | undefined;
+  tried: string[];
+  /** A source that was there and failed (a lookup, a download, an archive): the state should have been there. */
+  failed: boolean;
+}
+
+/** fresh: restore nothing, but record the newest published generation as the basis to publish over. */
+async function startFresh(ctx: StoreContext): Promise<RestoreResult> {
+  const { dir, log } = ctx;
+  const newest = (await published(ctx, undefined)).sort((a, b) => b.record.generation - a.record.generation)[0];
+  await fs.rm(dir, { recursive: true, force: true });
+  let message = 'fresh: true, so no saved state is restored (neither the cache nor the artifact); starting fresh';
+  if (newest) {
+    // Recorded as the basis so that saveState publishes over it rather than refusing.
+    await writeGeneration(dir, newest.record);
+    message += `, superseding generation ${newest.record.generation} (${newest.where}).`;
+  } else message += '.';
+  log.info(message);
+  return { source: 'none', generation: newest?.record.generation ?? 0, message };
+}
+
+/** 1. The cache: newest entry of the scope. Restored, or the entry matched (if any) for the artifact's message. */
+async function restoreFromCache(ctx: StoreContext, search: Search): Promise<RestoreResult | { matched?: string }> {
+  const { dir, log } = ctx;
+  const { wanted, tried } = search;
+  const prefix = cacheKeyPrefix(ctx.scope);
   let matched: string | undefined;
   try {
     matched = await ctx.cache.lookup(cacheKey(ctx.scope, ctx.runId, ctx.attempt), [prefix]);
   } catch (error) {
-    failed = true;
+    search.failed = true;
     log.warning(`Could not look up the cache (${prefix}*): ${errorText(error)}; trying the artifact.`);
   }
-  if (matched === undefined) tried.push(`no cache entry ${prefix}*`);
-  else {
-    let restored: string | undefined;
-    try {
-      restored = await ctx.cache.restore(dir, cacheKey(ctx.scope, ctx.runId, ctx.attempt), [prefix]);
-    } catch (error) {
-      log.warning(`Restoring cache entry ${matched} failed: ${errorText(error)}`);
-    }
-    const problem =
-      restored === undefined
-        ? 'the archive could not be downloaded or extracted (corrupt or partial)'
-        : await problemWith(dir, wanted);
-    if (restored !== undefined && problem === undefined) {
-      const record = await readGeneration(dir);
-      const message = `Restored the state from cache entry ${restored} (generation ${record?.generation ?? 0}).`;
-      log.info(message);
-      return { source: 'cache', key: restored, generation: record?.generation ?? 0, message };
-    }
-    await fs.rm(dir, { recursive: true, force: true });
-    const entry = restored ?? matched;
-    if (wanted !== undefined && problem?.startsWith('it does not hold checkpoint')) {
-      tried.push(`cache entry ${entry} does not hold checkpoint ${wanted}`);
-      log.info(`Cache entry ${entry} does not hold checkpoint ${wanted}; trying the artifact.`);
-    } else {
-      failed = true;
-      tried.push(`cache entry ${entry} was unusable`);
-      log.warning(`Cache entry ${entry} is not usable: ${problem ?? 'unknown'}; trying the artifact.`);
-    }
+  if (matched === undefined) {
+    tried.push(`no cache entry ${prefix}*`);
+    return {};
   }
+  let restored: string | undefined;
+  try {
+    restored = await ctx.cache.restore(dir, cacheKey(ctx.scope, ctx.runId, ctx.attempt), [prefix]);
+  } catch (error) {
+    log.warning(`Restoring cache entry ${matched} failed: ${errorText(error)}`);
+  }
+  const problem =
+    restored === undefined
+      ? 'the archive could not be downloaded or extracted (corrupt or partial)'
+      : await problemWith(dir, wanted);
+  if (restored !== undefined && problem === undefined) {
+    const record = await readGeneration(dir);
+    const message = `Restored the state from cache entry ${restored} (generation ${record?.generation ?? 0}).`;
+    log.info(message);
+    return { source: 'cache', key: restored, generation: record?.generation ?? 0, message };
+  }
+  await fs.rm(dir, { recursive: true, force: true });
+  const entry = restored ?? matched;
+  if (wanted !== undefined && problem?.startsWith('it does not hold checkpoint')) {
+    tried.push(`cache entry ${entry} does not hold checkpoint ${wanted}`);
+    log.info(`Cache entry ${entry} does not hold checkpoint ${wanted}; trying the artifact.`);
+  } else {
+    search.failed = true;
+    tried.push(`cache entry ${entry} was unusable`);
+    log.warning(`Cache entry ${entry} is not usable: ${problem ?? 'unknown'}; trying the artifact.`);
+  }
+  return { matched };
+}
 
-  // 2. The artifacts of the repository's runs: the newest; for a checkpoint-id, each in turn (newest
-  // first) until one holds it. The cache cannot be listed (a prefix restores only its newest entry),
-  // and every publishing run uploads an artifact, kept 90 days against the cache's 7.
+/**
+ * 2. The artifacts of the repository's runs: the newest; for a checkpoint-id, each in turn (newest
+ * first) until one holds it. The cache cannot be listed (a prefix restores only its newest entry),
+ * and every publishing run uploads an artifact, kept 90 days against the cache's 7.
+ */
+async function restoreFromArtifacts(
+  ctx: StoreContext,
+  search: Search,
+  matched: string | undefined,
+): Promise<RestoreResult | undefined> {
+  const { dir, log } = ctx;
+  const { wanted, tried } = search;
+  const name = artifactName(ctx.scope);
   let listed: PublishedArtifact[] = [];
   try {
     listed = await ctx.artifacts.list(name);
   } catch (error) {
-    failed = true;
+    search.failed = true;
     log.warning(`Could not list the artifacts ${name}: ${errorText(error)}`);
   }
   if (listed.length === 0) tried.push(`no artifact ${name}`);
@@ -205,31 +208,10 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
       } catch (error) {
         problem = `the download failed: ${errorText(error)}`;
       }
-      if (problem === undefined) {
-        await fs.rm(dir, { recursive: true, force: true });
-        await fs.mkdir(path.dirname(dir), { recursive: true });
-        await fs.rename(tmp, dir);
-        let record = await readGeneration(dir);
-        const passed =
-          without.length > 0 ? `, after ${without.length} newer artifact(s) without checkpoint ${wanted}` : '';
-        let message =
-          `Restored the state from ${where} (generation ${record?.generation ?? 0}${passed}); the cache had ` +
-          `${matched === undefined ? 'no entry' : 'no usable entry'}`;
-        // An older state asked for by its checkpoint: this run's lineage supersedes what is published
-        // (as fresh does), so that post publishes it rather than refusing it as a race.
-        const newer = wanted === undefined ? undefined : await newestPublishedAbove(ctx, record);
-        if (newer) {
-          await writeGeneration(dir, newer.record);
-          message += `; it supersedes generation ${newer.record.generation} (${newer.where}), the newest published`;
-          record = newer.record;
-        }
-        log.info(`${message}.`);
-        const generation = record?.generation ?? 0;
-        return { source: 'artifact', key: name, artifactId: artifact.id, generation, message: `${message}.` };
-      }
+      if (problem === undefined) return await adoptArtifact(ctx, { tmp, where, artifact, wanted, without, matched });
       if (wanted !== undefined && problem.startsWith('it does not hold checkpoint')) without.push(artifact);
       else {
-        failed = true;
+        search.failed = true;
         tried.push(`${where} was unusable`);
         log.warning(`${where[0]?.toUpperCase()}${where.slice(1)} is not usable: ${problem}.`);
       }
@@ -243,8 +225,53 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
         ? `artifact ${name} (id ${without[0]?.id}, run ${without[0]?.runId}) does not hold checkpoint ${wanted}`
         : `none of the ${without.length} artifacts ${name} (runs ${without.at(-1)?.runId} to ${without[0]?.runId}) holds checkpoint ${wanted}`,
     );
+  return undefined;
+}
 
-  // 3. Nothing: a checkpoint-id found nowhere is the caller's error; otherwise a fresh start.
+/** A downloaded artifact that holds what is wanted becomes the state directory. */
+async function adoptArtifact(
+  ctx: StoreContext,
+  found: {
+    tmp: string;
+    where: string;
+    artifact: PublishedArtifact;
+    wanted: string | undefined;
+    without: PublishedArtifact[];
+    matched: string | undefined;
+  },
+): Promise<RestoreResult> {
+  const { dir, log } = ctx;
+  const { tmp, where, artifact, wanted, without, matched } = found;
+  await fs.rm(dir, { recursive: true, force: true });
+  await fs.mkdir(path.dirname(dir), { recursive: true });
+  await fs.rename(tmp, dir);
+  let record = await readGeneration(dir);
+  const passed = without.length > 0 ? `, after ${without.length} newer artifact(s) without checkpoint ${wanted}` : '';
+  let message =
+    `Restored the state from ${where} (generation ${record?.generation ?? 0}${passed}); the cache had ` +
+    `${matched === undefined ? 'no entry' : 'no usable entry'}`;
+  // An older state asked for by its checkpoint: this run's lineage supersedes what is published
+  // (as fresh does), so that post publishes it rather than refusing it as a race.
+  const newer = wanted === undefined ? undefined : await newestPublishedAbove(ctx, record);
+  if (newer) {
+    await writeGeneration(dir, newer.record);
+    message += `; it supersedes generation ${newer.record.generation} (${newer.where}), the newest published`;
+    record = newer.record;
+  }
+  log.info(`${message}.`);
+  const generation = record?.generation ?? 0;
+  return {
+    source: 'artifact',
+    key: artifactName(ctx.scope),
+    artifactId: artifact.id,
+    generation,
+    message: `${message}.`,
+  };
+}
+
+/** 3. Nothing: a checkpoint-id found nowhere is the caller's error; otherwise a fresh start. */
+function nothingRestored(ctx: StoreContext, search: Search): RestoreResult {
+  const { wanted, tried } = search;
   if (wanted !== undefined)
     return {
       source: 'none',
@@ -258,18 +285,10 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
   const message = `No saved state to restore (${tried.join('; ')}); starting fresh.`;
   // Nothing was ever saved (a first run, or a state older than the artifacts' retention): a notice.
   // A state that was there and could not be read is a loop that forgot its progress: a warning.
-  if (failed) log.warning(message);
-  else log.notice(message);
+  if (search.failed) ctx.log.warning(message);
+  else ctx.log.notice(message);
   return { source: 'none', generation: 0, message };
 }
-
-/** The newest published generation when it is above `record`'s (or any, without one). */
-async function newestPublishedAbove(ctx: StoreContext, record: GenerationRecord | undefined) {
-  const newest = (await published(ctx, record)).sort((a, b) => b.record.generation - a.record.generation)[0];
-  return newest && newest.record.generation > (record?.generation ?? 0) ? newest : undefined;
-}
-
-// ---- save ----------------------------------------------------------------------------------------
 
 export interface SaveOptions {
   stateDir: string;

@@ -64,12 +64,29 @@ export interface PullRequestPublisherOptions {
   warn?: (message: string) => void;
 }
 
-export function createPullRequestPublisher(options: PullRequestPublisherOptions): CyclePublisher {
-  const { git, github } = options;
+/** The landing's git side, shared by the publisher's methods: pushes with the notes, bundles, classified steps. */
+interface Landing {
+  options: PullRequestPublisherOptions;
+  remote: string;
+  /** git beside `git` for the notes and the bundles, with the same credentials in its environment only. */
+  raw: ReturnType<typeof notesGit>;
+  notes: NotesGit | undefined;
+  pushNotes(): Promise<void>;
+  /** The branch, then the notes. */
+  push(branch: string): Promise<void>;
+  bundleOf(branch: string): string | undefined;
+  hasNotes(): Promise<boolean>;
+  dropBundle(branch: string): Promise<void>;
+  /** One step of landing: a failure is classified (refused with its fix, or transient) and thrown as LandingError. */
+  step<T>(name: LandingStep, ctx: LandingContext, run: () => Promise<T>): Promise<T>;
+}
+
+function createLanding(options: PullRequestPublisherOptions): Landing {
+  const { git } = options;
   const remote = options.remote ?? 'origin';
-  // git beside `git` for the notes and the bundles, with the same credentials in its environment only.
   const raw = notesGit(git.topLevel, { ...process.env, ...options.remoteEnv }, git.author);
   const notes = options.notes ? (options.notes.git ?? raw) : undefined;
+  const hasNotes = async () => !!notes && (await notes.run(['show-ref', '--verify', '--quiet', NOTES_REF])).code === 0;
   const pushNotes = async () => {
     if (!notes || !(await hasNotes())) return;
     const r = await notes.run(pushNotesArgs(remote));
@@ -78,131 +95,162 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
         `could not push the git notes ${NOTES_REF} to ${remote}: ${options.redact(r.stderr.trim().split('\n').slice(-2).join(' / '))}`,
       );
   };
-  const push = async (branch: string) => {
-    await git.push(remote, branch);
-    await pushNotes();
-  };
   const bundleOf = (branch: string) => (options.keepDir ? path.join(options.keepDir, bundleName(branch)) : undefined);
-  const hasNotes = async () => !!notes && (await notes.run(['show-ref', '--verify', '--quiet', NOTES_REF])).code === 0;
-  /**
-   * The branch's commits beyond the base, kept for the next runner, with the git notes (tdd: the
-   * phase notes the next run resumes from, whose push failed too); best effort (the outbox entry
-   * stands anyway).
-   */
-  const keepBundle = async (branch: string, base: string) => {
-    const file = bundleOf(branch);
-    if (!file) return;
-    let why: string;
-    try {
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      const refs = [`refs/heads/${branch}`, `^refs/heads/${base}`, ...((await hasNotes()) ? [NOTES_REF] : [])];
-      const r = await raw.run(['bundle', 'create', file, ...refs]);
-      if (r.code === 0) return;
-      why = r.stderr.trim();
-    } catch (error) {
-      why = (error as Error).message;
-    }
-    (options.warn ?? options.notes?.warn)?.(`could not keep ${branch} as a bundle: ${options.redact(why)}`);
-  };
-  const dropBundle = async (branch: string) => {
-    const kept = bundleOf(branch);
-    if (kept) await fs.rm(kept, { force: true });
-  };
-  const pushOnto = (work: CycleWork) => pushOntoBase(raw, remote, work, options.redact);
-  /** One step of landing: a failure is classified (refused with its fix, or transient) and thrown as LandingError. */
-  const step = async <T>(name: LandingStep, ctx: LandingContext, run: () => Promise<T>): Promise<T> => {
-    try {
-      return await run();
-    } catch (error) {
-      const failure = classifyLandingFailure(name, error, ctx);
-      throw new LandingError({
-        ...failure,
-        message: options.redact(failure.message),
-        ...(failure.advice ? { advice: options.redact(failure.advice) } : {}),
-      });
-    }
-  };
   return {
-    description: `pull requests to ${options.repository}`,
-    async fetchBranch(branch) {
-      // The notes first: the workflow resumes from the newest note on the branch. None yet is fine.
-      if (notes) await notes.run(fetchNotesArgs(remote));
-      const fromRemote = await git.fetchBranch(remote, branch);
-      // An earlier runner whose push failed kept the work as a bundle: it wins when it holds what the
-      // remote has and more (a fast-forward; the remote may hold only an older wip: of the cycle).
-      const file = bundleOf(branch);
-      if (!file || !existsSync(file)) return fromRemote;
-      const r = await raw.run(['fetch', '--quiet', '--no-tags', file, `refs/heads/${branch}:refs/heads/${branch}`]);
-      if (notes) await mergeBundledNotes(notes, file, r.code === 0 ? 'theirs' : 'ours');
-      return r.code === 0 || fromRemote;
+    options,
+    remote,
+    raw,
+    notes,
+    pushNotes,
+    async push(branch) {
+      await git.push(remote, branch);
+      await pushNotes();
     },
-    async keep(branch) {
+    bundleOf,
+    hasNotes,
+    async dropBundle(branch) {
+      const kept = bundleOf(branch);
+      if (kept) await fs.rm(kept, { force: true });
+    },
+    async step(name, ctx, run) {
       try {
-        await push(branch);
+        return await run();
       } catch (error) {
-        throw new Error(`could not push ${branch} to ${remote} (${options.redact((error as Error).message)})`);
+        const failure = classifyLandingFailure(name, error, ctx);
+        throw new LandingError({
+          ...failure,
+          message: options.redact(failure.message),
+          ...(failure.advice ? { advice: options.redact(failure.advice) } : {}),
+        });
       }
     },
-    async publish(work: CycleWork): Promise<PublishedPullRequest> {
-      const ctx: LandingContext = { repository: options.repository, branch: work.branch, base: work.base };
-      await step('push', ctx, async () => {
+  };
+}
+
+/**
+ * The branch's commits beyond the base, kept for the next runner, with the git notes (tdd: the
+ * phase notes the next run resumes from, whose push failed too); best effort (the outbox entry
+ * stands anyway).
+ */
+async function keepBundle(landing: Landing, branch: string, base: string): Promise<void> {
+  const { options, raw } = landing;
+  const file = landing.bundleOf(branch);
+  if (!file) return;
+  let why: string;
+  try {
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const refs = [`refs/heads/${branch}`, `^refs/heads/${base}`, ...((await landing.hasNotes()) ? [NOTES_REF] : [])];
+    const r = await raw.run(['bundle', 'create', file, ...refs]);
+    if (r.code === 0) return;
+    why = r.stderr.trim();
+  } catch (error) {
+    why = (error as Error).message;
+  }
+  (options.warn ?? options.notes?.warn)?.(`could not keep ${branch} as a bundle: ${options.redact(why)}`);
+}
+
+async function fetchBranch(landing: Landing, branch: string): Promise<boolean> {
+  const { notes, raw, remote } = landing;
+  // The notes first: the workflow resumes from the newest note on the branch. None yet is fine.
+  if (notes) await notes.run(fetchNotesArgs(remote));
+  const fromRemote = await landing.options.git.fetchBranch(remote, branch);
+  // An earlier runner whose push failed kept the work as a bundle: it wins when it holds what the
+  // remote has and more (a fast-forward; the remote may hold only an older wip: of the cycle).
+  const file = landing.bundleOf(branch);
+  if (!file || !existsSync(file)) return fromRemote;
+  const r = await raw.run(['fetch', '--quiet', '--no-tags', file, `refs/heads/${branch}:refs/heads/${branch}`]);
+  if (notes) await mergeBundledNotes(notes, file, r.code === 0 ? 'theirs' : 'ours');
+  return r.code === 0 || fromRemote;
+}
+
+/** The work's one title, or the issues it closes. */
+function pullRequestTitle(work: CycleWork, beads: boolean): string {
+  return work.titles.length === 1
+    ? (work.titles[0] ?? work.branch)
+    : `agent-loop: ${work.issueIds.map((id) => (beads ? id : `#${id}`)).join(', ')}`;
+}
+
+async function publishPullRequest(landing: Landing, work: CycleWork): Promise<PublishedPullRequest> {
+  const { options, step } = landing;
+  const ctx: LandingContext = { repository: options.repository, branch: work.branch, base: work.base };
+  await step('push', ctx, async () => {
+    try {
+      await landing.push(work.branch);
+    } catch (error) {
+      // Kept for the next runner, unless what GitHub refused is a secret in it (the bundle is published).
+      if (!pushFoundSecret(error)) await keepBundle(landing, work.branch, work.base);
+      else await landing.dropBundle(work.branch);
+      throw error;
+    }
+  });
+  const told = { ...(await commitsOf(landing.raw, work)), ...(options.runUrl ? { runUrl: options.runUrl } : {}) };
+  const pr = await step('pull_request', ctx, () =>
+    options.github.openPullRequest({
+      head: work.branch,
+      base: work.base,
+      draft: options.draft,
+      title: pullRequestTitle(work, !!options.beads),
+      body: pullRequestBody(work, options.testCommand, options.beads, told),
+    }),
+  );
+  await labelIssues(landing, ctx, work, pr);
+  await landing.dropBundle(work.branch);
+  return pr;
+}
+
+/** PR_OPEN_LABEL on each GitHub issue the pull request closes; an issue gone since is told, not fatal. */
+async function labelIssues(landing: Landing, ctx: LandingContext, work: CycleWork, pr: PublishedPullRequest) {
+  const { options } = landing;
+  const label = options.github.addLabel?.bind(options.github);
+  if (label)
+    for (const id of work.issueIds)
+      await landing.step('label', { ...ctx, issue: id }, async () => {
         try {
-          await push(work.branch);
+          await label(id, PR_OPEN_LABEL);
         } catch (error) {
-          // Kept for the next runner, unless what GitHub refused is a secret in it (the bundle is published).
-          if (!pushFoundSecret(error)) await keepBundle(work.branch, work.base);
-          else await dropBundle(work.branch);
-          throw error;
+          // Deleted or transferred since: it can never be labelled, and the pull request is the work.
+          if (!issueGone(error)) throw error;
+          (options.warn ?? options.notes?.warn)?.(
+            `issue #${id} of ${options.repository} is gone (deleted or transferred): it is not labelled ${PR_OPEN_LABEL}; ` +
+              `pull request #${pr.number} holds the work (${options.redact((error as Error).message)})`,
+          );
         }
       });
-      const told = { ...(await commitsOf(raw, work)), ...(options.runUrl ? { runUrl: options.runUrl } : {}) };
-      const pr = await step('pull_request', ctx, () =>
-        github.openPullRequest({
-          head: work.branch,
-          base: work.base,
-          draft: options.draft,
-          title:
-            work.titles.length === 1
-              ? (work.titles[0] ?? work.branch)
-              : `agent-loop: ${work.issueIds.map((id) => (options.beads ? id : `#${id}`)).join(', ')}`,
-          body: pullRequestBody(work, options.testCommand, options.beads, told),
-        }),
-      );
-      const label = github.addLabel?.bind(github);
-      if (label)
-        for (const id of work.issueIds)
-          await step('label', { ...ctx, issue: id }, async () => {
-            try {
-              await label(id, PR_OPEN_LABEL);
-            } catch (error) {
-              // Deleted or transferred since: it can never be labelled, and the pull request is the work.
-              if (!issueGone(error)) throw error;
-              (options.warn ?? options.notes?.warn)?.(
-                `issue #${id} of ${options.repository} is gone (deleted or transferred): it is not labelled ${PR_OPEN_LABEL}; ` +
-                  `pull request #${pr.number} holds the work (${options.redact((error as Error).message)})`,
-              );
-            }
-          });
-      await dropBundle(work.branch);
-      return pr;
+}
+
+async function pushWorkToBase(landing: Landing, work: CycleWork): Promise<void> {
+  const { options } = landing;
+  const ctx: LandingContext = { repository: options.repository, branch: work.base, base: work.base };
+  await landing.step('push', ctx, async () => {
+    try {
+      await pushOntoBase(landing.raw, landing.remote, work, options.redact);
+    } catch (error) {
+      if (!pushFoundSecret(error)) await keepBundle(landing, work.branch, work.base);
+      throw error;
+    }
+  });
+  await landing.pushNotes();
+  await landing.dropBundle(work.branch);
+}
+
+export function createPullRequestPublisher(options: PullRequestPublisherOptions): CyclePublisher {
+  const landing = createLanding(options);
+  return {
+    description: `pull requests to ${options.repository}`,
+    fetchBranch: (branch) => fetchBranch(landing, branch),
+    async keep(branch) {
+      try {
+        await landing.push(branch);
+      } catch (error) {
+        throw new Error(`could not push ${branch} to ${landing.remote} (${options.redact((error as Error).message)})`);
+      }
     },
-    async pushToBase(work: CycleWork) {
-      const ctx: LandingContext = { repository: options.repository, branch: work.base, base: work.base };
-      await step('push', ctx, async () => {
-        try {
-          await pushOnto(work);
-        } catch (error) {
-          if (!pushFoundSecret(error)) await keepBundle(work.branch, work.base);
-          throw error;
-        }
-      });
-      await pushNotes();
-      await dropBundle(work.branch);
-    },
+    publish: (work: CycleWork) => publishPullRequest(landing, work),
+    pushToBase: (work: CycleWork) => pushWorkToBase(landing, work),
     ...(options.beads?.openPullRequests
       ? { inReview: (ids: readonly string[]) => inReview(options.beads!.openPullRequests!, ids) }
       : {}),
-    stash: keepBundle,
+    stash: (branch: string, base: string) => keepBundle(landing, branch, base),
   };
 }
 

@@ -218,14 +218,13 @@ function fragmentThreshold(length: number): number {
   return Math.min(Math.ceil(length / 2), FRAGMENT_THRESHOLD_CAP);
 }
 
-export function createRedactor(secrets: readonly string[]): SecretRedactor {
-  const values = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH))];
-  const forms = new Set(values.flatMap(secretForms));
-  // Longest first: at one position the longest form wins.
-  const formList = [...forms].sort((a, b) => b.length - a.length);
-  // Known values before shapes, so a value that has a shape is masked whole.
-  const patterns = alternations([...formList.map(escapeRegExp), ...SHAPES]);
-
+/**
+ * The whole-text masker over `patterns`: every match replaced, widened to whole escapes, until nothing
+ * matches. It remembers the last text returned: a text masked already comes back unchanged (the
+ * result is a fixed point of a pass), so masking it again (the checkpoint store masks its text, and
+ * the one file writer masks whatever it writes) costs a comparison rather than a scan of every pattern.
+ */
+function createWholeMasker(forms: ReadonlySet<string>, patterns: readonly RegExp[]): (text: string) => string {
   /** One pass: every match replaced, widened to whole escapes. Returns `text` itself when nothing matched. */
   const passWith = (pattern: RegExp, text: string): string => {
     pattern.lastIndex = 0;
@@ -246,13 +245,8 @@ export function createRedactor(secrets: readonly string[]): SecretRedactor {
   };
   const pass = (text: string): string => patterns.reduce((out, pattern) => passWith(pattern, out), text);
 
-  /**
-   * The last text returned: a text masked already comes back unchanged (the result is a fixed point
-   * of `pass`), so masking it again (the checkpoint store masks its text, and the one file writer
-   * masks whatever it writes) costs a comparison rather than a scan of every pattern.
-   */
   let lastOut: string | undefined;
-  const redact = (text: string): string => {
+  return (text: string): string => {
     let out = String(text);
     if (out === lastOut) return out;
     // Every replacement is shorter than what it replaces, so this ends; usually after one pass with no match.
@@ -262,53 +256,87 @@ export function createRedactor(secrets: readonly string[]): SecretRedactor {
       out = next;
     }
   };
+}
 
-  // Each form's shortest fragment that counts, its first and last characters: searched for natively.
-  const fragments = formList.map((form) => {
-    const least = fragmentThreshold(form.length);
-    return { form, least, head: form.slice(0, least), tail: form.slice(-least) };
-  });
-  /** The longest fragment (at least its threshold) of a known form that `text` ends with (a prefix) or starts with (a suffix). */
-  const edgeFragment = (text: string, at: 'end' | 'start'): number => {
-    let best = 0;
-    const len = text.length;
-    for (const { form, least, head, tail } of fragments) {
-      if (least > form.length - 1 || least > len) continue;
-      if (at === 'end') {
-        // A prefix of `form`, n ≥ least long, ends `text`: it starts with `head`, within the last form.length - 1 characters.
-        for (let p = text.indexOf(head, Math.max(0, len - form.length + 1)); p >= 0; p = text.indexOf(head, p + 1)) {
-          const n = len - p;
-          if (n > best && form.startsWith(text.slice(p)) && /[^*]/.test(text.slice(p))) {
-            best = n;
-            break;
-          }
-        }
-      } else {
-        // A suffix of `form`, n ≥ least long, starts `text`: it ends with `tail`, at n - least, below form.length - least.
-        for (
-          let q = text.lastIndexOf(tail, form.length - 1 - least);
-          q >= 0;
-          q = q > 0 ? text.lastIndexOf(tail, q - 1) : -1
-        ) {
-          const n = q + least;
-          if (n > best && form.endsWith(text.slice(0, n)) && /[^*]/.test(text.slice(0, n))) {
-            best = n;
-            break;
-          }
-        }
-      }
+/** A known form's shortest fragment that counts, its first and last characters: searched for natively. */
+interface Fragment {
+  form: string;
+  least: number;
+  head: string;
+  tail: string;
+}
+
+function fragmentOf(form: string): Fragment {
+  const least = fragmentThreshold(form.length);
+  return { form, least, head: form.slice(0, least), tail: form.slice(-least) };
+}
+
+/** The length of a prefix of `form`, n ≥ least long, that ends `text`, when longer than `best`; else `best`. */
+function prefixEnding(text: string, { form, head }: Fragment, best: number): number {
+  const len = text.length;
+  // It starts with `head`, within the last form.length - 1 characters.
+  for (let p = text.indexOf(head, Math.max(0, len - form.length + 1)); p >= 0; p = text.indexOf(head, p + 1)) {
+    const n = len - p;
+    if (n > best && form.startsWith(text.slice(p)) && /[^*]/.test(text.slice(p))) return n;
+  }
+  return best;
+}
+
+/** The length of a suffix of `form`, n ≥ least long, that starts `text`, when longer than `best`; else `best`. */
+function suffixStarting(text: string, { form, least, tail }: Fragment, best: number): number {
+  // It ends with `tail`, at n - least, below form.length - least.
+  for (
+    let q = text.lastIndexOf(tail, form.length - 1 - least);
+    q >= 0;
+    q = q > 0 ? text.lastIndexOf(tail, q - 1) : -1
+  ) {
+    const n = q + least;
+    if (n > best && form.endsWith(text.slice(0, n)) && /[^*]/.test(text.slice(0, n))) return n;
+  }
+  return best;
+}
+
+/** The longest fragment (at least its threshold) of a known form that `text` ends with (a prefix) or starts with (a suffix). */
+function edgeFragment(fragments: readonly Fragment[], text: string, at: 'end' | 'start'): number {
+  let best = 0;
+  for (const fragment of fragments) {
+    if (fragment.least > fragment.form.length - 1 || fragment.least > text.length) continue;
+    best = at === 'end' ? prefixEnding(text, fragment, best) : suffixStarting(text, fragment, best);
+  }
+  return best;
+}
+
+/** Where each pattern matches `text`, as [start, end) spans. */
+function matchSpans(patterns: readonly RegExp[], text: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (const pattern of patterns) {
+    pattern.lastIndex = 0;
+    for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+      out.push([m.index, m.index + m[0].length]);
+      if (m[0].length === 0) pattern.lastIndex++;
     }
-    return best;
-  };
+  }
+  return out;
+}
+
+export function createRedactor(secrets: readonly string[]): SecretRedactor {
+  const values = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH))];
+  const forms = new Set(values.flatMap(secretForms));
+  // Longest first: at one position the longest form wins.
+  const formList = [...forms].sort((a, b) => b.length - a.length);
+  // Known values before shapes, so a value that has a shape is masked whole.
+  const patterns = alternations([...formList.map(escapeRegExp), ...SHAPES]);
+  const redact = createWholeMasker(forms, patterns);
+  const fragments = formList.map(fragmentOf);
 
   /** A known secret's fragment ending `text` masked (widened to whole escapes); undefined when none. */
   const knownAtEnd = (text: string): string | undefined => {
-    const n = edgeFragment(text, 'end');
+    const n = edgeFragment(fragments, text, 'end');
     return n > 0 ? text.slice(0, escapeAround(text, text.length - n)?.[0] ?? text.length - n) + MASK : undefined;
   };
   /** A known secret's fragment starting `text` masked (widened to whole escapes); undefined when none. */
   const knownAtStart = (text: string): string | undefined => {
-    const n = edgeFragment(text, 'start');
+    const n = edgeFragment(fragments, text, 'start');
     return n > 0 ? MASK + text.slice(escapeAround(text, n)?.[1] ?? n) : undefined;
   };
 
@@ -341,17 +369,7 @@ export function createRedactor(secrets: readonly string[]): SecretRedactor {
     return out;
   };
 
-  const spans = (text: string): Array<[number, number]> => {
-    const out: Array<[number, number]> = [];
-    for (const pattern of patterns) {
-      pattern.lastIndex = 0;
-      for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-        out.push([m.index, m.index + m[0].length]);
-        if (m[0].length === 0) pattern.lastIndex++;
-      }
-    }
-    return out;
-  };
+  const spans = (text: string): Array<[number, number]> => matchSpans(patterns, text);
 
   const edges = (text: string): string => {
     const end = knownAtEnd(text) ?? text;
