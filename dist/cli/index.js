@@ -26524,6 +26524,392 @@ function readReportBlock(text) {
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: ./src/secrets/redact.ts
+const MASK = '***';
+/**
+ * Shorter known values are not masked. Below 6 characters a value is no real credential (every
+ * token this tool is given is 40+ characters; a Discord webhook token is 68) and it occurs in
+ * ordinary output all the time: masking a 1-character value would turn every "a" of every line
+ * into ***, ruining the logs and, by where the masks fall, revealing the value anyway. 6 also
+ * keeps every replacement (`***`) shorter than what it replaces, which is what makes "repeat
+ * until nothing matches" end.
+ */
+const MIN_SECRET_LENGTH = 6;
+// Token shapes. The lookbehinds after `sk-` / `xox?-` keep them off the end of words ("task-ant-\u2026").
+const SHAPES = [
+    'gh[pousr]_[A-Za-z0-9]{36,}',
+    'github_pat_[A-Za-z0-9_]{22,}',
+    'sk-(?<![A-Za-z0-9]sk-)(?:ant-[A-Za-z0-9_-]{20,}|(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{32,})',
+    'xox[abprs]-(?<![A-Za-z0-9]xox[abprs]-)(?=[A-Za-z-]*[0-9])[A-Za-z0-9-]{10,}',
+    // RFC 6750 b64token; a digit is required so prose ("Bearer authentication") is left alone.
+    // The space may be a tab, or `\t` in JSON.
+    '(?:Bearer|bearer|BEARER)(?:[ \\t]|\\\\t)+(?=[A-Za-z._~+/-]*[0-9])[A-Za-z0-9._~+/-]{8,}=*',
+];
+/** The part of a masked shape that stays readable. */
+const SHAPE_PREFIX = /^(?:gh[pousr]_|github_pat_|sk-(?:ant-|proj-|svcacct-|admin-|None-)?|xox[abprs]-|(?:Bearer|bearer|BEARER)(?:[ \t]|\\t)+)/;
+/** At a cut end: a shape prefix and whatever of its token made it into this piece. */
+const SHAPE_AT_CUT_END = 
+// eslint-disable-next-line max-len -- one regular expression of token prefixes: cut, it would no longer read as one
+/(?:gh[pousr]_|github_pat_|(?<![A-Za-z0-9])sk-(?:ant-|proj-|svcacct-|admin-|None-)?|(?<![A-Za-z0-9])xox[abprs]-|(?:Bearer|bearer|BEARER)(?:[ \t]|\\t)+)[A-Za-z0-9_.~+/=-]*$/;
+/**
+ * At a cut start: the rest of a token whose prefix was in the previous piece: a run of token
+ * characters that ends within a token's length. A longer run (a 16 KiB piece of base64 that
+ * happens to be alphanumeric) is no token's rest and stays readable.
+ */
+const TOKEN_AT_CUT_START = /^[A-Za-z0-9_-]{20,255}(?![A-Za-z0-9_-])/;
+const FRAGMENT_THRESHOLD_CAP = 8;
+const BACKSLASH = 0x5c;
+const hex4 = (code, upper) => {
+    const h = code.toString(16).padStart(4, '0');
+    return upper ? h.toUpperCase() : h;
+};
+/** JSON.stringify of a string, without the quotes. */
+const redact_json = (s) => JSON.stringify(s).slice(1, -1);
+const slashEscaped = (s) => s.replace(/\//g, '\\/');
+/** Python's json.dumps (ensure_ascii) and PHP's json_encode: everything beyond ASCII as \uXXXX. */
+const asciiOnly = (s, upper) => s.replace(/[\u007f-\uffff]/g, (c) => `\\u${hex4(c.charCodeAt(0), upper)}`);
+/** XML text and attributes (a JUnit report): &, < and > as entities, and the quotes too in an attribute. */
+const xmlText = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const xmlAttribute = (s) => xmlText(s).replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+/** Go's json.Marshal: <, > and & as \u003c, \u003e, \u0026. */
+const htmlSafe = (s) => s.replace(/[<>&]/g, (c) => `\\u${hex4(c.charCodeAt(0), false)}`);
+function urlForms(s) {
+    try {
+        const component = encodeURIComponent(s);
+        return [
+            component,
+            component.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+            component.replace(/%20/g, '+'),
+            encodeURI(s),
+        ];
+    }
+    catch {
+        return []; // a lone surrogate has no URL encoding
+    }
+}
+/**
+ * The base64 of `bytes` wherever it starts in a longer encoded blob: for each of the three byte
+ * alignments, the characters that depend on the secret's bytes alone; standard and URL-safe.
+ */
+function base64Forms(bytes) {
+    const forms = [];
+    for (let k = 0; k < 3; k++) {
+        const encoded = Buffer.concat([Buffer.alloc(k), bytes]).toString('base64');
+        const stable = encoded.slice(Math.ceil((8 * k) / 6), Math.floor((8 * (k + bytes.length)) / 6));
+        if (stable.length >= 8)
+            forms.push(stable, stable.replace(/\+/g, '-').replace(/\//g, '_'));
+    }
+    return forms;
+}
+/** The forms a secret value can take in output, the value itself first. */
+function secretForms(secret) {
+    const firstLevel = [
+        secret,
+        redact_json(secret),
+        slashEscaped(redact_json(secret)),
+        asciiOnly(redact_json(secret), false),
+        asciiOnly(redact_json(secret), true),
+        asciiOnly(slashEscaped(redact_json(secret)), false),
+        htmlSafe(redact_json(secret)),
+        // In XML (the test command's JUnit report, masked where it is read).
+        xmlText(secret),
+        xmlAttribute(secret),
+        ...urlForms(secret),
+        // Encoded: the value in base64 (an Authorization: Basic header, a .git/config extraheader as
+        // actions/checkout writes it, `x-access-token:<token>`), anywhere in a longer blob.
+        ...base64Forms(Buffer.from(secret, 'utf8')),
+        ...base64Forms(Buffer.from(`x-access-token:${secret}`, 'utf8')),
+    ];
+    const forms = new Set();
+    for (const form of firstLevel) {
+        // Nested: a JSON string inside the agent's JSON, then the logger's JSON.stringify.
+        const once = redact_json(form);
+        const twice = redact_json(once);
+        forms.add(form).add(once).add(twice).add(redact_json(twice));
+    }
+    return [...forms];
+}
+const escapeRegExp = (s) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+/**
+ * V8 stops optimising a regular expression whose source is over 20 KB (kRegExpTooLargeToOptimize):
+ * with a hundred secrets, one alternation of all their forms was 20 times slower. The forms are
+ * split into alternations below this size instead; a handful of secrets needs only one.
+ */
+const MAX_PATTERN_SOURCE = 16_000;
+function alternations(sources) {
+    const groups = [];
+    let size = Infinity;
+    for (const source of sources) {
+        if (size + source.length + 1 > MAX_PATTERN_SOURCE) {
+            groups.push([]);
+            size = 0;
+        }
+        groups[groups.length - 1]?.push(source);
+        size += source.length + 1;
+    }
+    return groups.map((group) => new RegExp(group.join('|'), 'g'));
+}
+function backslashesBefore(text, index) {
+    let n = 0;
+    while (index - n - 1 >= 0 && text.charCodeAt(index - n - 1) === BACKSLASH)
+        n++;
+    return n;
+}
+/**
+ * The escape sequence (`\n`, `\"`, `\\`, `\u00e9`, \u2026) that `index` falls strictly inside, as
+ * [start, end), if any. A replacement is widened to whole escapes so that, in JSON text, it never
+ * leaves half an escape behind (`\***`, `\u00***`, or a `\` now escaping the quote after it).
+ */
+function escapeAround(text, index) {
+    for (let p = index - 1; p >= 0 && p >= index - 5; p--) {
+        if (text.charCodeAt(p) !== BACKSLASH || backslashesBefore(text, p) % 2 === 1)
+            continue;
+        const length = text[p + 1] === 'u' && /^[0-9A-Fa-f]{4}$/.test(text.slice(p + 2, p + 6)) ? 6 : 2;
+        if (p + length > index)
+            return [p, p + length];
+    }
+    return undefined;
+}
+function fragmentThreshold(length) {
+    return Math.min(Math.ceil(length / 2), FRAGMENT_THRESHOLD_CAP);
+}
+/**
+ * The whole-text masker over `patterns`: every match replaced, widened to whole escapes, until nothing
+ * matches. It remembers the last text returned: a text masked already comes back unchanged (the
+ * result is a fixed point of a pass), so masking it again (the checkpoint store masks its text, and
+ * the one file writer masks whatever it writes) costs a comparison rather than a scan of every pattern.
+ */
+function createWholeMasker(forms, patterns) {
+    /** One pass: every match replaced, widened to whole escapes. Returns `text` itself when nothing matched. */
+    const passWith = (pattern, text) => {
+        pattern.lastIndex = 0;
+        let out = '';
+        let last = 0;
+        for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+            const match = m[0];
+            let start = m.index;
+            let masked = forms.has(match) ? MASK : `${SHAPE_PREFIX.exec(match)?.[0] ?? ''}${MASK}`;
+            const before = escapeAround(text, start);
+            if (before)
+                [start, masked] = [before[0], MASK];
+            const end = escapeAround(text, m.index + match.length)?.[1] ?? m.index + match.length;
+            out += text.slice(last, start) + masked;
+            last = end;
+            pattern.lastIndex = end;
+        }
+        return last === 0 ? text : out + text.slice(last);
+    };
+    const pass = (text) => patterns.reduce((out, pattern) => passWith(pattern, out), text);
+    let lastOut;
+    return (text) => {
+        let out = String(text);
+        if (out === lastOut)
+            return out;
+        // Every replacement is shorter than what it replaces, so this ends; usually after one pass with no match.
+        for (;;) {
+            const next = pass(out);
+            if (next === out)
+                return (lastOut = out);
+            out = next;
+        }
+    };
+}
+function fragmentOf(form) {
+    const least = fragmentThreshold(form.length);
+    return { form, least, head: form.slice(0, least), tail: form.slice(-least) };
+}
+/** The length of a prefix of `form`, n \u2265 least long, that ends `text`, when longer than `best`; else `best`. */
+function prefixEnding(text, { form, head }, best) {
+    const len = text.length;
+    // It starts with `head`, within the last form.length - 1 characters.
+    for (let p = text.indexOf(head, Math.max(0, len - form.length + 1)); p >= 0; p = text.indexOf(head, p + 1)) {
+        const n = len - p;
+        if (n > best && form.startsWith(text.slice(p)) && /[^*]/.test(text.slice(p)))
+            return n;
+    }
+    return best;
+}
+/** The length of a suffix of `form`, n \u2265 least long, that starts `text`, when longer than `best`; else `best`. */
+function suffixStarting(text, { form, least, tail }, best) {
+    // It ends with `tail`, at n - least, below form.length - least.
+    for (let q = text.lastIndexOf(tail, form.length - 1 - least); q >= 0; q = q > 0 ? text.lastIndexOf(tail, q - 1) : -1) {
+        const n = q + least;
+        if (n > best && form.endsWith(text.slice(0, n)) && /[^*]/.test(text.slice(0, n)))
+            return n;
+    }
+    return best;
+}
+/** The longest fragment (at least its threshold) of a known form that `text` ends with (a prefix) or starts with (a suffix). */
+function edgeFragment(fragments, text, at) {
+    let best = 0;
+    for (const fragment of fragments) {
+        if (fragment.least > fragment.form.length - 1 || fragment.least > text.length)
+            continue;
+        best = at === 'end' ? prefixEnding(text, fragment, best) : suffixStarting(text, fragment, best);
+    }
+    return best;
+}
+/** Where each pattern matches `text`, as [start, end) spans. */
+function matchSpans(patterns, text) {
+    const out = [];
+    for (const pattern of patterns) {
+        pattern.lastIndex = 0;
+        for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+            out.push([m.index, m.index + m[0].length]);
+            if (m[0].length === 0)
+                pattern.lastIndex++;
+        }
+    }
+    return out;
+}
+function createRedactor(secrets) {
+    const values = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH))];
+    const forms = new Set(values.flatMap(secretForms));
+    // Longest first: at one position the longest form wins.
+    const formList = [...forms].sort((a, b) => b.length - a.length);
+    // Known values before shapes, so a value that has a shape is masked whole.
+    const patterns = alternations([...formList.map(escapeRegExp), ...SHAPES]);
+    const redact = createWholeMasker(forms, patterns);
+    const fragments = formList.map(fragmentOf);
+    /** A known secret's fragment ending `text` masked (widened to whole escapes); undefined when none. */
+    const knownAtEnd = (text) => {
+        const n = edgeFragment(fragments, text, 'end');
+        return n > 0 ? text.slice(0, escapeAround(text, text.length - n)?.[0] ?? text.length - n) + MASK : undefined;
+    };
+    /** A known secret's fragment starting `text` masked (widened to whole escapes); undefined when none. */
+    const knownAtStart = (text) => {
+        const n = edgeFragment(fragments, text, 'start');
+        return n > 0 ? MASK + text.slice(escapeAround(text, n)?.[1] ?? n) : undefined;
+    };
+    const maskCutEnd = (text) => {
+        const known = knownAtEnd(text);
+        if (known !== undefined)
+            return known;
+        const shape = SHAPE_AT_CUT_END.exec(text);
+        if (shape)
+            return text.slice(0, shape.index) + (SHAPE_PREFIX.exec(shape[0])?.[0] ?? '') + MASK;
+        return text;
+    };
+    const maskCutStart = (text) => {
+        const known = knownAtStart(text);
+        if (known !== undefined)
+            return known;
+        const token = TOKEN_AT_CUT_START.exec(text);
+        if (token)
+            return MASK + text.slice(token[0].length);
+        return text;
+    };
+    const piece = (text, cut) => {
+        let out = redact(text);
+        // Masking an edge may expose another match (only with secrets containing `*`): a few rounds.
+        for (let round = 0; round < 8; round++) {
+            let next = out;
+            if (cut.after)
+                next = maskCutEnd(next);
+            if (cut.before)
+                next = maskCutStart(next);
+            if (next === out)
+                return out;
+            out = redact(next);
+        }
+        return out;
+    };
+    const spans = (text) => matchSpans(patterns, text);
+    const edges = (text) => {
+        const end = knownAtEnd(text) ?? text;
+        return knownAtStart(end) ?? end;
+    };
+    return Object.assign(redact, { piece, spans, edges });
+}
+
+;// CONCATENATED MODULE: ./src/secrets/outputMasker.ts
+
+/** How much of each side of a boundary is searched for a secret crossing it. */
+const WINDOW = 512;
+/** Lines held back before they are emitted: how far apart the two streams' halves may arrive. */
+const HOLD = 8;
+function createOutputMasker(redact, emit, opts = {}) {
+    const held = [];
+    let timer;
+    const quietMs = opts.quietMs ?? 1000;
+    const releaseOne = () => {
+        const first = held.shift();
+        if (!first)
+            return;
+        const { text, stream, cut } = first;
+        // A line's own ends too: a secret's half whose other half came too late to be held with it
+        // (more than HOLD lines or quietMs apart, a loaded machine) is masked on its own.
+        emit(redact.edges(cut ? redact.piece(text, cut) : redact(text)), stream, cut);
+    };
+    const releaseAll = () => {
+        if (timer)
+            clearTimeout(timer);
+        timer = undefined;
+        while (held.length > 0)
+            releaseOne();
+    };
+    return {
+        push(line, stream, cut) {
+            const next = { text: line, stream, cut };
+            let previous;
+            for (const p of held)
+                if (p.stream === stream)
+                    previous = p;
+            if (previous)
+                [previous.text, next.text] = maskAcross(redact, previous.text, next.text);
+            for (const p of held) {
+                if (p.stream === stream)
+                    continue;
+                [p.text, next.text] = maskAcross(redact, p.text, next.text);
+                [next.text, p.text] = maskAcross(redact, next.text, p.text);
+            }
+            held.push(next);
+            while (held.length > HOLD)
+                releaseOne();
+            if (timer)
+                clearTimeout(timer);
+            timer = undefined;
+            if (quietMs > 0) {
+                timer = setTimeout(releaseAll, quietMs);
+                timer.unref?.();
+            }
+        },
+        flush: releaseAll,
+    };
+}
+/**
+ * Masks the parts of a secret that crosses from the end of `a` into the start of `b` (the two read
+ * as one string, with no separator). Pure.
+ */
+function maskAcross(redact, a, b) {
+    const left = a.slice(-WINDOW);
+    const right = b.slice(0, WINDOW);
+    const joined = left + right;
+    // The spans of each side alone too: one scan of `joined` reports no match inside another (a
+    // token shape running on into a known secret at the start of `b` hides that secret).
+    const spans = [
+        ...redact.spans(joined),
+        ...redact.spans(left),
+        ...redact.spans(right).map(([start, end]) => [start + left.length, end + left.length]),
+    ];
+    // The masked stretch of `joined`: every span crossing the boundary, widened by every span it
+    // overlaps, so no secret is left half masked.
+    let lo = left.length;
+    let hi = left.length;
+    for (let grown = true; grown;) {
+        grown = false;
+        for (const [start, end] of spans) {
+            const overlaps = lo < hi ? start < hi && end > lo : start < left.length && end > left.length;
+            if (overlaps && (start < lo || end > hi)) {
+                [lo, hi, grown] = [Math.min(lo, start), Math.max(hi, end), true];
+            }
+        }
+    }
+    if (lo === hi)
+        return [a, b];
+    return [a.slice(0, a.length - (left.length - lo)) + MASK, MASK + b.slice(hi - left.length)];
+}
+
 ;// CONCATENATED MODULE: ./src/agents/lines.ts
 const DEFAULT_MAX_LINE_BYTES = 16 * 1024;
 /**
@@ -26742,387 +27128,78 @@ class TailBuffer {
     }
 }
 
-;// CONCATENATED MODULE: ./src/secrets/redact.ts
-const MASK = '***';
-/**
- * Shorter known values are not masked. Below 6 characters a value is no real credential (every
- * token this tool is given is 40+ characters; a Discord webhook token is 68) and it occurs in
- * ordinary output all the time: masking a 1-character value would turn every "a" of every line
- * into ***, ruining the logs and, by where the masks fall, revealing the value anyway. 6 also
- * keeps every replacement (`***`) shorter than what it replaces, which is what makes "repeat
- * until nothing matches" end.
- */
-const MIN_SECRET_LENGTH = 6;
-// Token shapes. The lookbehinds after `sk-` / `xox?-` keep them off the end of words ("task-ant-\u2026").
-const SHAPES = [
-    'gh[pousr]_[A-Za-z0-9]{36,}',
-    'github_pat_[A-Za-z0-9_]{22,}',
-    'sk-(?<![A-Za-z0-9]sk-)(?:ant-[A-Za-z0-9_-]{20,}|(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{32,})',
-    'xox[abprs]-(?<![A-Za-z0-9]xox[abprs]-)(?=[A-Za-z-]*[0-9])[A-Za-z0-9-]{10,}',
-    // RFC 6750 b64token; a digit is required so prose ("Bearer authentication") is left alone.
-    // The space may be a tab, or `\t` in JSON.
-    '(?:Bearer|bearer|BEARER)(?:[ \\t]|\\\\t)+(?=[A-Za-z._~+/-]*[0-9])[A-Za-z0-9._~+/-]{8,}=*',
-];
-/** The part of a masked shape that stays readable. */
-const SHAPE_PREFIX = /^(?:gh[pousr]_|github_pat_|sk-(?:ant-|proj-|svcacct-|admin-|None-)?|xox[abprs]-|(?:Bearer|bearer|BEARER)(?:[ \t]|\\t)+)/;
-/** At a cut end: a shape prefix and whatever of its token made it into this piece. */
-const SHAPE_AT_CUT_END = 
-// eslint-disable-next-line max-len -- one regular expression of token prefixes: cut, it would no longer read as one
-/(?:gh[pousr]_|github_pat_|(?<![A-Za-z0-9])sk-(?:ant-|proj-|svcacct-|admin-|None-)?|(?<![A-Za-z0-9])xox[abprs]-|(?:Bearer|bearer|BEARER)(?:[ \t]|\\t)+)[A-Za-z0-9_.~+/=-]*$/;
-/**
- * At a cut start: the rest of a token whose prefix was in the previous piece: a run of token
- * characters that ends within a token's length. A longer run (a 16 KiB piece of base64 that
- * happens to be alphanumeric) is no token's rest and stays readable.
- */
-const TOKEN_AT_CUT_START = /^[A-Za-z0-9_-]{20,255}(?![A-Za-z0-9_-])/;
-const FRAGMENT_THRESHOLD_CAP = 8;
-const BACKSLASH = 0x5c;
-const hex4 = (code, upper) => {
-    const h = code.toString(16).padStart(4, '0');
-    return upper ? h.toUpperCase() : h;
-};
-/** JSON.stringify of a string, without the quotes. */
-const redact_json = (s) => JSON.stringify(s).slice(1, -1);
-const slashEscaped = (s) => s.replace(/\//g, '\\/');
-/** Python's json.dumps (ensure_ascii) and PHP's json_encode: everything beyond ASCII as \uXXXX. */
-const asciiOnly = (s, upper) => s.replace(/[\u007f-\uffff]/g, (c) => `\\u${hex4(c.charCodeAt(0), upper)}`);
-/** XML text and attributes (a JUnit report): &, < and > as entities, and the quotes too in an attribute. */
-const xmlText = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const xmlAttribute = (s) => xmlText(s).replace(/"/g, '&quot;').replace(/'/g, '&apos;');
-/** Go's json.Marshal: <, > and & as \u003c, \u003e, \u0026. */
-const htmlSafe = (s) => s.replace(/[<>&]/g, (c) => `\\u${hex4(c.charCodeAt(0), false)}`);
-function urlForms(s) {
+;// CONCATENATED MODULE: ./src/agents/processOutput.ts
+
+
+/** Hand a line to `req.onLine`, its cut when it is a piece; a throwing listener is ignored. */
+function forwardLine(req, line, stream, cutBefore, cutAfter) {
+    if (!req.onLine)
+        return;
     try {
-        const component = encodeURIComponent(s);
-        return [
-            component,
-            component.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
-            component.replace(/%20/g, '+'),
-            encodeURI(s),
-        ];
+        if (cutBefore || cutAfter)
+            req.onLine(line, stream, { before: cutBefore, after: cutAfter });
+        else
+            req.onLine(line, stream);
     }
     catch {
-        return []; // a lone surrogate has no URL encoding
+        // A faulty listener must not break the stream.
     }
 }
-/**
- * The base64 of `bytes` wherever it starts in a longer encoded blob: for each of the three byte
- * alignments, the characters that depend on the secret's bytes alone; standard and URL-safe.
- */
-function base64Forms(bytes) {
-    const forms = [];
-    for (let k = 0; k < 3; k++) {
-        const encoded = Buffer.concat([Buffer.alloc(k), bytes]).toString('base64');
-        const stable = encoded.slice(Math.ceil((8 * k) / 6), Math.floor((8 * (k + bytes.length)) / 6));
-        if (stable.length >= 8)
-            forms.push(stable, stable.replace(/\+/g, '-').replace(/\//g, '_'));
-    }
-    return forms;
-}
-/** The forms a secret value can take in output, the value itself first. */
-function secretForms(secret) {
-    const firstLevel = [
-        secret,
-        redact_json(secret),
-        slashEscaped(redact_json(secret)),
-        asciiOnly(redact_json(secret), false),
-        asciiOnly(redact_json(secret), true),
-        asciiOnly(slashEscaped(redact_json(secret)), false),
-        htmlSafe(redact_json(secret)),
-        // In XML (the test command's JUnit report, masked where it is read).
-        xmlText(secret),
-        xmlAttribute(secret),
-        ...urlForms(secret),
-        // Encoded: the value in base64 (an Authorization: Basic header, a .git/config extraheader as
-        // actions/checkout writes it, `x-access-token:<token>`), anywhere in a longer blob.
-        ...base64Forms(Buffer.from(secret, 'utf8')),
-        ...base64Forms(Buffer.from(`x-access-token:${secret}`, 'utf8')),
-    ];
-    const forms = new Set();
-    for (const form of firstLevel) {
-        // Nested: a JSON string inside the agent's JSON, then the logger's JSON.stringify.
-        const once = redact_json(form);
-        const twice = redact_json(once);
-        forms.add(form).add(once).add(twice).add(redact_json(twice));
-    }
-    return [...forms];
-}
-const escapeRegExp = (s) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
-/**
- * V8 stops optimising a regular expression whose source is over 20 KB (kRegExpTooLargeToOptimize):
- * with a hundred secrets, one alternation of all their forms was 20 times slower. The forms are
- * split into alternations below this size instead; a handful of secrets needs only one.
- */
-const MAX_PATTERN_SOURCE = 16_000;
-function alternations(sources) {
-    const groups = [];
-    let size = Infinity;
-    for (const source of sources) {
-        if (size + source.length + 1 > MAX_PATTERN_SOURCE) {
-            groups.push([]);
-            size = 0;
-        }
-        groups[groups.length - 1]?.push(source);
-        size += source.length + 1;
-    }
-    return groups.map((group) => new RegExp(group.join('|'), 'g'));
-}
-function backslashesBefore(text, index) {
-    let n = 0;
-    while (index - n - 1 >= 0 && text.charCodeAt(index - n - 1) === BACKSLASH)
-        n++;
-    return n;
-}
-/**
- * The escape sequence (`\n`, `\"`, `\\`, `\u00e9`, \u2026) that `index` falls strictly inside, as
- * [start, end), if any. A replacement is widened to whole escapes so that, in JSON text, it never
- * leaves half an escape behind (`\***`, `\u00***`, or a `\` now escaping the quote after it).
- */
-function escapeAround(text, index) {
-    for (let p = index - 1; p >= 0 && p >= index - 5; p--) {
-        if (text.charCodeAt(p) !== BACKSLASH || backslashesBefore(text, p) % 2 === 1)
-            continue;
-        const length = text[p + 1] === 'u' && /^[0-9A-Fa-f]{4}$/.test(text.slice(p + 2, p + 6)) ? 6 : 2;
-        if (p + length > index)
-            return [p, p + length];
-    }
-    return undefined;
-}
-function fragmentThreshold(length) {
-    return Math.min(Math.ceil(length / 2), FRAGMENT_THRESHOLD_CAP);
-}
-function createRedactor(secrets) {
-    const values = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH))];
-    const forms = new Set(values.flatMap(secretForms));
-    // Longest first: at one position the longest form wins.
-    const formList = [...forms].sort((a, b) => b.length - a.length);
-    // Known values before shapes, so a value that has a shape is masked whole.
-    const patterns = alternations([...formList.map(escapeRegExp), ...SHAPES]);
-    /** One pass: every match replaced, widened to whole escapes. Returns `text` itself when nothing matched. */
-    const passWith = (pattern, text) => {
-        pattern.lastIndex = 0;
-        let out = '';
-        let last = 0;
-        for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-            const match = m[0];
-            let start = m.index;
-            let masked = forms.has(match) ? MASK : `${SHAPE_PREFIX.exec(match)?.[0] ?? ''}${MASK}`;
-            const before = escapeAround(text, start);
-            if (before)
-                [start, masked] = [before[0], MASK];
-            const end = escapeAround(text, m.index + match.length)?.[1] ?? m.index + match.length;
-            out += text.slice(last, start) + masked;
-            last = end;
-            pattern.lastIndex = end;
-        }
-        return last === 0 ? text : out + text.slice(last);
-    };
-    const pass = (text) => patterns.reduce((out, pattern) => passWith(pattern, out), text);
-    /**
-     * The last text returned: a text masked already comes back unchanged (the result is a fixed point
-     * of `pass`), so masking it again (the checkpoint store masks its text, and the one file writer
-     * masks whatever it writes) costs a comparison rather than a scan of every pattern.
-     */
-    let lastOut;
-    const redact = (text) => {
-        let out = String(text);
-        if (out === lastOut)
-            return out;
-        // Every replacement is shorter than what it replaces, so this ends; usually after one pass with no match.
-        for (;;) {
-            const next = pass(out);
-            if (next === out)
-                return (lastOut = out);
-            out = next;
-        }
-    };
-    // Each form's shortest fragment that counts, its first and last characters: searched for natively.
-    const fragments = formList.map((form) => {
-        const least = fragmentThreshold(form.length);
-        return { form, least, head: form.slice(0, least), tail: form.slice(-least) };
+function createOutputSink(req, makeMasker) {
+    const tailBytes = req.tailBytes;
+    const tail = new TailBuffer(tailBytes);
+    const stderrTail = new TailBuffer(tailBytes);
+    let bytes = 0;
+    const splitters = { stdout: new LineSplitter(req.maxLineBytes), stderr: new LineSplitter(req.maxLineBytes) };
+    // Masked output: the tails are built from the masked lines, never from the raw bytes.
+    const masker = makeMasker((line, stream, cut) => {
+        const text = cut?.after ? line : `${line}\n`;
+        tail.push(text);
+        if (stream === 'stderr')
+            stderrTail.push(text);
+        forwardLine(req, line, stream, cut?.before ?? false, cut?.after ?? false);
     });
-    /** The longest fragment (at least its threshold) of a known form that `text` ends with (a prefix) or starts with (a suffix). */
-    const edgeFragment = (text, at) => {
-        let best = 0;
-        const len = text.length;
-        for (const { form, least, head, tail } of fragments) {
-            if (least > form.length - 1 || least > len)
-                continue;
-            if (at === 'end') {
-                // A prefix of `form`, n \u2265 least long, ends `text`: it starts with `head`, within the last form.length - 1 characters.
-                for (let p = text.indexOf(head, Math.max(0, len - form.length + 1)); p >= 0; p = text.indexOf(head, p + 1)) {
-                    const n = len - p;
-                    if (n > best && form.startsWith(text.slice(p)) && /[^*]/.test(text.slice(p))) {
-                        best = n;
-                        break;
-                    }
-                }
-            }
-            else {
-                // A suffix of `form`, n \u2265 least long, starts `text`: it ends with `tail`, at n - least, below form.length - least.
-                for (let q = text.lastIndexOf(tail, form.length - 1 - least); q >= 0; q = q > 0 ? text.lastIndexOf(tail, q - 1) : -1) {
-                    const n = q + least;
-                    if (n > best && form.endsWith(text.slice(0, n)) && /[^*]/.test(text.slice(0, n))) {
-                        best = n;
-                        break;
-                    }
-                }
-            }
-        }
-        return best;
+    const deliver = (line, stream, cutBefore, cutAfter) => {
+        if (masker)
+            masker.push(line, stream, cutBefore || cutAfter ? { before: cutBefore, after: cutAfter } : undefined);
+        else
+            forwardLine(req, line, stream, cutBefore, cutAfter);
     };
-    /** A known secret's fragment ending `text` masked (widened to whole escapes); undefined when none. */
-    const knownAtEnd = (text) => {
-        const n = edgeFragment(text, 'end');
-        return n > 0 ? text.slice(0, escapeAround(text, text.length - n)?.[0] ?? text.length - n) + MASK : undefined;
-    };
-    /** A known secret's fragment starting `text` masked (widened to whole escapes); undefined when none. */
-    const knownAtStart = (text) => {
-        const n = edgeFragment(text, 'start');
-        return n > 0 ? MASK + text.slice(escapeAround(text, n)?.[1] ?? n) : undefined;
-    };
-    const maskCutEnd = (text) => {
-        const known = knownAtEnd(text);
-        if (known !== undefined)
-            return known;
-        const shape = SHAPE_AT_CUT_END.exec(text);
-        if (shape)
-            return text.slice(0, shape.index) + (SHAPE_PREFIX.exec(shape[0])?.[0] ?? '') + MASK;
-        return text;
-    };
-    const maskCutStart = (text) => {
-        const known = knownAtStart(text);
-        if (known !== undefined)
-            return known;
-        const token = TOKEN_AT_CUT_START.exec(text);
-        if (token)
-            return MASK + text.slice(token[0].length);
-        return text;
-    };
-    const piece = (text, cut) => {
-        let out = redact(text);
-        // Masking an edge may expose another match (only with secrets containing `*`): a few rounds.
-        for (let round = 0; round < 8; round++) {
-            let next = out;
-            if (cut.after)
-                next = maskCutEnd(next);
-            if (cut.before)
-                next = maskCutStart(next);
-            if (next === out)
-                return out;
-            out = redact(next);
-        }
-        return out;
-    };
-    const spans = (text) => {
-        const out = [];
-        for (const pattern of patterns) {
-            pattern.lastIndex = 0;
-            for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-                out.push([m.index, m.index + m[0].length]);
-                if (m[0].length === 0)
-                    pattern.lastIndex++;
-            }
-        }
-        return out;
-    };
-    const edges = (text) => {
-        const end = knownAtEnd(text) ?? text;
-        return knownAtStart(end) ?? end;
-    };
-    return Object.assign(redact, { piece, spans, edges });
-}
-
-;// CONCATENATED MODULE: ./src/secrets/outputMasker.ts
-
-/** How much of each side of a boundary is searched for a secret crossing it. */
-const WINDOW = 512;
-/** Lines held back before they are emitted: how far apart the two streams' halves may arrive. */
-const HOLD = 8;
-function createOutputMasker(redact, emit, opts = {}) {
-    const held = [];
-    let timer;
-    const quietMs = opts.quietMs ?? 1000;
-    const releaseOne = () => {
-        const first = held.shift();
-        if (!first)
-            return;
-        const { text, stream, cut } = first;
-        // A line's own ends too: a secret's half whose other half came too late to be held with it
-        // (more than HOLD lines or quietMs apart, a loaded machine) is masked on its own.
-        emit(redact.edges(cut ? redact.piece(text, cut) : redact(text)), stream, cut);
-    };
-    const releaseAll = () => {
-        if (timer)
-            clearTimeout(timer);
-        timer = undefined;
-        while (held.length > 0)
-            releaseOne();
+    const emitters = {
+        stdout: (line, cutBefore, cutAfter) => deliver(line, 'stdout', cutBefore, cutAfter),
+        stderr: (line, cutBefore, cutAfter) => deliver(line, 'stderr', cutBefore, cutAfter),
     };
     return {
-        push(line, stream, cut) {
-            const next = { text: line, stream, cut };
-            let previous;
-            for (const p of held)
-                if (p.stream === stream)
-                    previous = p;
-            if (previous)
-                [previous.text, next.text] = maskAcross(redact, previous.text, next.text);
-            for (const p of held) {
-                if (p.stream === stream)
-                    continue;
-                [p.text, next.text] = maskAcross(redact, p.text, next.text);
-                [next.text, p.text] = maskAcross(redact, next.text, p.text);
-            }
-            held.push(next);
-            while (held.length > HOLD)
-                releaseOne();
-            if (timer)
-                clearTimeout(timer);
-            timer = undefined;
-            if (quietMs > 0) {
-                timer = setTimeout(releaseAll, quietMs);
-                timer.unref?.();
-            }
+        tail,
+        stderrTail,
+        bytes: () => bytes,
+        consume(stream, name) {
+            if (!stream)
+                return;
+            stream.on('data', (chunk) => {
+                bytes += chunk.length;
+                // Unmasked, the tails take the raw bytes (copied into their rings): no per-line allocation.
+                if (!masker) {
+                    tail.push(chunk);
+                    if (name === 'stderr')
+                        stderrTail.push(chunk);
+                }
+                splitters[name].pushEach(chunk, emitters[name]);
+            });
+            stream.on('end', () => splitters[name].flushEach(emitters[name]));
+            stream.on('error', () => {
+                /* the pipe broke; 'close' still follows */
+            });
         },
-        flush: releaseAll,
+        flush() {
+            splitters.stdout.flushEach(emitters.stdout);
+            splitters.stderr.flushEach(emitters.stderr);
+            masker?.flush();
+        },
     };
-}
-/**
- * Masks the parts of a secret that crosses from the end of `a` into the start of `b` (the two read
- * as one string, with no separator). Pure.
- */
-function maskAcross(redact, a, b) {
-    const left = a.slice(-WINDOW);
-    const right = b.slice(0, WINDOW);
-    const joined = left + right;
-    // The spans of each side alone too: one scan of `joined` reports no match inside another (a
-    // token shape running on into a known secret at the start of `b` hides that secret).
-    const spans = [
-        ...redact.spans(joined),
-        ...redact.spans(left),
-        ...redact.spans(right).map(([start, end]) => [start + left.length, end + left.length]),
-    ];
-    // The masked stretch of `joined`: every span crossing the boundary, widened by every span it
-    // overlaps, so no secret is left half masked.
-    let lo = left.length;
-    let hi = left.length;
-    for (let grown = true; grown;) {
-        grown = false;
-        for (const [start, end] of spans) {
-            const overlaps = lo < hi ? start < hi && end > lo : start < left.length && end > left.length;
-            if (overlaps && (start < lo || end > hi)) {
-                [lo, hi, grown] = [Math.min(lo, start), Math.max(hi, end), true];
-            }
-        }
-    }
-    if (lo === hi)
-        return [a, b];
-    return [a.slice(0, a.length - (left.length - lo)) + MASK, MASK + b.slice(hi - left.length)];
 }
 
 ;// CONCATENATED MODULE: ./src/agents/process.ts
-
 
 
 
@@ -27172,219 +27249,204 @@ function describeSpawnError(err, req) {
         return `command not found: ${req.shell ? '/bin/sh' : req.command}`;
     return err.message || String(err);
 }
+const EMPTY_RESULT = {
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    durationMs: 0,
+    tail: '',
+    stderrTail: '',
+    bytes: 0,
+};
+function createTimers() {
+    const timers = new Set();
+    return {
+        later(ms, fn) {
+            const t = setTimeout(() => {
+                timers.delete(t);
+                fn();
+            }, ms);
+            timers.add(t);
+        },
+        clear() {
+            for (const t of timers)
+                clearTimeout(t);
+            timers.clear();
+        },
+    };
+}
+/** Spawn the child as the leader of its own process group; a synchronous spawn failure is described. */
+function spawnChild(req) {
+    const file = req.shell ? '/bin/sh' : req.command;
+    const argv = req.shell ? ['-c', req.command, 'sh', ...(req.args ?? [])] : (req.args ?? []);
+    const stdinFd = req.stdin !== undefined && req.stdinFile !== undefined ? openHolding(req.stdinFile, req.stdin) : undefined;
+    try {
+        const child = (0,external_node_child_process_namespaceObject.spawn)(file, argv, {
+            cwd: req.cwd,
+            env: req.env ?? process.env,
+            detached: true,
+            stdio: [stdinFd ?? (req.stdin === undefined ? 'ignore' : 'pipe'), 'pipe', 'pipe'],
+            windowsHide: true,
+        });
+        return { child };
+    }
+    catch (err) {
+        return { spawnError: describeSpawnError(err, req) };
+    }
+    finally {
+        // The child has its own copy of the descriptor.
+        if (stdinFd !== undefined)
+            (0,external_node_fs_namespaceObject.closeSync)(stdinFd);
+    }
+}
+function resultOf(state, output, durationMs, spawnError) {
+    const result = {
+        exitCode: state.exitCode,
+        signal: state.exitSignal,
+        timedOut: state.timedOut,
+        aborted: state.aborted,
+        durationMs,
+        tail: output.tail.toString(),
+        stderrTail: output.stderrTail.toString(),
+        bytes: output.bytes(),
+    };
+    if (spawnError !== undefined)
+        result.spawnError = spawnError;
+    return result;
+}
+/** SIGTERM the group now, SIGKILL it after the grace period if anything is left. */
+function terminateGroup(child, state, timers, killGraceMs, finish) {
+    const pid = child.pid;
+    if (state.terminating || pid === undefined)
+        return;
+    state.terminating = true;
+    killGroup(pid, 'SIGTERM');
+    timers.later(killGraceMs, () => {
+        if (killGroup(pid, 0))
+            killGroup(pid, 'SIGKILL');
+        // Something outside the group (setsid) may still hold our pipes: stop waiting on them.
+        timers.later(PIPE_DRAIN_MS, () => {
+            child.stdout?.destroy();
+            child.stderr?.destroy();
+            if (child.exitCode !== null || child.signalCode !== null)
+                finish();
+        });
+    });
+}
+/** Record how the child ended; the run settles on 'close' (or on a spawn 'error'). */
+function watchChild(child, req, state, on) {
+    child.on('error', (err) => {
+        if (child.pid === undefined) {
+            on.finish(describeSpawnError(err, req));
+        }
+        // Otherwise a kill or pipe error on a running child: 'close' still comes.
+    });
+    child.on('exit', (code, sig) => {
+        state.exitCode = code;
+        state.exitSignal = sig;
+        // Stray background processes would keep the pipes open and hang us.
+        on.terminate();
+    });
+    child.on('close', (code, sig) => {
+        if (state.exitCode === null && state.exitSignal === null) {
+            state.exitCode = code;
+            state.exitSignal = sig;
+        }
+        on.finish();
+    });
+}
+/** Tell `req.onSpawn` the leader's pid; a throwing listener is ignored. */
+function notifySpawn(req, pid) {
+    try {
+        req.onSpawn?.(pid);
+    }
+    catch {
+        // A faulty listener must not break the run.
+    }
+}
+function armTimeout(req, state, timers, terminate) {
+    if (req.timeoutMs === undefined || !Number.isFinite(req.timeoutMs) || req.timeoutMs <= 0)
+        return;
+    // Node fires a delay over 2^31-1 ms at once: such a timeout is clamped, never instant.
+    timers.later(Math.min(req.timeoutMs, MAX_TIMER_MS), () => {
+        if (state.settled || state.terminating)
+            return;
+        state.timedOut = true;
+        terminate();
+    });
+}
+function writeStdin(child, text) {
+    const stdin = child.stdin;
+    if (!stdin)
+        return;
+    stdin.on('error', () => {
+        /* EPIPE: the child does not read its stdin */
+    });
+    stdin.end(text);
+}
+/** Watch a spawned child until it settles: output, exit, timeout, abort; resolve once. */
+function superviseChild(child, req, elapsed, resolve) {
+    const killGraceMs = req.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+    const timers = createTimers();
+    const tailBytes = req.tailBytes ?? DEFAULT_TAIL_BYTES;
+    // Masked output: the masker is made here, where an agent's output enters the engine.
+    const mask = req.mask;
+    const output = createOutputSink({ ...req, tailBytes }, (sink) => (mask ? createOutputMasker(mask, sink) : undefined));
+    output.consume(child.stdout, 'stdout');
+    output.consume(child.stderr, 'stderr');
+    const state = {
+        settled: false,
+        timedOut: false,
+        aborted: false,
+        terminating: false,
+        exitCode: null,
+        exitSignal: null,
+    };
+    const finish = (spawnError) => {
+        if (state.settled)
+            return;
+        state.settled = true;
+        timers.clear();
+        req.signal?.removeEventListener('abort', onAbort);
+        output.flush();
+        resolve(resultOf(state, output, elapsed(), spawnError));
+    };
+    const terminate = () => terminateGroup(child, state, timers, killGraceMs, finish);
+    function onAbort() {
+        // Once the child has exited on its own, an abort changes nothing.
+        if (state.settled || state.exitCode !== null || state.exitSignal !== null)
+            return;
+        state.aborted = true;
+        terminate();
+    }
+    watchChild(child, req, state, { finish, terminate });
+    if (child.pid === undefined) {
+        // Spawn failed; 'error' follows on the next tick.
+        return;
+    }
+    notifySpawn(req, child.pid);
+    armTimeout(req, state, timers, terminate);
+    req.signal?.addEventListener('abort', onAbort, { once: true });
+    writeStdin(child, req.stdin);
+}
 /**
  * Run a command in its own process group, streaming its output line by line into
  * `onLine` and two bounded tails. Never rejects: a spawn failure resolves with `spawnError`.
  */
 function runProcess(req) {
     const started = external_node_perf_hooks_namespaceObject.performance.now();
-    const killGraceMs = req.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-    const tailBytes = req.tailBytes ?? DEFAULT_TAIL_BYTES;
-    const tail = new TailBuffer(tailBytes);
-    const stderrTail = new TailBuffer(tailBytes);
     const elapsed = () => external_node_perf_hooks_namespaceObject.performance.now() - started;
-    const base = {
-        exitCode: null,
-        signal: null,
-        timedOut: false,
-        aborted: false,
-        durationMs: 0,
-        tail: '',
-        stderrTail: '',
-        bytes: 0,
-    };
     if (req.signal?.aborted) {
-        return Promise.resolve({ ...base, aborted: true, durationMs: elapsed() });
+        return Promise.resolve({ ...EMPTY_RESULT, aborted: true, durationMs: elapsed() });
     }
     return new Promise((resolve) => {
-        const file = req.shell ? '/bin/sh' : req.command;
-        const argv = req.shell ? ['-c', req.command, 'sh', ...(req.args ?? [])] : (req.args ?? []);
-        const stdinFd = req.stdin !== undefined && req.stdinFile !== undefined ? openHolding(req.stdinFile, req.stdin) : undefined;
-        let child;
-        try {
-            child = (0,external_node_child_process_namespaceObject.spawn)(file, argv, {
-                cwd: req.cwd,
-                env: req.env ?? process.env,
-                detached: true,
-                stdio: [stdinFd ?? (req.stdin === undefined ? 'ignore' : 'pipe'), 'pipe', 'pipe'],
-                windowsHide: true,
-            });
-        }
-        catch (err) {
-            resolve({ ...base, durationMs: elapsed(), spawnError: describeSpawnError(err, req) });
+        const spawned = spawnChild(req);
+        if ('spawnError' in spawned) {
+            resolve({ ...EMPTY_RESULT, durationMs: elapsed(), spawnError: spawned.spawnError });
             return;
         }
-        finally {
-            // The child has its own copy of the descriptor.
-            if (stdinFd !== undefined)
-                (0,external_node_fs_namespaceObject.closeSync)(stdinFd);
-        }
-        let settled = false;
-        let timedOut = false;
-        let aborted = false;
-        let exitCode = null;
-        let exitSignal = null;
-        let bytes = 0;
-        const timers = new Set();
-        const later = (ms, fn) => {
-            const t = setTimeout(() => {
-                timers.delete(t);
-                fn();
-            }, ms);
-            timers.add(t);
-        };
-        const splitters = { stdout: new LineSplitter(req.maxLineBytes), stderr: new LineSplitter(req.maxLineBytes) };
-        const emitters = {
-            stdout: (line, cutBefore, cutAfter) => deliver(line, 'stdout', cutBefore, cutAfter),
-            stderr: (line, cutBefore, cutAfter) => deliver(line, 'stderr', cutBefore, cutAfter),
-        };
-        // Masked output: the tails are built from the masked lines, never from the raw bytes.
-        const masker = req.mask
-            ? createOutputMasker(req.mask, (line, stream, cut) => {
-                const text = cut?.after ? line : `${line}\n`;
-                tail.push(text);
-                if (stream === 'stderr')
-                    stderrTail.push(text);
-                forward(line, stream, cut?.before ?? false, cut?.after ?? false);
-            })
-            : undefined;
-        function deliver(line, stream, cutBefore, cutAfter) {
-            if (masker)
-                masker.push(line, stream, cutBefore || cutAfter ? { before: cutBefore, after: cutAfter } : undefined);
-            else
-                forward(line, stream, cutBefore, cutAfter);
-        }
-        function forward(line, stream, cutBefore, cutAfter) {
-            if (!req.onLine)
-                return;
-            try {
-                if (cutBefore || cutAfter)
-                    req.onLine(line, stream, { before: cutBefore, after: cutAfter });
-                else
-                    req.onLine(line, stream);
-            }
-            catch {
-                // A faulty listener must not break the stream.
-            }
-        }
-        const consume = (stream, name) => {
-            if (!stream)
-                return;
-            stream.on('data', (chunk) => {
-                bytes += chunk.length;
-                // Unmasked, the tails take the raw bytes (copied into their rings): no per-line allocation.
-                if (!masker) {
-                    tail.push(chunk);
-                    if (name === 'stderr')
-                        stderrTail.push(chunk);
-                }
-                splitters[name].pushEach(chunk, emitters[name]);
-            });
-            stream.on('end', () => splitters[name].flushEach(emitters[name]));
-            stream.on('error', () => {
-                /* the pipe broke; 'close' still follows */
-            });
-        };
-        consume(child.stdout, 'stdout');
-        consume(child.stderr, 'stderr');
-        const finish = (spawnError) => {
-            if (settled)
-                return;
-            settled = true;
-            for (const t of timers)
-                clearTimeout(t);
-            timers.clear();
-            req.signal?.removeEventListener('abort', onAbort);
-            splitters.stdout.flushEach(emitters.stdout);
-            splitters.stderr.flushEach(emitters.stderr);
-            masker?.flush();
-            const result = {
-                exitCode,
-                signal: exitSignal,
-                timedOut,
-                aborted,
-                durationMs: elapsed(),
-                tail: tail.toString(),
-                stderrTail: stderrTail.toString(),
-                bytes,
-            };
-            if (spawnError !== undefined)
-                result.spawnError = spawnError;
-            resolve(result);
-        };
-        /** SIGTERM the group now, SIGKILL it after the grace period if anything is left. */
-        let terminating = false;
-        const terminate = () => {
-            const pid = child.pid;
-            if (terminating || pid === undefined)
-                return;
-            terminating = true;
-            killGroup(pid, 'SIGTERM');
-            later(killGraceMs, () => {
-                if (killGroup(pid, 0))
-                    killGroup(pid, 'SIGKILL');
-                // Something outside the group (setsid) may still hold our pipes: stop waiting on them.
-                later(PIPE_DRAIN_MS, () => {
-                    child.stdout?.destroy();
-                    child.stderr?.destroy();
-                    if (child.exitCode !== null || child.signalCode !== null)
-                        finish();
-                });
-            });
-        };
-        function onAbort() {
-            // Once the child has exited on its own, an abort changes nothing.
-            if (settled || exitCode !== null || exitSignal !== null)
-                return;
-            aborted = true;
-            terminate();
-        }
-        child.on('error', (err) => {
-            if (child.pid === undefined) {
-                finish(describeSpawnError(err, req));
-            }
-            // Otherwise a kill or pipe error on a running child: 'close' still comes.
-        });
-        child.on('exit', (code, sig) => {
-            exitCode = code;
-            exitSignal = sig;
-            // Stray background processes would keep the pipes open and hang us.
-            terminate();
-        });
-        child.on('close', (code, sig) => {
-            if (exitCode === null && exitSignal === null) {
-                exitCode = code;
-                exitSignal = sig;
-            }
-            finish();
-        });
-        if (child.pid === undefined) {
-            // Spawn failed; 'error' follows on the next tick.
-            return;
-        }
-        try {
-            req.onSpawn?.(child.pid);
-        }
-        catch {
-            // A faulty listener must not break the run.
-        }
-        if (req.timeoutMs !== undefined && Number.isFinite(req.timeoutMs) && req.timeoutMs > 0) {
-            // Node fires a delay over 2^31-1 ms at once: such a timeout is clamped, never instant.
-            later(Math.min(req.timeoutMs, MAX_TIMER_MS), () => {
-                if (settled || terminating)
-                    return;
-                timedOut = true;
-                terminate();
-            });
-        }
-        req.signal?.addEventListener('abort', onAbort, { once: true });
-        const stdin = child.stdin;
-        if (stdin) {
-            stdin.on('error', () => {
-                /* EPIPE: the child does not read its stdin */
-            });
-            stdin.end(req.stdin);
-        }
+        superviseChild(spawned.child, req, elapsed, resolve);
     });
 }
 
