@@ -125,44 +125,9 @@ async function planWithSession(
   const { goal, templates, agent, session, redact, fail, problems } = ctx;
   const logger = runLogger(options, io, redact);
   for (const note of session.notes) logger.warn('run.recovered', note);
-  for (const [phase, template] of Object.entries(templates)) {
-    const unknown = unknownPlaceholders(template);
-    if (unknown.length)
-      logger.warn(
-        'pipeline.template',
-        `${surface(io.terms).option('planPrompts')} ${PROMPT_FILES[phase as AgentPhaseName]}: unknown placeholder(s) ` +
-          `${unknown.map((n) => `{{${n}}}`).join(', ')} are left as written.`,
-      );
-  }
-  const issuesFile = options.issuesFile;
-  // As `run` picks its source: bd when it is installed and no other file was named, else the file.
-  const useBd = options.issuesFile === '.beads/issues.jsonl' && (await isOnPath('bd', io.env.PATH));
-  const onWarning = (message: string) => logger.warn('source.warning', message);
-  const sink =
-    io.sink ??
-    (useBd
-      ? Object.assign(new BdCliPhaseIssueSink({ cwd: io.cwd, onWarning }), { where: 'bd' })
-      : Object.assign(new BeadsFilePhaseIssueSink({ file: issuesFile, cwd: io.cwd }), { where: issuesFile }));
-  // The agent writes the phases' artifacts; agents refuse to write under .git/ (Claude Code does),
-  // so with the state directory there they go to .agent-loop/ in the work tree: excluded and never
-  // staged, like the state directory itself.
-  const top = await gitTopLevel(io.cwd, io.env);
-  const artifactsDir =
-    top && path.relative(top, io.stateDir).startsWith('.git') ? path.join(top, LEGACY_STATE_DIR) : io.stateDir;
-  const git = await openGit(io.cwd, io.env, {
-    redact,
-    ...(options.commitAuthor ? { author: options.commitAuthor } : {}),
-    protect: [io.stateDir, artifactsDir],
-    holdsSecret: secretDetector(io.secrets),
-    onStagingRestored: (what, when) => stagingRestored(logger, what, when),
-  });
-  if (git) {
-    for (const dir of new Set([io.stateDir, artifactsDir])) {
-      const inTree = workTreePath(git.topLevel, dir);
-      if (inTree) await git.exclude(inTree);
-    }
-    await git.exclude(TEMP_FILE_PATTERN);
-  }
+  warnUnknownPlaceholders(logger, templates, io.terms);
+  const sink = await phaseIssueSink(options, io, logger);
+  const { git, artifactsDir } = await openPlanGit(options, io, redact, logger);
   try {
     return await runPipeline({
       ...(goal ? { goal } : {}),
@@ -187,32 +152,7 @@ async function planWithSession(
       ...(options.resume ? { resume: options.resume } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
       // Implementation: the loop in this checkpoint, on the created issues, from the same source `run` would use (or the caller's).
-      implement: async (checkpointId, issueIds) => {
-        // The new issues are committed on the base branch first: the loop's cycles branch off it,
-        // and an escalated cycle returns to it.
-        if (
-          git &&
-          !(await git.currentRef()).startsWith('agent-loop/') &&
-          (await git.commitAll(
-            `agent-loop plan: ${issueIds.length} phase issue(s) ${issueIds.join(' ')}`.slice(0, 120),
-          ))
-        ) {
-          logger.info('git.committed', `Committed the phase issues (${sink.where}) on ${await git.currentRef()}.`);
-        }
-        return runCommand(
-          {
-            ...options,
-            workflow: options.workflow === 'tdd' ? 'tdd' : 'implement',
-            resume: checkpointId,
-            fresh: false,
-          },
-          {
-            ...io,
-            onlyIssues: issueIds,
-            session,
-          },
-        );
-      },
+      implement: implementWith(options, io, session, logger, sink, git),
     });
   } catch (error) {
     if (error instanceof PipelineStartError) {
@@ -221,4 +161,107 @@ async function planWithSession(
     }
     throw error;
   }
+}
+
+type PlanLogger = ReturnType<typeof runLogger>;
+type PlanGit = Awaited<ReturnType<typeof openGit>>;
+
+/** A prompt template's unknown placeholders are left as written, and said. */
+function warnUnknownPlaceholders(
+  logger: PlanLogger,
+  templates: Partial<Record<AgentPhaseName, string>>,
+  terms: PlanIO['terms'],
+): void {
+  for (const [phase, template] of Object.entries(templates)) {
+    const unknown = unknownPlaceholders(template);
+    if (unknown.length)
+      logger.warn(
+        'pipeline.template',
+        `${surface(terms).option('planPrompts')} ${PROMPT_FILES[phase as AgentPhaseName]}: unknown placeholder(s) ` +
+          `${unknown.map((n) => `{{${n}}}`).join(', ')} are left as written.`,
+      );
+  }
+}
+
+/** The caller's sink, or as `run` picks its source: bd when it is installed and no other file was named, else the file. */
+async function phaseIssueSink(
+  options: Options,
+  io: PlanIO,
+  logger: PlanLogger,
+): Promise<PhaseIssueSink & { readonly where: string }> {
+  const issuesFile = options.issuesFile;
+  const useBd = options.issuesFile === '.beads/issues.jsonl' && (await isOnPath('bd', io.env.PATH));
+  const onWarning = (message: string) => logger.warn('source.warning', message);
+  return (
+    io.sink ??
+    (useBd
+      ? Object.assign(new BdCliPhaseIssueSink({ cwd: io.cwd, onWarning }), { where: 'bd' })
+      : Object.assign(new BeadsFilePhaseIssueSink({ file: issuesFile, cwd: io.cwd }), { where: issuesFile }))
+  );
+}
+
+/**
+ * The work tree's git (when there is one), and where the phases' artifacts go: the agent writes them;
+ * agents refuse to write under .git/ (Claude Code does), so with the state directory there they go to
+ * .agent-loop/ in the work tree: excluded and never staged, like the state directory itself.
+ */
+async function openPlanGit(
+  options: Options,
+  io: PlanIO,
+  redact: Redactor,
+  logger: PlanLogger,
+): Promise<{ git: PlanGit; artifactsDir: string }> {
+  const top = await gitTopLevel(io.cwd, io.env);
+  const artifactsDir =
+    top && path.relative(top, io.stateDir).startsWith('.git') ? path.join(top, LEGACY_STATE_DIR) : io.stateDir;
+  const git = await openGit(io.cwd, io.env, {
+    redact,
+    ...(options.commitAuthor ? { author: options.commitAuthor } : {}),
+    protect: [io.stateDir, artifactsDir],
+    holdsSecret: secretDetector(io.secrets),
+    onStagingRestored: (what, when) => stagingRestored(logger, what, when),
+  });
+  if (git) {
+    for (const dir of new Set([io.stateDir, artifactsDir])) {
+      const inTree = workTreePath(git.topLevel, dir);
+      if (inTree) await git.exclude(inTree);
+    }
+    await git.exclude(TEMP_FILE_PATTERN);
+  }
+  return { git, artifactsDir };
+}
+
+/** Implementation: the loop in this checkpoint, on the created issues, from the same source `run` would use (or the caller's). */
+function implementWith(
+  options: Options,
+  io: PlanIO,
+  session: Session,
+  logger: PlanLogger,
+  sink: { readonly where: string },
+  git: PlanGit,
+): (checkpointId: string, issueIds: string[]) => Promise<number> {
+  return async (checkpointId, issueIds) => {
+    // The new issues are committed on the base branch first: the loop's cycles branch off it,
+    // and an escalated cycle returns to it.
+    if (
+      git &&
+      !(await git.currentRef()).startsWith('agent-loop/') &&
+      (await git.commitAll(`agent-loop plan: ${issueIds.length} phase issue(s) ${issueIds.join(' ')}`.slice(0, 120)))
+    ) {
+      logger.info('git.committed', `Committed the phase issues (${sink.where}) on ${await git.currentRef()}.`);
+    }
+    return runCommand(
+      {
+        ...options,
+        workflow: options.workflow === 'tdd' ? 'tdd' : 'implement',
+        resume: checkpointId,
+        fresh: false,
+      },
+      {
+        ...io,
+        onlyIssues: issueIds,
+        session,
+      },
+    );
+  };
 }

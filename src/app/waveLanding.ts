@@ -88,7 +88,7 @@ export async function landWave(
   wave: Wave,
   ends: readonly JobEnd[],
 ): Promise<{ partials: PartialState[]; requeued: LoopState['requeued']; moved?: BaseMoved }> {
-  const { trees, logger, base, issuesFile } = ctx;
+  const { base } = ctx;
   const requeued: LoopState['requeued'] = [];
   const partials: PartialState[] = [];
   let expected = ctx.baseTip;
@@ -108,85 +108,127 @@ export async function landWave(
       partials.push({ issueId: job.issueId, ...(part ? { loop: part } : {}) });
       continue;
     }
-    const tag = `[${job.issueId}]`;
     // Before each merge: the base where the coordinator left it (a job's agent can move it from its worktree).
     const moved = await checkBase();
     if (moved) return { partials, requeued, moved };
-    // git merges into whatever the checkout is on: a checkout switched to another branch during the
-    // run would take the jobs' work. Stopped before the reduce, as for a refused merge: the next run,
-    // on the base again, merges the wave's finished jobs without working them again.
-    const head = (await ctx.runner.run(['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
-    if (head !== `refs/heads/${base}`)
-      throw new WorktreeError(
-        `your checkout is no longer on ${base} (${head ? `it is on ${head.replace(/^refs\/heads\//, '')}` : 'its HEAD is detached'}` +
-          `), and the wave's jobs are merged into ${base} only; check out ${base} again, then run again: the ` +
-          `wave resumes and its finished jobs are merged without being worked again`,
-      );
-    const outcome = await trees.merge(
-      jobBranch(job.issueId),
-      `Merge agent-loop/${job.issueId} (parallel): ${job.title}`,
-      issuesFile,
-    );
-    if (outcome.kind === 'refused')
-      // Stops the run before the reduce: the wave stays in the checkpoint, its worktrees and branches
-      // with it, so the next run (once the checkout is clean) merges the finished jobs as they are.
-      throw new WorktreeError(
-        `git would not merge ${jobBranch(job.issueId)} into ${base} in your checkout: ${outcome.detail.replace(/\s*\n\s*/g, ' ').replace(/([^.])$/, '$1.')}` +
-          ` Something in your checkout is in the way (a file staged or changed during the run, or an untracked ` +
-          `or ignored file where a job adds one); commit, move or undo it, then run again: the wave resumes ` +
-          `and its finished jobs are merged without being worked again`,
-      );
+    await assertOnBase(ctx);
+    const outcome = await mergeJob(ctx, job);
     if (outcome.kind === 'merged') {
       expected = outcome.commit;
       merged.push(job.issueId);
     }
     if (outcome.kind !== 'conflict') {
-      if (!(await closedOnBase(ctx.runner, issuesFile, job.issueId))) {
-        // The job's state says closed, but nothing that closes it reached the base (a job halted
-        // after the close was recorded and before its commit, a secret in the change): counted
-        // closed, the issue would be left open on the base and never worked again.
-        logger.warn(
-          'merge.not_closed',
-          `${tag} its job recorded the issue closed, but ${base} does not hold the close (its change was not committed): not counted closed.`,
-          { issue: job.issueId },
-        );
-        partials.push({
-          issueId: job.issueId,
-          loop: { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) },
-        });
-        continue;
-      }
-      if (outcome.kind === 'merged')
-        logger.info(
-          'merge.done',
-          `${tag} merged into ${base}${outcome.issuesFileResolved ? ` (${issuesFile} merged issue by issue)` : ''}.`,
-          { issue: job.issueId, commit: outcome.commit },
-        );
-      partials.push({ issueId: job.issueId, loop: part });
+      partials.push(await landedJob(ctx, job, part, outcome));
       continue;
     }
-    requeued.push({
-      issueId: job.issueId,
-      reason:
-        `Its first attempt (wave ${ctx.waveNumber}) could not be merged into ${base}: ${outcome.detail}. ` +
-        `Other issues changed the same lines since; do the work again on the current ${base}.`,
-    });
-    partials.push({
-      issueId: job.issueId,
-      loop: { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) },
-    });
-    // The work stays for inspection on a branch of its own; the next attempt starts clean.
-    const kept = `agent-loop-conflict/${job.issueId}-${wave.id}`;
-    await ctx.runner.run(['branch', '--force', kept, jobBranch(job.issueId)]);
-    logger.warn(
-      'merge.conflict',
-      `${tag} not merged: ${outcome.detail}; the issue is worked again on the new ${base} (this attempt is kept on ${kept}).`,
-      { issue: job.issueId, files: outcome.files },
-    );
+    const conflicted = await conflictedJob(ctx, wave, job, part, outcome);
+    requeued.push(conflicted.requeue);
+    partials.push(conflicted.partial);
   }
   // At the wave's end too: a wave that merges nothing has no merge to check before.
   const moved = await checkBase();
   return { partials, requeued, ...(moved ? { moved } : {}) };
+}
+
+type WaveJob = Wave['jobs'][number];
+type MergeOutcome = Awaited<ReturnType<Landing['trees']['merge']>>;
+
+/**
+ * git merges into whatever the checkout is on: a checkout switched to another branch during the
+ * run would take the jobs' work. Stopped before the reduce, as for a refused merge: the next run,
+ * on the base again, merges the wave's finished jobs without working them again.
+ */
+async function assertOnBase(ctx: Landing): Promise<void> {
+  const { base } = ctx;
+  const head = (await ctx.runner.run(['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
+  if (head !== `refs/heads/${base}`)
+    throw new WorktreeError(
+      `your checkout is no longer on ${base} (${head ? `it is on ${head.replace(/^refs\/heads\//, '')}` : 'its HEAD is detached'}` +
+        `), and the wave's jobs are merged into ${base} only; check out ${base} again, then run again: the ` +
+        `wave resumes and its finished jobs are merged without being worked again`,
+    );
+}
+
+/** The job's branch merged into the base: merged, clean, or conflicted (a refusal throws). */
+async function mergeJob(ctx: Landing, job: WaveJob): Promise<Exclude<MergeOutcome, { kind: 'refused' }>> {
+  const { trees, base, issuesFile } = ctx;
+  const outcome = await trees.merge(
+    jobBranch(job.issueId),
+    `Merge agent-loop/${job.issueId} (parallel): ${job.title}`,
+    issuesFile,
+  );
+  if (outcome.kind === 'refused')
+    // Stops the run before the reduce: the wave stays in the checkpoint, its worktrees and branches
+    // with it, so the next run (once the checkout is clean) merges the finished jobs as they are.
+    throw new WorktreeError(
+      `git would not merge ${jobBranch(job.issueId)} into ${base} in your checkout: ${outcome.detail.replace(/\s*\n\s*/g, ' ').replace(/([^.])$/, '$1.')}` +
+        ` Something in your checkout is in the way (a file staged or changed during the run, or an untracked ` +
+        `or ignored file where a job adds one); commit, move or undo it, then run again: the wave resumes ` +
+        `and its finished jobs are merged without being worked again`,
+    );
+  return outcome;
+}
+
+/** A job merged (or with nothing to merge): its state, counted closed only when the base holds the close. */
+async function landedJob(
+  ctx: Landing,
+  job: WaveJob,
+  part: LoopState,
+  outcome: Exclude<MergeOutcome, { kind: 'refused' | 'conflict' }>,
+): Promise<PartialState> {
+  const { logger, base, issuesFile } = ctx;
+  const tag = `[${job.issueId}]`;
+  if (!(await closedOnBase(ctx.runner, issuesFile, job.issueId))) {
+    // The job's state says closed, but nothing that closes it reached the base (a job halted
+    // after the close was recorded and before its commit, a secret in the change): counted
+    // closed, the issue would be left open on the base and never worked again.
+    logger.warn(
+      'merge.not_closed',
+      `${tag} its job recorded the issue closed, but ${base} does not hold the close (its change was not committed): not counted closed.`,
+      { issue: job.issueId },
+    );
+    return {
+      issueId: job.issueId,
+      loop: { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) },
+    };
+  }
+  if (outcome.kind === 'merged')
+    logger.info(
+      'merge.done',
+      `${tag} merged into ${base}${outcome.issuesFileResolved ? ` (${issuesFile} merged issue by issue)` : ''}.`,
+      { issue: job.issueId, commit: outcome.commit },
+    );
+  return { issueId: job.issueId, loop: part };
+}
+
+/** A job whose merge conflicted: not counted closed, worked again on the new base, its attempt kept on a branch. */
+async function conflictedJob(
+  ctx: Landing,
+  wave: Wave,
+  job: WaveJob,
+  part: LoopState,
+  outcome: Extract<MergeOutcome, { kind: 'conflict' }>,
+): Promise<{ partial: PartialState; requeue: LoopState['requeued'][number] }> {
+  const { logger, base } = ctx;
+  const requeue = {
+    issueId: job.issueId,
+    reason:
+      `Its first attempt (wave ${ctx.waveNumber}) could not be merged into ${base}: ${outcome.detail}. ` +
+      `Other issues changed the same lines since; do the work again on the current ${base}.`,
+  };
+  const partial = {
+    issueId: job.issueId,
+    loop: { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) },
+  };
+  // The work stays for inspection on a branch of its own; the next attempt starts clean.
+  const kept = `agent-loop-conflict/${job.issueId}-${wave.id}`;
+  await ctx.runner.run(['branch', '--force', kept, jobBranch(job.issueId)]);
+  logger.warn(
+    'merge.conflict',
+    `[${job.issueId}] not merged: ${outcome.detail}; the issue is worked again on the new ${base} (this attempt is kept on ${kept}).`,
+    { issue: job.issueId, files: outcome.files },
+  );
+  return { partial, requeue };
 }
 
 /**

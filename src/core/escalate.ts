@@ -22,23 +22,8 @@ export function escalate(
   const { settings } = config;
   let loop = model.loop;
   const cycle = cycleInFlight(loop);
-  const at = rfc3339(new Date(model.now));
-  const note =
-    `agent-loop escalated this issue at iteration ${loop.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL}` +
-    ` label to let agent-loop try it again.`;
-  const record = {
-    issueIds: cycle.issueIds,
-    titles: cycle.titles,
-    iteration: loop.iteration,
-    steps: [...new Set(cycle.progress.trail)],
-    reason,
-    at,
-    note,
-    ...(cycle.lastFailure
-      ? { lastFailure: { ...cycle.lastFailure, tail: cycle.lastFailure.tail.slice(-OUTPUT_CHARS) } }
-      : {}),
-    ...(cycle.fingerprints ? { fingerprints: cycle.fingerprints } : {}),
-  };
+  const record = escalationRecord(loop, cycle, reason, rfc3339(new Date(model.now)));
+  const note = record.note;
   loop = {
     ...loop,
     issuesEscalated: [...loop.issuesEscalated, ...cycle.issueIds.filter((id) => !loop.issuesEscalated.includes(id))],
@@ -60,22 +45,7 @@ export function escalate(
       },
     ),
   ];
-  const refs = (ids: string[]) => ids.map(issueRef).join(', ');
-  let halt: Halt | undefined;
-  if (bounceLoop) {
-    halt = {
-      reason: 'bounce_loop',
-      message:
-        `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)}` +
-        ` (${cycle.progress.trail.join(', ')})`,
-    };
-  } else if (loop.consecutiveEscalations >= settings.maxConsecutiveEscalations) {
-    const recent = loop.escalations.slice(-loop.consecutiveEscalations).flatMap((e) => e.issueIds);
-    halt = {
-      reason: 'failure_loop',
-      message: `FAILURE LOOP DETECTED: ${loop.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
-    };
-  }
+  const halt = escalationHalt(loop, cycle, reason, bounceLoop, settings.maxConsecutiveEscalations);
   // The escalated cycle is over: its claim is released after the label (the escalated label keeps runs
   // off it), as part of the same notice, so a run killed before the release leaves it to the next run.
   const leased = config.leaseMs !== undefined;
@@ -102,4 +72,52 @@ export function escalate(
   }
   if (halt) return { model: l.model, effects, halt, after: [...shelve, send] };
   return { model: l.model, effects: [...effects, recorded, ...shelve, send] };
+}
+
+type Cycle = ReturnType<typeof cycleInFlight>;
+
+/** The escalation as the checkpoint keeps it, with the note the issue gets. */
+function escalationRecord(loop: SliceModel['loop'], cycle: Cycle, reason: string, at: string) {
+  const note =
+    `agent-loop escalated this issue at iteration ${loop.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL}` +
+    ` label to let agent-loop try it again.`;
+  return {
+    issueIds: cycle.issueIds,
+    titles: cycle.titles,
+    iteration: loop.iteration,
+    steps: [...new Set(cycle.progress.trail)],
+    reason,
+    at,
+    note,
+    ...(cycle.lastFailure
+      ? { lastFailure: { ...cycle.lastFailure, tail: cycle.lastFailure.tail.slice(-OUTPUT_CHARS) } }
+      : {}),
+    ...(cycle.fingerprints ? { fingerprints: cycle.fingerprints } : {}),
+  };
+}
+
+/** The halt an escalation brings, if any: a bounce loop, or a failure loop at the escalations-in-a-row limit. */
+function escalationHalt(
+  loop: SliceModel['loop'],
+  cycle: Cycle,
+  reason: string,
+  bounceLoop: boolean,
+  maxConsecutiveEscalations: number,
+): Halt | undefined {
+  const refs = (ids: string[]) => ids.map(issueRef).join(', ');
+  if (bounceLoop)
+    return {
+      reason: 'bounce_loop',
+      message:
+        `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)}` +
+        ` (${cycle.progress.trail.join(', ')})`,
+    };
+  if (loop.consecutiveEscalations >= maxConsecutiveEscalations) {
+    const recent = loop.escalations.slice(-loop.consecutiveEscalations).flatMap((e) => e.issueIds);
+    return {
+      reason: 'failure_loop',
+      message: `FAILURE LOOP DETECTED: ${loop.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
+    };
+  }
+  return undefined;
 }

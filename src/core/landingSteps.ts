@@ -156,53 +156,69 @@ export function cycleFinished(
   const landing = model.landing;
   // The entry in flight is the outbox's first: older ones are landed before anything else runs.
   const others = model.loop.outbox.filter((e) => e !== landing?.entry);
-  if (!failed || failed.class === 'lost') {
-    // Lost work is not done: its issues may be picked again. Landed work closes its issues now.
-    const lostIds = failed && landing ? new Set(landing.entry.cycle.issueIds) : undefined;
-    const closed = model.loop.issuesClosed;
-    const landedIds = !failed ? (landing?.entry.closes ?? []).filter((id) => !closed.includes(id)) : [];
-    const m: SliceModel = {
-      ...model,
-      landing: undefined,
-      loop: {
-        ...model.loop,
-        currentCycle: undefined,
-        outbox: others,
-        issuesClosed: lostIds ? closed.filter((id) => !lostIds.has(id)) : [...closed, ...landedIds],
-        ...(published ? { pullRequests: [...model.loop.pullRequests, published].slice(-100) } : {}),
-      },
+  if (!failed || failed.class === 'lost') return cycleOver(model, published, failed, config, others);
+  return landingFailed(model, failed, config);
+}
+
+/** The cycle is over: landed (its issues closed), or lost (its issues free to be worked again); its claim released. */
+function cycleOver(
+  model: SliceModel,
+  published: PullRequestRecord | undefined,
+  failed: LandingFailure | undefined,
+  config: CoreConfig,
+  others: SliceModel['loop']['outbox'],
+): Step {
+  const landing = model.landing;
+  // Lost work is not done: its issues may be picked again. Landed work closes its issues now.
+  const lostIds = failed && landing ? new Set(landing.entry.cycle.issueIds) : undefined;
+  const closed = model.loop.issuesClosed;
+  const landedIds = !failed ? (landing?.entry.closes ?? []).filter((id) => !closed.includes(id)) : [];
+  const m: SliceModel = {
+    ...model,
+    landing: undefined,
+    loop: {
+      ...model.loop,
+      currentCycle: undefined,
+      outbox: others,
+      issuesClosed: lostIds ? closed.filter((id) => !lostIds.has(id)) : [...closed, ...landedIds],
+      ...(published ? { pullRequests: [...model.loop.pullRequests, published].slice(-100) } : {}),
+    },
+  };
+  const lost: Effect[] =
+    failed && landing
+      ? [
+          log(
+            'warn',
+            'cycle.lost',
+            `The work on ${describeTargets(landing.entry.cycle)} is lost: ${failed.message}. Its issues stay open and are worked again.`,
+            { issueIds: landing.entry.cycle.issueIds },
+          ),
+        ]
+      : [];
+  // The cycle is over (landed, or lost and free to be worked again): its claim is released, saying how it ended.
+  if (landing) {
+    const { entry } = landing;
+    const ended: ClaimProgress = {
+      state: failed ? 'lost' : published ? 'pull_request' : entry.noChange ? 'no_change' : 'done',
+      ...cycleProgress(model.loop, entry.cycle, entry.iteration),
+      ...(published && !failed
+        ? { pullRequest: { number: published.number, url: published.url, reused: published.reused } }
+        : {}),
     };
-    const lost: Effect[] =
-      failed && landing
-        ? [
-            log(
-              'warn',
-              'cycle.lost',
-              `The work on ${describeTargets(landing.entry.cycle)} is lost: ${failed.message}. Its issues stay open and are worked again.`,
-              { issueIds: landing.entry.cycle.issueIds },
-            ),
-          ]
-        : [];
-    // The cycle is over (landed, or lost and free to be worked again): its claim is released, saying how it ended.
-    if (landing) {
-      const { entry } = landing;
-      const ended: ClaimProgress = {
-        state: failed ? 'lost' : published ? 'pull_request' : entry.noChange ? 'no_change' : 'done',
-        ...cycleProgress(model.loop, entry.cycle, entry.iteration),
-        ...(published && !failed
-          ? { pullRequest: { number: published.number, url: published.url, reused: published.reused } }
-          : {}),
-      };
-      lost.push(...release(entry.cycle.issueIds, m, config, ended));
-    }
-    const freed: SliceModel = landing && config.leaseMs !== undefined ? { ...m, claimHeld: false } : m;
-    if (landing?.resumed) {
-      const next = started(freed, config);
-      return { model: next.model, effects: [...lost, save(freed), ...next.effects] };
-    }
-    const after = afterCycle(freed, model.outcome ?? { delta: {} }, config);
-    return { model: after.model, effects: [...lost, ...after.effects] };
+    lost.push(...release(entry.cycle.issueIds, m, config, ended));
   }
+  const freed: SliceModel = landing && config.leaseMs !== undefined ? { ...m, claimHeld: false } : m;
+  if (landing?.resumed) {
+    const next = started(freed, config);
+    return { model: next.model, effects: [...lost, save(freed), ...next.effects] };
+  }
+  const after = afterCycle(freed, model.outcome ?? { delta: {} }, config);
+  return { model: after.model, effects: [...lost, ...after.effects] };
+}
+
+/** The landing failed: a refusal halts, a transient failure waits out its backoff (or halts, given up). */
+function landingFailed(model: SliceModel, failed: LandingFailure, config: CoreConfig): Step {
+  const landing = model.landing;
   const attempts = (landing?.entry.attempts ?? 0) + 1;
   // Transient failures that go on for about a day halt as a refusal does: a person must look.
   const inRow = failed.class === 'transient' ? (landing?.entry.transientFailures ?? 0) + 1 : 0;

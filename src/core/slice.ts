@@ -12,20 +12,19 @@
  * notices, the slice's end); here each event is routed, and what comes before an iteration decided.
  */
 import { issueRef } from '../report/diagnostic.js';
-import { rfc3339 } from '../util/clock.js';
 import { cycleBranchName } from './branch.js';
 import { initialProgress } from './cycle.js';
-import { describeTargets } from './describe.js';
 import { surface } from '../config/surface.js';
 import { type Effect, type Event, type ReadyIssue, log } from './events.js';
-import type { CycleState, OutboxEntry } from './state.js';
+import type { CycleState } from './state.js';
 import { type CoreConfig, type SliceModel, type Step } from './model.js';
 import { save, finish } from './finish.js';
 import { leaseEnd, claim, working, leaveClaimed, claimLost } from './claims.js';
 import { iterated } from './outcome.js';
 import { baselineRan, iterationStepped } from './iterationSteps.js';
-import { started, land, finishCycleEffect, noticesSent, unrecord, notClosed, cycleFinished } from './landingSteps.js';
-import { selectTargets, editedSinceEscalation, carriedCounts, without } from './targets.js';
+import { started, noticesSent, cycleFinished } from './landingSteps.js';
+import { woke, issuesUnlisted, sourceChecked, cycleOpened, cycleCommitted, refused } from './sliceEvents.js';
+import { selectTargets, editedSinceEscalation, carriedCounts } from './targets.js';
 
 export { type CoreSettings, type CoreConfig, type SliceModel, type Step, haltPosted, initialModel } from './model.js';
 export { cycleProgress, leaveClaimed } from './claims.js';
@@ -35,12 +34,8 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
   switch (event.type) {
     case 'started':
       return started({ ...model, now: event.now }, config);
-    case 'woke': {
-      const m = { ...model, now: event.now, waking: undefined };
-      if (model.waking === 'carried')
-        return { model: { ...m, loop: { ...m.loop, rateLimitedUntil: undefined } }, effects: [{ kind: 'next' }] };
-      return { model: m, effects: [save(m), { kind: 'next' }] };
-    }
+    case 'woke':
+      return woke(model, event);
     case 'tick': {
       const m = { ...model, now: event.now };
       if (event.aborted) return finish(m, config, 'continuing', undefined, true);
@@ -50,126 +45,21 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
     case 'issuesRead':
       return issuesRead(model, event.ready, config);
     case 'issuesUnlisted':
-      // Never "no issues": which are workable is unknown, so none is started; the next run lists them again.
-      return finish(model, config, 'deferred', undefined, false, [
-        log(
-          'warn',
-          'run.deferred',
-          `Deferred: ${event.failed.message.replace(/\.$/, '')}. No issue is started on an incomplete list; ` +
-            `the checkpoint keeps what this run did, and the next run lists the issues again.`,
-          { what: event.failed.what, status: event.failed.status },
-        ),
-      ]);
-    case 'sourceChecked': {
-      const m = { ...model, checking: undefined };
-      // A cycle about to be recorded stays in flight: nothing of it was committed, so it closed nothing yet.
-      if (event.unreadable)
-        return finish(
-          model.checking === 'finishCycle' && model.cycle ? notClosed(m, model.cycle.issueIds) : m,
-          config,
-          'halted',
-          event.unreadable,
-        );
-      if (model.checking === 'finishCycle' && model.cycle) {
-        // Record before act: the finished cycle goes into the outbox, with the iteration's counts, before
-        // anything is committed or pushed; a run that dies or is refused from here on lands it later,
-        // without running the agent again.
-        // Where work is published, its issues count as closed only once it has landed (cycleFinished).
-        const closes = config.publishes ? model.cycle.issueIds.filter((id) => m.loop.issuesClosed.includes(id)) : [];
-        const actions = model.outcome?.issueActions ?? [];
-        const entry: OutboxEntry = {
-          kind: 'finishCycle',
-          cycle: model.cycle,
-          noChange: !!model.outcome?.noChange,
-          iteration: m.loop.iteration,
-          recordedAt: rfc3339(new Date(m.now)),
-          attempts: 0,
-          ...(closes.length ? { closes } : {}),
-          // The issues' close or label travels with the work: performed before its commit, again by a later run until done.
-          ...(actions.length ? { issueActions: actions } : {}),
-        };
-        const recorded = {
-          ...m,
-          loop: {
-            ...m.loop,
-            currentCycle: undefined,
-            outbox: [...m.loop.outbox, entry],
-            issuesClosed: m.loop.issuesClosed.filter((id) => !closes.includes(id)),
-          },
-        };
-        const landing = land(recorded, entry, config, false);
-        return { model: landing.model, effects: [save(recorded), ...landing.effects] };
-      }
-      const elsewhere = m.claimedElsewhere?.length ?? 0;
-      return finish(m, config, 'complete', undefined, false, [
-        log(
-          'info',
-          'run.complete',
-          elsewhere > 0
-            ? `No ready issue left for this run: ${elsewhere} being worked by other runs (${m.loop.issuesClosed.length} closed by the loop so far).`
-            : `No ready issues left: the work is done (${m.loop.issuesClosed.length} closed by the loop so far).`,
-        ),
-      ]);
-    }
-    case 'cycleOpened': {
-      const cycle = event.cycle;
-      // The counts an earlier wave carried for its issues are now the cycle's (carriedCounts): none stays behind.
-      const loop = { ...model.loop, currentCycle: cycle, issueCounts: without(model.loop.issueCounts, cycle.issueIds) };
-      const m = { ...model, loop, next: undefined, onCycleBranch: true };
-      return {
-        model: m,
-        // Record before act: the cycle (its issues, branch and base tip) is in the checkpoint before
-        // its first agent run, so a run killed during that run resumes this cycle instead of skipping it.
-        effects: [
-          save(m),
-          log(
-            'info',
-            'cycle.start',
-            `Cycle for ${describeTargets(cycle)}${cycle.branch ? ` on branch ${cycle.branch}` : ''}`,
-            {
-              issueIds: cycle.issueIds,
-              branch: cycle.branch,
-            },
-          ),
-          { kind: 'runBaseline' },
-        ],
-      };
-    }
+      return issuesUnlisted(model, event, config);
+    case 'sourceChecked':
+      return sourceChecked(model, event, config);
+    case 'cycleOpened':
+      return cycleOpened(model, event);
     case 'baselineRan':
       return baselineRan(model, event, config);
     case 'iterated':
       return iterated(model, event.outcome, event.now, config);
-    case 'cycleCommitted': {
-      const landing = model.landing;
-      if (!landing) return { model, effects: [{ kind: 'next' }] };
-      // Record the commit before it leaves the machine: a later run lands only a branch that holds it.
-      // The issue actions were performed before the commit: done.
-      const { issueActions: _done, ...before } = landing.entry;
-      const entry: OutboxEntry = {
-        ...before,
-        committed: event.committed,
-        ...(event.tip ? { tip: event.tip } : {}),
-      };
-      const m: SliceModel = {
-        ...model,
-        landing: { ...landing, entry },
-        loop: { ...model.loop, outbox: model.loop.outbox.map((e) => (e === landing.entry ? entry : e)) },
-      };
-      return { model: m, effects: [save(m), finishCycleEffect(entry, landing.resumed)] };
-    }
+    case 'cycleCommitted':
+      return cycleCommitted(model, event);
     case 'cycleFinished':
       return cycleFinished(model, event.published, event.failed, config);
     case 'refused':
-      // Refused while landing this slice's cycle (its commit held a secret, or the repository moved):
-      // nothing of it was committed, so it is the cycle again, not work to land: a runner thrown
-      // away meanwhile would otherwise land whatever older wip: of the branch GitHub holds.
-      return finish(unrecord(model), config, 'halted', {
-        reason: event.reason,
-        message:
-          event.reason === 'repository_moved'
-            ? `REPOSITORY MOVED: ${event.message}`
-            : `SECRET IN CHANGE: ${event.message}; nothing was committed`,
-      });
+      return refused(model, event, config);
     case 'noticesSent':
       return noticesSent(model, event.results);
     case 'claimed':
@@ -236,8 +126,8 @@ function issuesRead(model: SliceModel, listed: ReadyIssue[], config: CoreConfig)
   return beforeIteration({ ...model, next: targets }, config);
 }
 
-/** The run's bounds, then the slice's; then a new cycle, or the resumed one on its branch. */
-function beforeIteration(model: SliceModel, config: CoreConfig): Step {
+/** The run's bounds, then the slice's: the step that ends the slice at one, else undefined. */
+function boundReached(model: SliceModel, config: CoreConfig): Step | undefined {
   const { settings, checkpointId, deadline } = config;
   const loop = model.loop;
   if (loop.iteration >= settings.maxIterations)
@@ -267,53 +157,64 @@ function beforeIteration(model: SliceModel, config: CoreConfig): Step {
         `Slice time bound reached (${settings.sliceMinutes} min): checkpoint ${checkpointId} continues next run.`,
       ),
     ]);
-  if (!loop.currentCycle && model.next) {
-    const next = model.next;
-    // Claimed before the cycle opens (issue 14): a run that loses the race leaves the issue. Record
-    // before act: the checkpoint is saved first, so that a run of this loop killed after claiming
-    // finds the claim its own (by the checkpoint it names) instead of waiting out the lease.
-    if (config.leaseMs !== undefined && !model.claimHeld) {
-      const own = next.some((i) => i.claimedBy !== undefined && i.claimedBy.checkpoint === config.checkpointId);
-      const c = claim(
-        model,
-        config,
-        next.map((i) => i.id),
-        'new',
-        own,
-      );
-      return { model: c.model, effects: [save(model), ...c.effects] };
-    }
-    const fingerprints = Object.fromEntries(
-      next.flatMap((i) => (i.fingerprint !== undefined ? [[i.id, i.fingerprint]] : [])),
+  return undefined;
+}
+
+/** A new cycle for the issues picked: claimed first (when leases are on), then opened. */
+function openNext(model: SliceModel, config: CoreConfig, next: ReadyIssue[]): Step {
+  const loop = model.loop;
+  // Claimed before the cycle opens (issue 14): a run that loses the race leaves the issue. Record
+  // before act: the checkpoint is saved first, so that a run of this loop killed after claiming
+  // finds the claim its own (by the checkpoint it names) instead of waiting out the lease.
+  if (config.leaseMs !== undefined && !model.claimHeld) {
+    const own = next.some((i) => i.claimedBy !== undefined && i.claimedBy.checkpoint === config.checkpointId);
+    const c = claim(
+      model,
+      config,
+      next.map((i) => i.id),
+      'new',
+      own,
     );
-    const carried = carriedCounts(loop, config.settings.carried, next);
-    const cycle: CycleState = {
-      issueIds: next.map((i) => i.id),
-      titles: next.map((i) => i.title),
-      startedAtIteration: loop.iteration + 1,
-      iterations: 0,
-      sameWorkRemainingCount: 0,
-      progress: initialProgress(),
-      timeoutRetries: 0,
-      rateLimitAttempts: 0,
-      ...carried,
-      ...(config.branches ? { branch: cycleBranchName(next.map((i) => i.id)) } : {}),
-      ...(Object.keys(fingerprints).length > 0 ? { fingerprints } : {}),
-    };
-    const edited = next.filter((i) => editedSinceEscalation(i, loop));
-    const retried = edited.length
-      ? [
-          log(
-            'info',
-            'issue.edited',
-            `${edited.map((i) => issueRef(i.id)).join(', ')} ${edited.length === 1 ? 'was' : 'were'} edited since ` +
-              `${edited.length === 1 ? 'its' : 'their'} escalation: trying again.`,
-            { issueIds: edited.map((i) => i.id) },
-          ),
-        ]
-      : [];
-    return { model, effects: [...retried, { kind: 'openCycle', cycle }] };
+    return { model: c.model, effects: [save(model), ...c.effects] };
   }
+  const fingerprints = Object.fromEntries(
+    next.flatMap((i) => (i.fingerprint !== undefined ? [[i.id, i.fingerprint]] : [])),
+  );
+  const carried = carriedCounts(loop, config.settings.carried, next);
+  const cycle: CycleState = {
+    issueIds: next.map((i) => i.id),
+    titles: next.map((i) => i.title),
+    startedAtIteration: loop.iteration + 1,
+    iterations: 0,
+    sameWorkRemainingCount: 0,
+    progress: initialProgress(),
+    timeoutRetries: 0,
+    rateLimitAttempts: 0,
+    ...carried,
+    ...(config.branches ? { branch: cycleBranchName(next.map((i) => i.id)) } : {}),
+    ...(Object.keys(fingerprints).length > 0 ? { fingerprints } : {}),
+  };
+  const edited = next.filter((i) => editedSinceEscalation(i, loop));
+  const retried = edited.length
+    ? [
+        log(
+          'info',
+          'issue.edited',
+          `${edited.map((i) => issueRef(i.id)).join(', ')} ${edited.length === 1 ? 'was' : 'were'} edited since ` +
+            `${edited.length === 1 ? 'its' : 'their'} escalation: trying again.`,
+          { issueIds: edited.map((i) => i.id) },
+        ),
+      ]
+    : [];
+  return { model, effects: [...retried, { kind: 'openCycle', cycle }] };
+}
+
+/** The run's bounds, then the slice's; then a new cycle, or the resumed one on its branch. */
+function beforeIteration(model: SliceModel, config: CoreConfig): Step {
+  const bound = boundReached(model, config);
+  if (bound) return bound;
+  const loop = model.loop;
+  if (!loop.currentCycle && model.next) return openNext(model, config, model.next);
   const current = loop.currentCycle;
   // The cycle this loop had in flight: claimed again before its branch is entered (another run may
   // have taken it over once its lease expired); then the lease is renewed at each iteration.

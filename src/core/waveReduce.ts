@@ -106,29 +106,74 @@ export function reduceWave(
     const part = byIssue.get(job.issueId);
     const problem = part ? notAJobState(part, job) : undefined;
     if (!part || problem) {
-      // Its state is not counted; what its claim comment recorded it ran is (the iterations and spend happened).
-      const claimed = claimedBy.get(job.issueId);
-      const ran = Math.min(claimed?.iterations ?? 0, job.maxIterations);
-      const spent = claimed?.costUsd ?? 0;
-      loop = { ...loop, iteration: loop.iteration + ran, costUsd: loop.costUsd + spent };
-      rows.push({
-        issueId: job.issueId,
-        title: job.title,
-        outcome: 'lost',
-        iterations: ran,
-        costUsd: spent,
-        durationMs: 0,
-        ...(problem ? { problem } : {}),
-        ...(claimed ? { countedFromClaim: true } : {}),
-      });
+      const lost = lostJob(loop, job, claimedBy.get(job.issueId), problem);
+      loop = lost.loop;
+      rows.push(lost.row);
       continue;
     }
     const offset = loop.iteration;
-    const at = (n: number) => n + offset;
-    const history = [...loop.history, ...part.history.map((r) => ({ ...r, n: at(r.n) }))];
-    const drop = Math.max(0, history.length - HISTORY_KEPT);
-    const newPulls = part.pullRequests.map((p) => ({ ...p, iteration: at(p.iteration) }));
-    loop = {
+    const folded = foldJob(loop, part);
+    const outcome = rowOutcome(job.issueId, part);
+    loop = { ...folded.loop, issueCounts: carryCounts(folded.loop.issueCounts, job.issueId, outcome, part) };
+    if (outcome === 'closed' || outcome === 'no_change') successes++;
+    if (outcome === 'escalated') escalations++;
+    if (part.halt && !JOB_LOCAL_HALTS.has(part.halt.reason) && !halt)
+      halt = {
+        reason: part.halt.reason,
+        message: `${job.issueId}: ${part.halt.message}`,
+        ...(part.halt.advice ? { advice: part.halt.advice } : {}),
+        issueId: job.issueId,
+      };
+    rows.push(jobRow(job, part, outcome, offset, folded.newPulls));
+  }
+
+  // Escalations in one wave with no success among them are escalations in a row.
+  const consecutiveEscalations = successes > 0 ? 0 : loop.consecutiveEscalations + escalations;
+  loop = {
+    ...loop,
+    consecutiveEscalations,
+    waves: loop.waves + 1,
+    wave: undefined,
+    requeued: loop.requeued.filter((r) => !rows.some((row) => row.issueId === r.issueId && row.iterations > 0)),
+  };
+  halt ??= waveHalt(loop, rows, escalations, settings);
+  return { loop, rows, ...(halt ? { halt } : {}) };
+}
+
+/** A job whose state is not counted: what its claim comment recorded it ran is (the iterations and spend happened). */
+function lostJob(
+  loop: LoopState,
+  job: Wave['jobs'][number],
+  claimed: PartialState['claimed'],
+  problem: string | undefined,
+): { loop: LoopState; row: WaveRow } {
+  const ran = Math.min(claimed?.iterations ?? 0, job.maxIterations);
+  const spent = claimed?.costUsd ?? 0;
+  return {
+    loop: { ...loop, iteration: loop.iteration + ran, costUsd: loop.costUsd + spent },
+    row: {
+      issueId: job.issueId,
+      title: job.title,
+      outcome: 'lost',
+      iterations: ran,
+      costUsd: spent,
+      durationMs: 0,
+      ...(problem ? { problem } : {}),
+      ...(claimed ? { countedFromClaim: true } : {}),
+    },
+  };
+}
+
+/** The loop with one job's state added: its counts summed, its records renumbered after the loop's iterations. */
+function foldJob(loop: LoopState, part: LoopState): { loop: LoopState; newPulls: LoopState['pullRequests'] } {
+  const offset = loop.iteration;
+  const at = (n: number) => n + offset;
+  const history = [...loop.history, ...part.history.map((r) => ({ ...r, n: at(r.n) }))];
+  const drop = Math.max(0, history.length - HISTORY_KEPT);
+  const newPulls = part.pullRequests.map((p) => ({ ...p, iteration: at(p.iteration) }));
+  return {
+    newPulls,
+    loop: {
       ...loop,
       iteration: loop.iteration + part.iteration,
       failedIterations: loop.failedIterations + part.failedIterations,
@@ -167,60 +212,59 @@ export function reduceWave(
       rateLimitedUntil: later(loop.rateLimitedUntil, part.rateLimitedUntil),
       history: history.slice(drop),
       compactedIterations: loop.compactedIterations + part.compactedIterations + drop,
-    };
-    const outcome = rowOutcome(job.issueId, part);
-    loop = { ...loop, issueCounts: carryCounts(loop.issueCounts, job.issueId, outcome, part) };
-    if (outcome === 'closed' || outcome === 'no_change') successes++;
-    if (outcome === 'escalated') escalations++;
-    if (part.halt && !JOB_LOCAL_HALTS.has(part.halt.reason) && !halt)
-      halt = {
-        reason: part.halt.reason,
-        message: `${job.issueId}: ${part.halt.message}`,
-        ...(part.halt.advice ? { advice: part.halt.advice } : {}),
-        issueId: job.issueId,
-      };
-    const first = part.history[0];
-    const lastRecord = part.history.at(-1);
-    rows.push({
-      issueId: job.issueId,
-      title: job.title,
-      outcome: part.halt && !JOB_LOCAL_HALTS.has(part.halt.reason) ? 'halted' : outcome,
-      iterations: part.iteration,
-      ...(part.iteration > 0 ? { first: offset + 1, last: offset + part.iteration } : {}),
-      costUsd: part.costUsd,
-      ...(first ? { startedAt: first.startedAt } : {}),
-      durationMs: first && lastRecord ? spanMs(first.startedAt, lastRecord.startedAt) + lastRecord.durationMs : 0,
-      ...(newPulls.at(-1) ? { pullRequest: newPulls.at(-1)?.url } : {}),
-      ...(part.halt ? { halt: `${part.halt.reason}: ${part.halt.message}` } : {}),
-    });
-  }
-
-  // Escalations in one wave with no success among them are escalations in a row.
-  const consecutiveEscalations = successes > 0 ? 0 : loop.consecutiveEscalations + escalations;
-  loop = {
-    ...loop,
-    consecutiveEscalations,
-    waves: loop.waves + 1,
-    wave: undefined,
-    requeued: loop.requeued.filter((r) => !rows.some((row) => row.issueId === r.issueId && row.iterations > 0)),
+    },
   };
-  if (!halt && escalations > 0 && consecutiveEscalations >= settings.maxConsecutiveEscalations) {
+}
+
+/** A counted job's row: its outcome (halted when its halt is the run's), iterations, spend, time and pull request. */
+function jobRow(
+  job: Wave['jobs'][number],
+  part: LoopState,
+  outcome: WaveRow['outcome'],
+  offset: number,
+  newPulls: LoopState['pullRequests'],
+): WaveRow {
+  const first = part.history[0];
+  const lastRecord = part.history.at(-1);
+  return {
+    issueId: job.issueId,
+    title: job.title,
+    outcome: part.halt && !JOB_LOCAL_HALTS.has(part.halt.reason) ? 'halted' : outcome,
+    iterations: part.iteration,
+    ...(part.iteration > 0 ? { first: offset + 1, last: offset + part.iteration } : {}),
+    costUsd: part.costUsd,
+    ...(first ? { startedAt: first.startedAt } : {}),
+    durationMs: first && lastRecord ? spanMs(first.startedAt, lastRecord.startedAt) + lastRecord.durationMs : 0,
+    ...(newPulls.at(-1) ? { pullRequest: newPulls.at(-1)?.url } : {}),
+    ...(part.halt ? { halt: `${part.halt.reason}: ${part.halt.message}` } : {}),
+  };
+}
+
+/** The wave's own halt when no job's stands: a failure loop, then the run's iterations, then its budget. */
+function waveHalt(
+  loop: LoopState,
+  rows: readonly WaveRow[],
+  escalations: number,
+  settings: WaveSettingsReduce,
+): WaveReduction['halt'] {
+  const consecutiveEscalations = loop.consecutiveEscalations;
+  if (escalations > 0 && consecutiveEscalations >= settings.maxConsecutiveEscalations) {
     const ids = rows.filter((r) => r.outcome === 'escalated').map((r) => r.issueId);
-    halt = {
+    return {
       reason: 'failure_loop',
       message: `FAILURE LOOP DETECTED: ${consecutiveEscalations} consecutive escalations (issues ${ids.join(', ')} in wave ${loop.waves}, no success in it)`,
     };
   }
   const unfinished = rows.some((r) => r.outcome === 'unfinished');
-  if (!halt && unfinished && loop.iteration >= settings.maxIterations)
-    halt = { reason: 'max_iterations', message: `Max iterations (${settings.maxIterations}) reached` };
-  if (!halt && unfinished && settings.maxCostUsd !== undefined && loop.costUsd >= settings.maxCostUsd)
-    halt = {
+  if (unfinished && loop.iteration >= settings.maxIterations)
+    return { reason: 'max_iterations', message: `Max iterations (${settings.maxIterations}) reached` };
+  if (unfinished && settings.maxCostUsd !== undefined && loop.costUsd >= settings.maxCostUsd)
+    return {
       reason: 'budget',
       // Waves run in the action only (fan-out): its words.
       message: `Budget exhausted: $${loop.costUsd.toFixed(2)} spent of the $${settings.maxCostUsd} cap (${surface('action').option('maxCostUsd')})`,
     };
-  return { loop, rows, ...(halt ? { halt } : {}) };
+  return undefined;
 }
 
 /**

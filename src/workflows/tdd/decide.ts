@@ -164,6 +164,29 @@ export function phaseStart(
 }
 
 export function decidePhase(o: PhaseObservation): PhaseDecision {
+  const rules = phaseRules(o);
+  switch (o.phase) {
+    case 'RED':
+      return decideRed(o, rules);
+    case 'GREEN':
+      return decideGreen(o, rules);
+    case 'REFACTOR':
+      return decideRefactor(o, rules);
+  }
+}
+
+/** What every phase's decision is made with: the attempt, the commit's naming, and the retry-or-give-up rules. */
+interface PhaseRules {
+  attempts: number;
+  subject: string;
+  change: string;
+  details: PhaseError['details'];
+  retryOr: (error: PhaseError, exhausted: () => PhaseDecision) => PhaseDecision;
+  abort: (type: TddErrorType, message: string) => PhaseDecision;
+  compileError: (what: string) => PhaseDecision;
+}
+
+function phaseRules(o: PhaseObservation): PhaseRules {
   const attempts = o.retries + 1;
   const { subject, change } = o.naming ?? { subject: o.description, change: 'feat' };
   const details = o.tests.summary;
@@ -183,85 +206,92 @@ export function decidePhase(o: PhaseObservation): PhaseDecision {
       () => abort('COMPILATION_ERROR', `${what} still does not compile after ${attempts} attempts`),
     );
 
-  switch (o.phase) {
-    case 'RED': {
-      if (o.reportedDuplicate || !o.changed) {
-        return {
-          kind: 'skip',
-          mark: 'duplicate',
-          error: {
-            type: 'DUPLICATE_TEST',
-            message: `No new test for "${o.description}": ${o.reportedDuplicate ? 'the test agent says it already exists' : 'the test agent changed nothing'}`,
-            details,
-          },
-        };
-      }
-      if (o.tests.passed) {
-        return {
-          kind: 'skip',
-          mark: 'problematic',
-          error: {
-            type: 'TEST_UNEXPECTED_PASS',
-            message: `The new test for "${o.description}" passes before any implementation: it does not test new behaviour`,
-            details,
-          },
-        };
-      }
-      if (o.tests.compileError) return compileError('The new test');
-      return { kind: 'commit', message: `test: ${subject}`, next: 'GREEN', testResult: 'FAIL' };
-    }
-    case 'GREEN': {
-      if (o.tests.passed)
-        return { kind: 'commit', message: `${change}: ${subject}`, next: 'REFACTOR', testResult: 'PASS' };
-      if (o.tests.compileError) return compileError('The implementation');
-      const broken = o.targetTests.length > 0 ? o.tests.failing.filter((name) => !o.targetTests.includes(name)) : [];
-      if (broken.length > 0) {
-        return retryOr(
-          {
-            type: 'REGRESSION',
-            message: `The implementation breaks ${broken.length} test(s) that passed: ${broken.slice(0, 5).join(', ')}`,
-            details,
-          },
-          () =>
-            abort(
-              'REGRESSION',
-              `The implementation still breaks other tests after ${attempts} attempts: ${broken.slice(0, 5).join(', ')}`,
-            ),
-        );
-      }
-      return retryOr(
-        {
-          type: 'TEST_UNEXPECTED_FAIL',
-          message: `The test for "${o.description}" still fails (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`,
-          details,
-        },
-        () => abort('IMPLEMENTATION_FAILED', `Could not make test pass after ${attempts} attempts`),
-      );
-    }
-    case 'REFACTOR': {
-      if (o.tests.passed)
-        return {
-          kind: 'commit',
-          message: o.changed ? `refactor: ${subject}` : 'refactor: no changes',
-          next: 'next-test',
-          testResult: 'PASS',
-        };
-      const error: PhaseError = o.tests.compileError
-        ? {
-            type: 'COMPILATION_ERROR',
-            message: `The refactoring does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`,
-            details,
-          }
-        : {
-            type: 'REGRESSION',
-            message: `The refactoring breaks ${o.tests.failing.length} test(s): ${o.tests.failing.slice(0, 5).join(', ')}`,
-            details,
-          };
-      return retryOr(error, () => ({
-        kind: 'rollback',
-        message: ROLLBACK_MESSAGE,
-        error: { ...error, message: `The refactoring still breaks tests after ${attempts} attempts; rolled back` },
-      }));
-    }
+  return { attempts, subject, change, details, retryOr, abort, compileError };
+}
+
+/** RED: a new failing test is committed; none, or one that passes already, skips the test; one that does not compile is retried. */
+function decideRed(o: PhaseObservation, r: PhaseRules): PhaseDecision {
+  const { subject, details, compileError } = r;
+  if (o.reportedDuplicate || !o.changed) {
+    return {
+      kind: 'skip',
+      mark: 'duplicate',
+      error: {
+        type: 'DUPLICATE_TEST',
+        message: `No new test for "${o.description}": ${o.reportedDuplicate ? 'the test agent says it already exists' : 'the test agent changed nothing'}`,
+        details,
+      },
+    };
   }
+  if (o.tests.passed) {
+    return {
+      kind: 'skip',
+      mark: 'problematic',
+      error: {
+        type: 'TEST_UNEXPECTED_PASS',
+        message: `The new test for "${o.description}" passes before any implementation: it does not test new behaviour`,
+        details,
+      },
+    };
+  }
+  if (o.tests.compileError) return compileError('The new test');
+  return { kind: 'commit', message: `test: ${subject}`, next: 'GREEN', testResult: 'FAIL' };
+}
+
+/** GREEN: passing tests are committed; a compile error, broken tests or the test still failing are retried, then abort. */
+function decideGreen(o: PhaseObservation, r: PhaseRules): PhaseDecision {
+  const { attempts, subject, change, details, retryOr, abort, compileError } = r;
+  if (o.tests.passed) return { kind: 'commit', message: `${change}: ${subject}`, next: 'REFACTOR', testResult: 'PASS' };
+  if (o.tests.compileError) return compileError('The implementation');
+  const broken = o.targetTests.length > 0 ? o.tests.failing.filter((name) => !o.targetTests.includes(name)) : [];
+  if (broken.length > 0) {
+    return retryOr(
+      {
+        type: 'REGRESSION',
+        message: `The implementation breaks ${broken.length} test(s) that passed: ${broken.slice(0, 5).join(', ')}`,
+        details,
+      },
+      () =>
+        abort(
+          'REGRESSION',
+          `The implementation still breaks other tests after ${attempts} attempts: ${broken.slice(0, 5).join(', ')}`,
+        ),
+    );
+  }
+  return retryOr(
+    {
+      type: 'TEST_UNEXPECTED_FAIL',
+      message: `The test for "${o.description}" still fails (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`,
+      details,
+    },
+    () => abort('IMPLEMENTATION_FAILED', `Could not make test pass after ${attempts} attempts`),
+  );
+}
+
+/** REFACTOR: passing tests are committed; a break is retried, then rolled back. */
+function decideRefactor(o: PhaseObservation, r: PhaseRules): PhaseDecision {
+  const { attempts, subject, details, retryOr } = r;
+  if (o.tests.passed)
+    return {
+      kind: 'commit',
+      message: o.changed ? `refactor: ${subject}` : 'refactor: no changes',
+      next: 'next-test',
+      testResult: 'PASS',
+    };
+  const error: PhaseError = o.tests.compileError
+    ? {
+        type: 'COMPILATION_ERROR',
+        message: `The refactoring does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`,
+        details,
+      }
+    : {
+        type: 'REGRESSION',
+        message: `The refactoring breaks ${o.tests.failing.length} test(s): ${o.tests.failing.slice(0, 5).join(', ')}`,
+        details,
+      };
+  return retryOr(error, () => ({
+    kind: 'rollback',
+    message: ROLLBACK_MESSAGE,
+    error: { ...error, message: `The refactoring still breaks tests after ${attempts} attempts; rolled back` },
+  }));
 }
