@@ -33710,14 +33710,6 @@ terms) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/core/describe.ts
-/** `its-1 "Title", its-2 "Other"`. */
-function describeTargets(cycle) {
-    return cycle.issueIds.map((id, i) => `${id} "${cycle.titles[i] ?? ''}"`).join(', ');
-}
-/** A duration in seconds with one decimal: `2.5s`. */
-const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
-
 ;// CONCATENATED MODULE: ./src/core/events.ts
 /**
  * The parts of the loop state an iteration (of any workflow) writes: the interpreter hands the core
@@ -34057,6 +34049,14 @@ function claimLost(m, lost, resumed) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/core/describe.ts
+/** `its-1 "Title", its-2 "Other"`. */
+function describeTargets(cycle) {
+    return cycle.issueIds.map((id, i) => `${id} "${cycle.titles[i] ?? ''}"`).join(', ');
+}
+/** A duration in seconds with one decimal: `2.5s`. */
+const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
+
 ;// CONCATENATED MODULE: ./src/core/fold.ts
 /**
  * An iteration's outcome folded into the loop state by the core: the interpreter hands it what the
@@ -34115,22 +34115,8 @@ function escalate(model, reason, bounceLoop, config) {
     const { settings } = config;
     let loop = model.loop;
     const cycle = cycleInFlight(loop);
-    const at = rfc3339(new Date(model.now));
-    const note = `agent-loop escalated this issue at iteration ${loop.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL}` +
-        ` label to let agent-loop try it again.`;
-    const record = {
-        issueIds: cycle.issueIds,
-        titles: cycle.titles,
-        iteration: loop.iteration,
-        steps: [...new Set(cycle.progress.trail)],
-        reason,
-        at,
-        note,
-        ...(cycle.lastFailure
-            ? { lastFailure: { ...cycle.lastFailure, tail: cycle.lastFailure.tail.slice(-OUTPUT_CHARS) } }
-            : {}),
-        ...(cycle.fingerprints ? { fingerprints: cycle.fingerprints } : {}),
-    };
+    const record = escalationRecord(loop, cycle, reason, rfc3339(new Date(model.now)));
+    const note = record.note;
     loop = {
         ...loop,
         issuesEscalated: [...loop.issuesEscalated, ...cycle.issueIds.filter((id) => !loop.issuesEscalated.includes(id))],
@@ -34147,22 +34133,7 @@ function escalate(model, reason, bounceLoop, config) {
             bounceLoop,
         }),
     ];
-    const refs = (ids) => ids.map(issueRef).join(', ');
-    let halt;
-    if (bounceLoop) {
-        halt = {
-            reason: 'bounce_loop',
-            message: `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)}` +
-                ` (${cycle.progress.trail.join(', ')})`,
-        };
-    }
-    else if (loop.consecutiveEscalations >= settings.maxConsecutiveEscalations) {
-        const recent = loop.escalations.slice(-loop.consecutiveEscalations).flatMap((e) => e.issueIds);
-        halt = {
-            reason: 'failure_loop',
-            message: `FAILURE LOOP DETECTED: ${loop.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
-        };
-    }
+    const halt = escalationHalt(loop, cycle, reason, bounceLoop, settings.maxConsecutiveEscalations);
     // The escalated cycle is over: its claim is released after the label (the escalated label keeps runs
     // off it), as part of the same notice, so a run killed before the release leaves it to the next run.
     const leased = config.leaseMs !== undefined;
@@ -34187,6 +34158,42 @@ function escalate(model, reason, bounceLoop, config) {
     if (halt)
         return { model: l.model, effects, halt, after: [...shelve, send] };
     return { model: l.model, effects: [...effects, recorded, ...shelve, send] };
+}
+/** The escalation as the checkpoint keeps it, with the note the issue gets. */
+function escalationRecord(loop, cycle, reason, at) {
+    const note = `agent-loop escalated this issue at iteration ${loop.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL}` +
+        ` label to let agent-loop try it again.`;
+    return {
+        issueIds: cycle.issueIds,
+        titles: cycle.titles,
+        iteration: loop.iteration,
+        steps: [...new Set(cycle.progress.trail)],
+        reason,
+        at,
+        note,
+        ...(cycle.lastFailure
+            ? { lastFailure: { ...cycle.lastFailure, tail: cycle.lastFailure.tail.slice(-OUTPUT_CHARS) } }
+            : {}),
+        ...(cycle.fingerprints ? { fingerprints: cycle.fingerprints } : {}),
+    };
+}
+/** The halt an escalation brings, if any: a bounce loop, or a failure loop at the escalations-in-a-row limit. */
+function escalationHalt(loop, cycle, reason, bounceLoop, maxConsecutiveEscalations) {
+    const refs = (ids) => ids.map(issueRef).join(', ');
+    if (bounceLoop)
+        return {
+            reason: 'bounce_loop',
+            message: `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)}` +
+                ` (${cycle.progress.trail.join(', ')})`,
+        };
+    if (loop.consecutiveEscalations >= maxConsecutiveEscalations) {
+        const recent = loop.escalations.slice(-loop.consecutiveEscalations).flatMap((e) => e.issueIds);
+        return {
+            reason: 'failure_loop',
+            message: `FAILURE LOOP DETECTED: ${loop.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
+        };
+    }
+    return undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/core/outcome.ts
@@ -34582,47 +34589,56 @@ function cycleFinished(model, published, failed, config) {
     const landing = model.landing;
     // The entry in flight is the outbox's first: older ones are landed before anything else runs.
     const others = model.loop.outbox.filter((e) => e !== landing?.entry);
-    if (!failed || failed.class === 'lost') {
-        // Lost work is not done: its issues may be picked again. Landed work closes its issues now.
-        const lostIds = failed && landing ? new Set(landing.entry.cycle.issueIds) : undefined;
-        const closed = model.loop.issuesClosed;
-        const landedIds = !failed ? (landing?.entry.closes ?? []).filter((id) => !closed.includes(id)) : [];
-        const m = {
-            ...model,
-            landing: undefined,
-            loop: {
-                ...model.loop,
-                currentCycle: undefined,
-                outbox: others,
-                issuesClosed: lostIds ? closed.filter((id) => !lostIds.has(id)) : [...closed, ...landedIds],
-                ...(published ? { pullRequests: [...model.loop.pullRequests, published].slice(-100) } : {}),
-            },
+    if (!failed || failed.class === 'lost')
+        return cycleOver(model, published, failed, config, others);
+    return landingFailed(model, failed, config);
+}
+/** The cycle is over: landed (its issues closed), or lost (its issues free to be worked again); its claim released. */
+function cycleOver(model, published, failed, config, others) {
+    const landing = model.landing;
+    // Lost work is not done: its issues may be picked again. Landed work closes its issues now.
+    const lostIds = failed && landing ? new Set(landing.entry.cycle.issueIds) : undefined;
+    const closed = model.loop.issuesClosed;
+    const landedIds = !failed ? (landing?.entry.closes ?? []).filter((id) => !closed.includes(id)) : [];
+    const m = {
+        ...model,
+        landing: undefined,
+        loop: {
+            ...model.loop,
+            currentCycle: undefined,
+            outbox: others,
+            issuesClosed: lostIds ? closed.filter((id) => !lostIds.has(id)) : [...closed, ...landedIds],
+            ...(published ? { pullRequests: [...model.loop.pullRequests, published].slice(-100) } : {}),
+        },
+    };
+    const lost = failed && landing
+        ? [
+            log('warn', 'cycle.lost', `The work on ${describeTargets(landing.entry.cycle)} is lost: ${failed.message}. Its issues stay open and are worked again.`, { issueIds: landing.entry.cycle.issueIds }),
+        ]
+        : [];
+    // The cycle is over (landed, or lost and free to be worked again): its claim is released, saying how it ended.
+    if (landing) {
+        const { entry } = landing;
+        const ended = {
+            state: failed ? 'lost' : published ? 'pull_request' : entry.noChange ? 'no_change' : 'done',
+            ...cycleProgress(model.loop, entry.cycle, entry.iteration),
+            ...(published && !failed
+                ? { pullRequest: { number: published.number, url: published.url, reused: published.reused } }
+                : {}),
         };
-        const lost = failed && landing
-            ? [
-                log('warn', 'cycle.lost', `The work on ${describeTargets(landing.entry.cycle)} is lost: ${failed.message}. Its issues stay open and are worked again.`, { issueIds: landing.entry.cycle.issueIds }),
-            ]
-            : [];
-        // The cycle is over (landed, or lost and free to be worked again): its claim is released, saying how it ended.
-        if (landing) {
-            const { entry } = landing;
-            const ended = {
-                state: failed ? 'lost' : published ? 'pull_request' : entry.noChange ? 'no_change' : 'done',
-                ...cycleProgress(model.loop, entry.cycle, entry.iteration),
-                ...(published && !failed
-                    ? { pullRequest: { number: published.number, url: published.url, reused: published.reused } }
-                    : {}),
-            };
-            lost.push(...release(entry.cycle.issueIds, m, config, ended));
-        }
-        const freed = landing && config.leaseMs !== undefined ? { ...m, claimHeld: false } : m;
-        if (landing?.resumed) {
-            const next = started(freed, config);
-            return { model: next.model, effects: [...lost, save(freed), ...next.effects] };
-        }
-        const after = afterCycle(freed, model.outcome ?? { delta: {} }, config);
-        return { model: after.model, effects: [...lost, ...after.effects] };
+        lost.push(...release(entry.cycle.issueIds, m, config, ended));
     }
+    const freed = landing && config.leaseMs !== undefined ? { ...m, claimHeld: false } : m;
+    if (landing?.resumed) {
+        const next = started(freed, config);
+        return { model: next.model, effects: [...lost, save(freed), ...next.effects] };
+    }
+    const after = afterCycle(freed, model.outcome ?? { delta: {} }, config);
+    return { model: after.model, effects: [...lost, ...after.effects] };
+}
+/** The landing failed: a refusal halts, a transient failure waits out its backoff (or halts, given up). */
+function landingFailed(model, failed, config) {
+    const landing = model.landing;
     const attempts = (landing?.entry.attempts ?? 0) + 1;
     // Transient failures that go on for about a day halt as a refusal does: a person must look.
     const inRow = failed.class === 'transient' ? (landing?.entry.transientFailures ?? 0) + 1 : 0;
@@ -34739,6 +34755,133 @@ function without(counts, ids) {
     return Object.keys(left).length > 0 ? left : undefined;
 }
 
+;// CONCATENATED MODULE: ./src/core/sliceEvents.ts
+/**
+ * The slice's events that are neither an iteration's nor a landing's, one handler each (routed by
+ * slice.ts's step): waking from a wait, the issues unlisted, the source checked (the finished cycle
+ * recorded, or the slice's end), a cycle opened, a cycle committed, a git operation refused.
+ */
+
+
+
+
+
+
+/** Woken from a wait: a rate limit carried from an earlier run is cleared, else the wait is saved as done. */
+function woke(model, event) {
+    const m = { ...model, now: event.now, waking: undefined };
+    if (model.waking === 'carried')
+        return { model: { ...m, loop: { ...m.loop, rateLimitedUntil: undefined } }, effects: [{ kind: 'next' }] };
+    return { model: m, effects: [save(m), { kind: 'next' }] };
+}
+/** Never "no issues": which are workable is unknown, so none is started; the next run lists them again. */
+function issuesUnlisted(model, event, config) {
+    return finish(model, config, 'deferred', undefined, false, [
+        log('warn', 'run.deferred', `Deferred: ${event.failed.message.replace(/\.$/, '')}. No issue is started on an incomplete list; ` +
+            `the checkpoint keeps what this run did, and the next run lists the issues again.`, { what: event.failed.what, status: event.failed.status }),
+    ]);
+}
+/** The source's health: a halt when unreadable; else the finished cycle recorded and landed, or the slice's end. */
+function sourceChecked(model, event, config) {
+    const m = { ...model, checking: undefined };
+    // A cycle about to be recorded stays in flight: nothing of it was committed, so it closed nothing yet.
+    if (event.unreadable)
+        return finish(model.checking === 'finishCycle' && model.cycle ? notClosed(m, model.cycle.issueIds) : m, config, 'halted', event.unreadable);
+    if (model.checking === 'finishCycle' && model.cycle)
+        return recordFinishedCycle(model, m, model.cycle, config);
+    const elsewhere = m.claimedElsewhere?.length ?? 0;
+    return finish(m, config, 'complete', undefined, false, [
+        log('info', 'run.complete', elsewhere > 0
+            ? `No ready issue left for this run: ${elsewhere} being worked by other runs (${m.loop.issuesClosed.length} closed by the loop so far).`
+            : `No ready issues left: the work is done (${m.loop.issuesClosed.length} closed by the loop so far).`),
+    ]);
+}
+/**
+ * Record before act: the finished cycle goes into the outbox, with the iteration's counts, before
+ * anything is committed or pushed; a run that dies or is refused from here on lands it later,
+ * without running the agent again.
+ */
+function recordFinishedCycle(model, m, cycle, config) {
+    // Where work is published, its issues count as closed only once it has landed (cycleFinished).
+    const closes = config.publishes ? cycle.issueIds.filter((id) => m.loop.issuesClosed.includes(id)) : [];
+    const actions = model.outcome?.issueActions ?? [];
+    const entry = {
+        kind: 'finishCycle',
+        cycle,
+        noChange: !!model.outcome?.noChange,
+        iteration: m.loop.iteration,
+        recordedAt: rfc3339(new Date(m.now)),
+        attempts: 0,
+        ...(closes.length ? { closes } : {}),
+        // The issues' close or label travels with the work: performed before its commit, again by a later run until done.
+        ...(actions.length ? { issueActions: actions } : {}),
+    };
+    const recorded = {
+        ...m,
+        loop: {
+            ...m.loop,
+            currentCycle: undefined,
+            outbox: [...m.loop.outbox, entry],
+            issuesClosed: m.loop.issuesClosed.filter((id) => !closes.includes(id)),
+        },
+    };
+    const landing = land(recorded, entry, config, false);
+    return { model: landing.model, effects: [save(recorded), ...landing.effects] };
+}
+/** The new cycle, saved before its first agent run; then its baseline. */
+function cycleOpened(model, event) {
+    const cycle = event.cycle;
+    // The counts an earlier wave carried for its issues are now the cycle's (carriedCounts): none stays behind.
+    const loop = { ...model.loop, currentCycle: cycle, issueCounts: without(model.loop.issueCounts, cycle.issueIds) };
+    const m = { ...model, loop, next: undefined, onCycleBranch: true };
+    return {
+        model: m,
+        // Record before act: the cycle (its issues, branch and base tip) is in the checkpoint before
+        // its first agent run, so a run killed during that run resumes this cycle instead of skipping it.
+        effects: [
+            save(m),
+            log('info', 'cycle.start', `Cycle for ${describeTargets(cycle)}${cycle.branch ? ` on branch ${cycle.branch}` : ''}`, {
+                issueIds: cycle.issueIds,
+                branch: cycle.branch,
+            }),
+            { kind: 'runBaseline' },
+        ],
+    };
+}
+/** The cycle's commit, recorded before it leaves the machine; then the cycle is finished (pushed, published). */
+function cycleCommitted(model, event) {
+    const landing = model.landing;
+    if (!landing)
+        return { model, effects: [{ kind: 'next' }] };
+    // Record the commit before it leaves the machine: a later run lands only a branch that holds it.
+    // The issue actions were performed before the commit: done.
+    const { issueActions: _done, ...before } = landing.entry;
+    const entry = {
+        ...before,
+        committed: event.committed,
+        ...(event.tip ? { tip: event.tip } : {}),
+    };
+    const m = {
+        ...model,
+        landing: { ...landing, entry },
+        loop: { ...model.loop, outbox: model.loop.outbox.map((e) => (e === landing.entry ? entry : e)) },
+    };
+    return { model: m, effects: [save(m), finishCycleEffect(entry, landing.resumed)] };
+}
+/**
+ * Refused while landing this slice's cycle (its commit held a secret, or the repository moved):
+ * nothing of it was committed, so it is the cycle again, not work to land: a runner thrown
+ * away meanwhile would otherwise land whatever older wip: of the branch GitHub holds.
+ */
+function refused(model, event, config) {
+    return finish(unrecord(model), config, 'halted', {
+        reason: event.reason,
+        message: event.reason === 'repository_moved'
+            ? `REPOSITORY MOVED: ${event.message}`
+            : `SECRET IN CHANGE: ${event.message}; nothing was committed`,
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/core/slice.ts
 /**
  * The engine's core, pure: one slice of the loop as `step(model, event) \u2192 (model, effects)`
@@ -34768,17 +34911,12 @@ function without(counts, ids) {
 
 
 
-
 function step(model, event, config) {
     switch (event.type) {
         case 'started':
             return started({ ...model, now: event.now }, config);
-        case 'woke': {
-            const m = { ...model, now: event.now, waking: undefined };
-            if (model.waking === 'carried')
-                return { model: { ...m, loop: { ...m.loop, rateLimitedUntil: undefined } }, effects: [{ kind: 'next' }] };
-            return { model: m, effects: [save(m), { kind: 'next' }] };
-        }
+        case 'woke':
+            return woke(model, event);
         case 'tick': {
             const m = { ...model, now: event.now };
             if (event.aborted)
@@ -34790,107 +34928,21 @@ function step(model, event, config) {
         case 'issuesRead':
             return issuesRead(model, event.ready, config);
         case 'issuesUnlisted':
-            // Never "no issues": which are workable is unknown, so none is started; the next run lists them again.
-            return finish(model, config, 'deferred', undefined, false, [
-                log('warn', 'run.deferred', `Deferred: ${event.failed.message.replace(/\.$/, '')}. No issue is started on an incomplete list; ` +
-                    `the checkpoint keeps what this run did, and the next run lists the issues again.`, { what: event.failed.what, status: event.failed.status }),
-            ]);
-        case 'sourceChecked': {
-            const m = { ...model, checking: undefined };
-            // A cycle about to be recorded stays in flight: nothing of it was committed, so it closed nothing yet.
-            if (event.unreadable)
-                return finish(model.checking === 'finishCycle' && model.cycle ? notClosed(m, model.cycle.issueIds) : m, config, 'halted', event.unreadable);
-            if (model.checking === 'finishCycle' && model.cycle) {
-                // Record before act: the finished cycle goes into the outbox, with the iteration's counts, before
-                // anything is committed or pushed; a run that dies or is refused from here on lands it later,
-                // without running the agent again.
-                // Where work is published, its issues count as closed only once it has landed (cycleFinished).
-                const closes = config.publishes ? model.cycle.issueIds.filter((id) => m.loop.issuesClosed.includes(id)) : [];
-                const actions = model.outcome?.issueActions ?? [];
-                const entry = {
-                    kind: 'finishCycle',
-                    cycle: model.cycle,
-                    noChange: !!model.outcome?.noChange,
-                    iteration: m.loop.iteration,
-                    recordedAt: rfc3339(new Date(m.now)),
-                    attempts: 0,
-                    ...(closes.length ? { closes } : {}),
-                    // The issues' close or label travels with the work: performed before its commit, again by a later run until done.
-                    ...(actions.length ? { issueActions: actions } : {}),
-                };
-                const recorded = {
-                    ...m,
-                    loop: {
-                        ...m.loop,
-                        currentCycle: undefined,
-                        outbox: [...m.loop.outbox, entry],
-                        issuesClosed: m.loop.issuesClosed.filter((id) => !closes.includes(id)),
-                    },
-                };
-                const landing = land(recorded, entry, config, false);
-                return { model: landing.model, effects: [save(recorded), ...landing.effects] };
-            }
-            const elsewhere = m.claimedElsewhere?.length ?? 0;
-            return finish(m, config, 'complete', undefined, false, [
-                log('info', 'run.complete', elsewhere > 0
-                    ? `No ready issue left for this run: ${elsewhere} being worked by other runs (${m.loop.issuesClosed.length} closed by the loop so far).`
-                    : `No ready issues left: the work is done (${m.loop.issuesClosed.length} closed by the loop so far).`),
-            ]);
-        }
-        case 'cycleOpened': {
-            const cycle = event.cycle;
-            // The counts an earlier wave carried for its issues are now the cycle's (carriedCounts): none stays behind.
-            const loop = { ...model.loop, currentCycle: cycle, issueCounts: without(model.loop.issueCounts, cycle.issueIds) };
-            const m = { ...model, loop, next: undefined, onCycleBranch: true };
-            return {
-                model: m,
-                // Record before act: the cycle (its issues, branch and base tip) is in the checkpoint before
-                // its first agent run, so a run killed during that run resumes this cycle instead of skipping it.
-                effects: [
-                    save(m),
-                    log('info', 'cycle.start', `Cycle for ${describeTargets(cycle)}${cycle.branch ? ` on branch ${cycle.branch}` : ''}`, {
-                        issueIds: cycle.issueIds,
-                        branch: cycle.branch,
-                    }),
-                    { kind: 'runBaseline' },
-                ],
-            };
-        }
+            return issuesUnlisted(model, event, config);
+        case 'sourceChecked':
+            return sourceChecked(model, event, config);
+        case 'cycleOpened':
+            return cycleOpened(model, event);
         case 'baselineRan':
             return baselineRan(model, event, config);
         case 'iterated':
             return iterated(model, event.outcome, event.now, config);
-        case 'cycleCommitted': {
-            const landing = model.landing;
-            if (!landing)
-                return { model, effects: [{ kind: 'next' }] };
-            // Record the commit before it leaves the machine: a later run lands only a branch that holds it.
-            // The issue actions were performed before the commit: done.
-            const { issueActions: _done, ...before } = landing.entry;
-            const entry = {
-                ...before,
-                committed: event.committed,
-                ...(event.tip ? { tip: event.tip } : {}),
-            };
-            const m = {
-                ...model,
-                landing: { ...landing, entry },
-                loop: { ...model.loop, outbox: model.loop.outbox.map((e) => (e === landing.entry ? entry : e)) },
-            };
-            return { model: m, effects: [save(m), finishCycleEffect(entry, landing.resumed)] };
-        }
+        case 'cycleCommitted':
+            return cycleCommitted(model, event);
         case 'cycleFinished':
             return cycleFinished(model, event.published, event.failed, config);
         case 'refused':
-            // Refused while landing this slice's cycle (its commit held a secret, or the repository moved):
-            // nothing of it was committed, so it is the cycle again, not work to land: a runner thrown
-            // away meanwhile would otherwise land whatever older wip: of the branch GitHub holds.
-            return finish(unrecord(model), config, 'halted', {
-                reason: event.reason,
-                message: event.reason === 'repository_moved'
-                    ? `REPOSITORY MOVED: ${event.message}`
-                    : `SECRET IN CHANGE: ${event.message}; nothing was committed`,
-            });
+            return refused(model, event, config);
         case 'noticesSent':
             return noticesSent(model, event.results);
         case 'claimed':
@@ -34942,8 +34994,8 @@ function issuesRead(model, listed, config) {
     }
     return beforeIteration({ ...model, next: targets }, config);
 }
-/** The run's bounds, then the slice's; then a new cycle, or the resumed one on its branch. */
-function beforeIteration(model, config) {
+/** The run's bounds, then the slice's: the step that ends the slice at one, else undefined. */
+function boundReached(model, config) {
     const { settings, checkpointId, deadline } = config;
     const loop = model.loop;
     if (loop.iteration >= settings.maxIterations)
@@ -34965,40 +35017,51 @@ function beforeIteration(model, config) {
         return finish(model, config, 'continuing', undefined, false, [
             log('info', 'slice.end', `Slice time bound reached (${settings.sliceMinutes} min): checkpoint ${checkpointId} continues next run.`),
         ]);
-    if (!loop.currentCycle && model.next) {
-        const next = model.next;
-        // Claimed before the cycle opens (issue 14): a run that loses the race leaves the issue. Record
-        // before act: the checkpoint is saved first, so that a run of this loop killed after claiming
-        // finds the claim its own (by the checkpoint it names) instead of waiting out the lease.
-        if (config.leaseMs !== undefined && !model.claimHeld) {
-            const own = next.some((i) => i.claimedBy !== undefined && i.claimedBy.checkpoint === config.checkpointId);
-            const c = claims_claim(model, config, next.map((i) => i.id), 'new', own);
-            return { model: c.model, effects: [save(model), ...c.effects] };
-        }
-        const fingerprints = Object.fromEntries(next.flatMap((i) => (i.fingerprint !== undefined ? [[i.id, i.fingerprint]] : [])));
-        const carried = carriedCounts(loop, config.settings.carried, next);
-        const cycle = {
-            issueIds: next.map((i) => i.id),
-            titles: next.map((i) => i.title),
-            startedAtIteration: loop.iteration + 1,
-            iterations: 0,
-            sameWorkRemainingCount: 0,
-            progress: initialProgress(),
-            timeoutRetries: 0,
-            rateLimitAttempts: 0,
-            ...carried,
-            ...(config.branches ? { branch: cycleBranchName(next.map((i) => i.id)) } : {}),
-            ...(Object.keys(fingerprints).length > 0 ? { fingerprints } : {}),
-        };
-        const edited = next.filter((i) => editedSinceEscalation(i, loop));
-        const retried = edited.length
-            ? [
-                log('info', 'issue.edited', `${edited.map((i) => issueRef(i.id)).join(', ')} ${edited.length === 1 ? 'was' : 'were'} edited since ` +
-                    `${edited.length === 1 ? 'its' : 'their'} escalation: trying again.`, { issueIds: edited.map((i) => i.id) }),
-            ]
-            : [];
-        return { model, effects: [...retried, { kind: 'openCycle', cycle }] };
+    return undefined;
+}
+/** A new cycle for the issues picked: claimed first (when leases are on), then opened. */
+function openNext(model, config, next) {
+    const loop = model.loop;
+    // Claimed before the cycle opens (issue 14): a run that loses the race leaves the issue. Record
+    // before act: the checkpoint is saved first, so that a run of this loop killed after claiming
+    // finds the claim its own (by the checkpoint it names) instead of waiting out the lease.
+    if (config.leaseMs !== undefined && !model.claimHeld) {
+        const own = next.some((i) => i.claimedBy !== undefined && i.claimedBy.checkpoint === config.checkpointId);
+        const c = claims_claim(model, config, next.map((i) => i.id), 'new', own);
+        return { model: c.model, effects: [save(model), ...c.effects] };
     }
+    const fingerprints = Object.fromEntries(next.flatMap((i) => (i.fingerprint !== undefined ? [[i.id, i.fingerprint]] : [])));
+    const carried = carriedCounts(loop, config.settings.carried, next);
+    const cycle = {
+        issueIds: next.map((i) => i.id),
+        titles: next.map((i) => i.title),
+        startedAtIteration: loop.iteration + 1,
+        iterations: 0,
+        sameWorkRemainingCount: 0,
+        progress: initialProgress(),
+        timeoutRetries: 0,
+        rateLimitAttempts: 0,
+        ...carried,
+        ...(config.branches ? { branch: cycleBranchName(next.map((i) => i.id)) } : {}),
+        ...(Object.keys(fingerprints).length > 0 ? { fingerprints } : {}),
+    };
+    const edited = next.filter((i) => editedSinceEscalation(i, loop));
+    const retried = edited.length
+        ? [
+            log('info', 'issue.edited', `${edited.map((i) => issueRef(i.id)).join(', ')} ${edited.length === 1 ? 'was' : 'were'} edited since ` +
+                `${edited.length === 1 ? 'its' : 'their'} escalation: trying again.`, { issueIds: edited.map((i) => i.id) }),
+        ]
+        : [];
+    return { model, effects: [...retried, { kind: 'openCycle', cycle }] };
+}
+/** The run's bounds, then the slice's; then a new cycle, or the resumed one on its branch. */
+function beforeIteration(model, config) {
+    const bound = boundReached(model, config);
+    if (bound)
+        return bound;
+    const loop = model.loop;
+    if (!loop.currentCycle && model.next)
+        return openNext(model, config, model.next);
     const current = loop.currentCycle;
     // The cycle this loop had in flight: claimed again before its branch is entered (another run may
     // have taken it over once its lease expired); then the lease is renewed at each iteration.
@@ -39981,7 +40044,7 @@ function issueTargets(text, baseline) {
     return out;
 }
 /** Targets that cannot be taken, and why. */
-const refused = (unreadable) => ({ tests: [], verify: [], unreadable });
+const targets_refused = (unreadable) => ({ tests: [], verify: [], unreadable });
 /** One agent-loop block's YAML: its tests and verify, or why it cannot be taken. */
 function blockTargets(block) {
     let doc;
@@ -39989,7 +40052,7 @@ function blockTargets(block) {
         doc = dist.parse(block);
     }
     catch (error) {
-        return refused(`the agent-loop block is not valid YAML (${error.message.split('\n')[0]}); ${QUOTING_HINT}`);
+        return targets_refused(`the agent-loop block is not valid YAML (${error.message.split('\n')[0]}); ${QUOTING_HINT}`);
     }
     if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
         const d = doc;
@@ -40001,11 +40064,11 @@ function blockTargets(block) {
             problems.push(`a key agent-loop does not know: ${key}${meant ? ` (did you mean ${meant}?)` : ''}`);
         }
         if (problems.length > 0)
-            return refused(`the agent-loop block cannot be taken as written: ${problems.join('; ')}; it knows tests: and verify:, each a string or a list of strings`);
+            return targets_refused(`the agent-loop block cannot be taken as written: ${problems.join('; ')}; it knows tests: and verify:, each a string or a list of strings`);
         return { tests, verify };
     }
     if (doc !== undefined && doc !== null)
-        return refused(`the agent-loop block must be a mapping with tests: and/or verify: (it is ${Array.isArray(doc) ? 'a list' : `a ${typeof doc}`})`);
+        return targets_refused(`the agent-loop block must be a mapping with tests: and/or verify: (it is ${Array.isArray(doc) ? 'a list' : `a ${typeof doc}`})`);
     return { tests: [], verify: [] };
 }
 function strings(value, key, problems) {
@@ -41005,6 +41068,17 @@ function phaseStart(phase, tests, targetTests, description) {
     return undefined;
 }
 function decidePhase(o) {
+    const rules = phaseRules(o);
+    switch (o.phase) {
+        case 'RED':
+            return decideRed(o, rules);
+        case 'GREEN':
+            return decideGreen(o, rules);
+        case 'REFACTOR':
+            return decideRefactor(o, rules);
+    }
+}
+function phaseRules(o) {
     const attempts = o.retries + 1;
     const { subject, change } = o.naming ?? { subject: o.description, change: 'feat' };
     const details = o.tests.summary;
@@ -41018,79 +41092,84 @@ function decidePhase(o) {
         message: `${what} does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`,
         details,
     }, () => abort('COMPILATION_ERROR', `${what} still does not compile after ${attempts} attempts`));
-    switch (o.phase) {
-        case 'RED': {
-            if (o.reportedDuplicate || !o.changed) {
-                return {
-                    kind: 'skip',
-                    mark: 'duplicate',
-                    error: {
-                        type: 'DUPLICATE_TEST',
-                        message: `No new test for "${o.description}": ${o.reportedDuplicate ? 'the test agent says it already exists' : 'the test agent changed nothing'}`,
-                        details,
-                    },
-                };
-            }
-            if (o.tests.passed) {
-                return {
-                    kind: 'skip',
-                    mark: 'problematic',
-                    error: {
-                        type: 'TEST_UNEXPECTED_PASS',
-                        message: `The new test for "${o.description}" passes before any implementation: it does not test new behaviour`,
-                        details,
-                    },
-                };
-            }
-            if (o.tests.compileError)
-                return compileError('The new test');
-            return { kind: 'commit', message: `test: ${subject}`, next: 'GREEN', testResult: 'FAIL' };
-        }
-        case 'GREEN': {
-            if (o.tests.passed)
-                return { kind: 'commit', message: `${change}: ${subject}`, next: 'REFACTOR', testResult: 'PASS' };
-            if (o.tests.compileError)
-                return compileError('The implementation');
-            const broken = o.targetTests.length > 0 ? o.tests.failing.filter((name) => !o.targetTests.includes(name)) : [];
-            if (broken.length > 0) {
-                return retryOr({
-                    type: 'REGRESSION',
-                    message: `The implementation breaks ${broken.length} test(s) that passed: ${broken.slice(0, 5).join(', ')}`,
-                    details,
-                }, () => abort('REGRESSION', `The implementation still breaks other tests after ${attempts} attempts: ${broken.slice(0, 5).join(', ')}`));
-            }
-            return retryOr({
-                type: 'TEST_UNEXPECTED_FAIL',
-                message: `The test for "${o.description}" still fails (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`,
+    return { attempts, subject, change, details, retryOr, abort, compileError };
+}
+/** RED: a new failing test is committed; none, or one that passes already, skips the test; one that does not compile is retried. */
+function decideRed(o, r) {
+    const { subject, details, compileError } = r;
+    if (o.reportedDuplicate || !o.changed) {
+        return {
+            kind: 'skip',
+            mark: 'duplicate',
+            error: {
+                type: 'DUPLICATE_TEST',
+                message: `No new test for "${o.description}": ${o.reportedDuplicate ? 'the test agent says it already exists' : 'the test agent changed nothing'}`,
                 details,
-            }, () => abort('IMPLEMENTATION_FAILED', `Could not make test pass after ${attempts} attempts`));
-        }
-        case 'REFACTOR': {
-            if (o.tests.passed)
-                return {
-                    kind: 'commit',
-                    message: o.changed ? `refactor: ${subject}` : 'refactor: no changes',
-                    next: 'next-test',
-                    testResult: 'PASS',
-                };
-            const error = o.tests.compileError
-                ? {
-                    type: 'COMPILATION_ERROR',
-                    message: `The refactoring does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`,
-                    details,
-                }
-                : {
-                    type: 'REGRESSION',
-                    message: `The refactoring breaks ${o.tests.failing.length} test(s): ${o.tests.failing.slice(0, 5).join(', ')}`,
-                    details,
-                };
-            return retryOr(error, () => ({
-                kind: 'rollback',
-                message: ROLLBACK_MESSAGE,
-                error: { ...error, message: `The refactoring still breaks tests after ${attempts} attempts; rolled back` },
-            }));
-        }
+            },
+        };
     }
+    if (o.tests.passed) {
+        return {
+            kind: 'skip',
+            mark: 'problematic',
+            error: {
+                type: 'TEST_UNEXPECTED_PASS',
+                message: `The new test for "${o.description}" passes before any implementation: it does not test new behaviour`,
+                details,
+            },
+        };
+    }
+    if (o.tests.compileError)
+        return compileError('The new test');
+    return { kind: 'commit', message: `test: ${subject}`, next: 'GREEN', testResult: 'FAIL' };
+}
+/** GREEN: passing tests are committed; a compile error, broken tests or the test still failing are retried, then abort. */
+function decideGreen(o, r) {
+    const { attempts, subject, change, details, retryOr, abort, compileError } = r;
+    if (o.tests.passed)
+        return { kind: 'commit', message: `${change}: ${subject}`, next: 'REFACTOR', testResult: 'PASS' };
+    if (o.tests.compileError)
+        return compileError('The implementation');
+    const broken = o.targetTests.length > 0 ? o.tests.failing.filter((name) => !o.targetTests.includes(name)) : [];
+    if (broken.length > 0) {
+        return retryOr({
+            type: 'REGRESSION',
+            message: `The implementation breaks ${broken.length} test(s) that passed: ${broken.slice(0, 5).join(', ')}`,
+            details,
+        }, () => abort('REGRESSION', `The implementation still breaks other tests after ${attempts} attempts: ${broken.slice(0, 5).join(', ')}`));
+    }
+    return retryOr({
+        type: 'TEST_UNEXPECTED_FAIL',
+        message: `The test for "${o.description}" still fails (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`,
+        details,
+    }, () => abort('IMPLEMENTATION_FAILED', `Could not make test pass after ${attempts} attempts`));
+}
+/** REFACTOR: passing tests are committed; a break is retried, then rolled back. */
+function decideRefactor(o, r) {
+    const { attempts, subject, details, retryOr } = r;
+    if (o.tests.passed)
+        return {
+            kind: 'commit',
+            message: o.changed ? `refactor: ${subject}` : 'refactor: no changes',
+            next: 'next-test',
+            testResult: 'PASS',
+        };
+    const error = o.tests.compileError
+        ? {
+            type: 'COMPILATION_ERROR',
+            message: `The refactoring does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`,
+            details,
+        }
+        : {
+            type: 'REGRESSION',
+            message: `The refactoring breaks ${o.tests.failing.length} test(s): ${o.tests.failing.slice(0, 5).join(', ')}`,
+            details,
+        };
+    return retryOr(error, () => ({
+        kind: 'rollback',
+        message: ROLLBACK_MESSAGE,
+        error: { ...error, message: `The refactoring still breaks tests after ${attempts} attempts; rolled back` },
+    }));
 }
 
 ;// CONCATENATED MODULE: ./src/workflows/tdd/testList.ts
@@ -43134,40 +43213,9 @@ async function planWithSession(options, io, ctx) {
     const logger = runLogger(options, io, redact);
     for (const note of session.notes)
         logger.warn('run.recovered', note);
-    for (const [phase, template] of Object.entries(templates)) {
-        const unknown = unknownPlaceholders(template);
-        if (unknown.length)
-            logger.warn('pipeline.template', `${surface(io.terms).option('planPrompts')} ${PROMPT_FILES[phase]}: unknown placeholder(s) ` +
-                `${unknown.map((n) => `{{${n}}}`).join(', ')} are left as written.`);
-    }
-    const issuesFile = options.issuesFile;
-    // As `run` picks its source: bd when it is installed and no other file was named, else the file.
-    const useBd = options.issuesFile === '.beads/issues.jsonl' && (await isOnPath('bd', io.env.PATH));
-    const onWarning = (message) => logger.warn('source.warning', message);
-    const sink = io.sink ??
-        (useBd
-            ? Object.assign(new BdCliPhaseIssueSink({ cwd: io.cwd, onWarning }), { where: 'bd' })
-            : Object.assign(new BeadsFilePhaseIssueSink({ file: issuesFile, cwd: io.cwd }), { where: issuesFile }));
-    // The agent writes the phases' artifacts; agents refuse to write under .git/ (Claude Code does),
-    // so with the state directory there they go to .agent-loop/ in the work tree: excluded and never
-    // staged, like the state directory itself.
-    const top = await gitTopLevel(io.cwd, io.env);
-    const artifactsDir = top && external_node_path_default().relative(top, io.stateDir).startsWith('.git') ? external_node_path_default().join(top, LEGACY_STATE_DIR) : io.stateDir;
-    const git = await openGit(io.cwd, io.env, {
-        redact,
-        ...(options.commitAuthor ? { author: options.commitAuthor } : {}),
-        protect: [io.stateDir, artifactsDir],
-        holdsSecret: secretDetector(io.secrets),
-        onStagingRestored: (what, when) => stagingRestored(logger, what, when),
-    });
-    if (git) {
-        for (const dir of new Set([io.stateDir, artifactsDir])) {
-            const inTree = workTreePath(git.topLevel, dir);
-            if (inTree)
-                await git.exclude(inTree);
-        }
-        await git.exclude(TEMP_FILE_PATTERN);
-    }
+    warnUnknownPlaceholders(logger, templates, io.terms);
+    const sink = await phaseIssueSink(options, io, logger);
+    const { git, artifactsDir } = await openPlanGit(options, io, redact, logger);
     try {
         return await runPipeline({
             ...(goal ? { goal } : {}),
@@ -43192,25 +43240,7 @@ async function planWithSession(options, io, ctx) {
             ...(options.resume ? { resume: options.resume } : {}),
             ...(io.signal ? { signal: io.signal } : {}),
             // Implementation: the loop in this checkpoint, on the created issues, from the same source `run` would use (or the caller's).
-            implement: async (checkpointId, issueIds) => {
-                // The new issues are committed on the base branch first: the loop's cycles branch off it,
-                // and an escalated cycle returns to it.
-                if (git &&
-                    !(await git.currentRef()).startsWith('agent-loop/') &&
-                    (await git.commitAll(`agent-loop plan: ${issueIds.length} phase issue(s) ${issueIds.join(' ')}`.slice(0, 120)))) {
-                    logger.info('git.committed', `Committed the phase issues (${sink.where}) on ${await git.currentRef()}.`);
-                }
-                return runCommand({
-                    ...options,
-                    workflow: options.workflow === 'tdd' ? 'tdd' : 'implement',
-                    resume: checkpointId,
-                    fresh: false,
-                }, {
-                    ...io,
-                    onlyIssues: issueIds,
-                    session,
-                });
-            },
+            implement: implementWith(options, io, session, logger, sink, git),
         });
     }
     catch (error) {
@@ -43220,6 +43250,72 @@ async function planWithSession(options, io, ctx) {
         }
         throw error;
     }
+}
+/** A prompt template's unknown placeholders are left as written, and said. */
+function warnUnknownPlaceholders(logger, templates, terms) {
+    for (const [phase, template] of Object.entries(templates)) {
+        const unknown = unknownPlaceholders(template);
+        if (unknown.length)
+            logger.warn('pipeline.template', `${surface(terms).option('planPrompts')} ${PROMPT_FILES[phase]}: unknown placeholder(s) ` +
+                `${unknown.map((n) => `{{${n}}}`).join(', ')} are left as written.`);
+    }
+}
+/** The caller's sink, or as `run` picks its source: bd when it is installed and no other file was named, else the file. */
+async function phaseIssueSink(options, io, logger) {
+    const issuesFile = options.issuesFile;
+    const useBd = options.issuesFile === '.beads/issues.jsonl' && (await isOnPath('bd', io.env.PATH));
+    const onWarning = (message) => logger.warn('source.warning', message);
+    return (io.sink ??
+        (useBd
+            ? Object.assign(new BdCliPhaseIssueSink({ cwd: io.cwd, onWarning }), { where: 'bd' })
+            : Object.assign(new BeadsFilePhaseIssueSink({ file: issuesFile, cwd: io.cwd }), { where: issuesFile })));
+}
+/**
+ * The work tree's git (when there is one), and where the phases' artifacts go: the agent writes them;
+ * agents refuse to write under .git/ (Claude Code does), so with the state directory there they go to
+ * .agent-loop/ in the work tree: excluded and never staged, like the state directory itself.
+ */
+async function openPlanGit(options, io, redact, logger) {
+    const top = await gitTopLevel(io.cwd, io.env);
+    const artifactsDir = top && external_node_path_default().relative(top, io.stateDir).startsWith('.git') ? external_node_path_default().join(top, LEGACY_STATE_DIR) : io.stateDir;
+    const git = await openGit(io.cwd, io.env, {
+        redact,
+        ...(options.commitAuthor ? { author: options.commitAuthor } : {}),
+        protect: [io.stateDir, artifactsDir],
+        holdsSecret: secretDetector(io.secrets),
+        onStagingRestored: (what, when) => stagingRestored(logger, what, when),
+    });
+    if (git) {
+        for (const dir of new Set([io.stateDir, artifactsDir])) {
+            const inTree = workTreePath(git.topLevel, dir);
+            if (inTree)
+                await git.exclude(inTree);
+        }
+        await git.exclude(TEMP_FILE_PATTERN);
+    }
+    return { git, artifactsDir };
+}
+/** Implementation: the loop in this checkpoint, on the created issues, from the same source `run` would use (or the caller's). */
+function implementWith(options, io, session, logger, sink, git) {
+    return async (checkpointId, issueIds) => {
+        // The new issues are committed on the base branch first: the loop's cycles branch off it,
+        // and an escalated cycle returns to it.
+        if (git &&
+            !(await git.currentRef()).startsWith('agent-loop/') &&
+            (await git.commitAll(`agent-loop plan: ${issueIds.length} phase issue(s) ${issueIds.join(' ')}`.slice(0, 120)))) {
+            logger.info('git.committed', `Committed the phase issues (${sink.where}) on ${await git.currentRef()}.`);
+        }
+        return runCommand({
+            ...options,
+            workflow: options.workflow === 'tdd' ? 'tdd' : 'implement',
+            resume: checkpointId,
+            fresh: false,
+        }, {
+            ...io,
+            onlyIssues: issueIds,
+            session,
+        });
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/issues/mergeLines.ts
@@ -43482,7 +43578,7 @@ function baseMoved(input) {
  * issues to work again, with why.
  */
 async function landWave(ctx, wave, ends) {
-    const { trees, logger, base, issuesFile } = ctx;
+    const { base } = ctx;
     const requeued = [];
     const partials = [];
     let expected = ctx.baseTip;
@@ -43501,65 +43597,89 @@ async function landWave(ctx, wave, ends) {
             partials.push({ issueId: job.issueId, ...(part ? { loop: part } : {}) });
             continue;
         }
-        const tag = `[${job.issueId}]`;
         // Before each merge: the base where the coordinator left it (a job's agent can move it from its worktree).
         const moved = await checkBase();
         if (moved)
             return { partials, requeued, moved };
-        // git merges into whatever the checkout is on: a checkout switched to another branch during the
-        // run would take the jobs' work. Stopped before the reduce, as for a refused merge: the next run,
-        // on the base again, merges the wave's finished jobs without working them again.
-        const head = (await ctx.runner.run(['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
-        if (head !== `refs/heads/${base}`)
-            throw new WorktreeError(`your checkout is no longer on ${base} (${head ? `it is on ${head.replace(/^refs\/heads\//, '')}` : 'its HEAD is detached'}` +
-                `), and the wave's jobs are merged into ${base} only; check out ${base} again, then run again: the ` +
-                `wave resumes and its finished jobs are merged without being worked again`);
-        const outcome = await trees.merge(jobBranch(job.issueId), `Merge agent-loop/${job.issueId} (parallel): ${job.title}`, issuesFile);
-        if (outcome.kind === 'refused')
-            // Stops the run before the reduce: the wave stays in the checkpoint, its worktrees and branches
-            // with it, so the next run (once the checkout is clean) merges the finished jobs as they are.
-            throw new WorktreeError(`git would not merge ${jobBranch(job.issueId)} into ${base} in your checkout: ${outcome.detail.replace(/\s*\n\s*/g, ' ').replace(/([^.])$/, '$1.')}` +
-                ` Something in your checkout is in the way (a file staged or changed during the run, or an untracked ` +
-                `or ignored file where a job adds one); commit, move or undo it, then run again: the wave resumes ` +
-                `and its finished jobs are merged without being worked again`);
+        await assertOnBase(ctx);
+        const outcome = await waveLanding_mergeJob(ctx, job);
         if (outcome.kind === 'merged') {
             expected = outcome.commit;
             merged.push(job.issueId);
         }
         if (outcome.kind !== 'conflict') {
-            if (!(await closedOnBase(ctx.runner, issuesFile, job.issueId))) {
-                // The job's state says closed, but nothing that closes it reached the base (a job halted
-                // after the close was recorded and before its commit, a secret in the change): counted
-                // closed, the issue would be left open on the base and never worked again.
-                logger.warn('merge.not_closed', `${tag} its job recorded the issue closed, but ${base} does not hold the close (its change was not committed): not counted closed.`, { issue: job.issueId });
-                partials.push({
-                    issueId: job.issueId,
-                    loop: { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) },
-                });
-                continue;
-            }
-            if (outcome.kind === 'merged')
-                logger.info('merge.done', `${tag} merged into ${base}${outcome.issuesFileResolved ? ` (${issuesFile} merged issue by issue)` : ''}.`, { issue: job.issueId, commit: outcome.commit });
-            partials.push({ issueId: job.issueId, loop: part });
+            partials.push(await landedJob(ctx, job, part, outcome));
             continue;
         }
-        requeued.push({
-            issueId: job.issueId,
-            reason: `Its first attempt (wave ${ctx.waveNumber}) could not be merged into ${base}: ${outcome.detail}. ` +
-                `Other issues changed the same lines since; do the work again on the current ${base}.`,
-        });
-        partials.push({
-            issueId: job.issueId,
-            loop: { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) },
-        });
-        // The work stays for inspection on a branch of its own; the next attempt starts clean.
-        const kept = `agent-loop-conflict/${job.issueId}-${wave.id}`;
-        await ctx.runner.run(['branch', '--force', kept, jobBranch(job.issueId)]);
-        logger.warn('merge.conflict', `${tag} not merged: ${outcome.detail}; the issue is worked again on the new ${base} (this attempt is kept on ${kept}).`, { issue: job.issueId, files: outcome.files });
+        const conflicted = await conflictedJob(ctx, wave, job, part, outcome);
+        requeued.push(conflicted.requeue);
+        partials.push(conflicted.partial);
     }
     // At the wave's end too: a wave that merges nothing has no merge to check before.
     const moved = await checkBase();
     return { partials, requeued, ...(moved ? { moved } : {}) };
+}
+/**
+ * git merges into whatever the checkout is on: a checkout switched to another branch during the
+ * run would take the jobs' work. Stopped before the reduce, as for a refused merge: the next run,
+ * on the base again, merges the wave's finished jobs without working them again.
+ */
+async function assertOnBase(ctx) {
+    const { base } = ctx;
+    const head = (await ctx.runner.run(['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
+    if (head !== `refs/heads/${base}`)
+        throw new WorktreeError(`your checkout is no longer on ${base} (${head ? `it is on ${head.replace(/^refs\/heads\//, '')}` : 'its HEAD is detached'}` +
+            `), and the wave's jobs are merged into ${base} only; check out ${base} again, then run again: the ` +
+            `wave resumes and its finished jobs are merged without being worked again`);
+}
+/** The job's branch merged into the base: merged, clean, or conflicted (a refusal throws). */
+async function waveLanding_mergeJob(ctx, job) {
+    const { trees, base, issuesFile } = ctx;
+    const outcome = await trees.merge(jobBranch(job.issueId), `Merge agent-loop/${job.issueId} (parallel): ${job.title}`, issuesFile);
+    if (outcome.kind === 'refused')
+        // Stops the run before the reduce: the wave stays in the checkpoint, its worktrees and branches
+        // with it, so the next run (once the checkout is clean) merges the finished jobs as they are.
+        throw new WorktreeError(`git would not merge ${jobBranch(job.issueId)} into ${base} in your checkout: ${outcome.detail.replace(/\s*\n\s*/g, ' ').replace(/([^.])$/, '$1.')}` +
+            ` Something in your checkout is in the way (a file staged or changed during the run, or an untracked ` +
+            `or ignored file where a job adds one); commit, move or undo it, then run again: the wave resumes ` +
+            `and its finished jobs are merged without being worked again`);
+    return outcome;
+}
+/** A job merged (or with nothing to merge): its state, counted closed only when the base holds the close. */
+async function landedJob(ctx, job, part, outcome) {
+    const { logger, base, issuesFile } = ctx;
+    const tag = `[${job.issueId}]`;
+    if (!(await closedOnBase(ctx.runner, issuesFile, job.issueId))) {
+        // The job's state says closed, but nothing that closes it reached the base (a job halted
+        // after the close was recorded and before its commit, a secret in the change): counted
+        // closed, the issue would be left open on the base and never worked again.
+        logger.warn('merge.not_closed', `${tag} its job recorded the issue closed, but ${base} does not hold the close (its change was not committed): not counted closed.`, { issue: job.issueId });
+        return {
+            issueId: job.issueId,
+            loop: { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) },
+        };
+    }
+    if (outcome.kind === 'merged')
+        logger.info('merge.done', `${tag} merged into ${base}${outcome.issuesFileResolved ? ` (${issuesFile} merged issue by issue)` : ''}.`, { issue: job.issueId, commit: outcome.commit });
+    return { issueId: job.issueId, loop: part };
+}
+/** A job whose merge conflicted: not counted closed, worked again on the new base, its attempt kept on a branch. */
+async function conflictedJob(ctx, wave, job, part, outcome) {
+    const { logger, base } = ctx;
+    const requeue = {
+        issueId: job.issueId,
+        reason: `Its first attempt (wave ${ctx.waveNumber}) could not be merged into ${base}: ${outcome.detail}. ` +
+            `Other issues changed the same lines since; do the work again on the current ${base}.`,
+    };
+    const partial = {
+        issueId: job.issueId,
+        loop: { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) },
+    };
+    // The work stays for inspection on a branch of its own; the next attempt starts clean.
+    const kept = `agent-loop-conflict/${job.issueId}-${wave.id}`;
+    await ctx.runner.run(['branch', '--force', kept, jobBranch(job.issueId)]);
+    logger.warn('merge.conflict', `[${job.issueId}] not merged: ${outcome.detail}; the issue is worked again on the new ${base} (this attempt is kept on ${kept}).`, { issue: job.issueId, files: outcome.files });
+    return { partial, requeue };
 }
 /**
  * Whether the base (HEAD of the main checkout) holds the issue closed in the issue file; true when
@@ -43925,29 +44045,68 @@ function reduceWave(main, wave, partials, settings) {
         const part = byIssue.get(job.issueId);
         const problem = part ? notAJobState(part, job) : undefined;
         if (!part || problem) {
-            // Its state is not counted; what its claim comment recorded it ran is (the iterations and spend happened).
-            const claimed = claimedBy.get(job.issueId);
-            const ran = Math.min(claimed?.iterations ?? 0, job.maxIterations);
-            const spent = claimed?.costUsd ?? 0;
-            loop = { ...loop, iteration: loop.iteration + ran, costUsd: loop.costUsd + spent };
-            rows.push({
-                issueId: job.issueId,
-                title: job.title,
-                outcome: 'lost',
-                iterations: ran,
-                costUsd: spent,
-                durationMs: 0,
-                ...(problem ? { problem } : {}),
-                ...(claimed ? { countedFromClaim: true } : {}),
-            });
+            const lost = lostJob(loop, job, claimedBy.get(job.issueId), problem);
+            loop = lost.loop;
+            rows.push(lost.row);
             continue;
         }
         const offset = loop.iteration;
-        const at = (n) => n + offset;
-        const history = [...loop.history, ...part.history.map((r) => ({ ...r, n: at(r.n) }))];
-        const drop = Math.max(0, history.length - HISTORY_KEPT);
-        const newPulls = part.pullRequests.map((p) => ({ ...p, iteration: at(p.iteration) }));
-        loop = {
+        const folded = foldJob(loop, part);
+        const outcome = rowOutcome(job.issueId, part);
+        loop = { ...folded.loop, issueCounts: carryCounts(folded.loop.issueCounts, job.issueId, outcome, part) };
+        if (outcome === 'closed' || outcome === 'no_change')
+            successes++;
+        if (outcome === 'escalated')
+            escalations++;
+        if (part.halt && !haltReasons_JOB_LOCAL_HALTS.has(part.halt.reason) && !halt)
+            halt = {
+                reason: part.halt.reason,
+                message: `${job.issueId}: ${part.halt.message}`,
+                ...(part.halt.advice ? { advice: part.halt.advice } : {}),
+                issueId: job.issueId,
+            };
+        rows.push(jobRow(job, part, outcome, offset, folded.newPulls));
+    }
+    // Escalations in one wave with no success among them are escalations in a row.
+    const consecutiveEscalations = successes > 0 ? 0 : loop.consecutiveEscalations + escalations;
+    loop = {
+        ...loop,
+        consecutiveEscalations,
+        waves: loop.waves + 1,
+        wave: undefined,
+        requeued: loop.requeued.filter((r) => !rows.some((row) => row.issueId === r.issueId && row.iterations > 0)),
+    };
+    halt ??= waveHalt(loop, rows, escalations, settings);
+    return { loop, rows, ...(halt ? { halt } : {}) };
+}
+/** A job whose state is not counted: what its claim comment recorded it ran is (the iterations and spend happened). */
+function lostJob(loop, job, claimed, problem) {
+    const ran = Math.min(claimed?.iterations ?? 0, job.maxIterations);
+    const spent = claimed?.costUsd ?? 0;
+    return {
+        loop: { ...loop, iteration: loop.iteration + ran, costUsd: loop.costUsd + spent },
+        row: {
+            issueId: job.issueId,
+            title: job.title,
+            outcome: 'lost',
+            iterations: ran,
+            costUsd: spent,
+            durationMs: 0,
+            ...(problem ? { problem } : {}),
+            ...(claimed ? { countedFromClaim: true } : {}),
+        },
+    };
+}
+/** The loop with one job's state added: its counts summed, its records renumbered after the loop's iterations. */
+function foldJob(loop, part) {
+    const offset = loop.iteration;
+    const at = (n) => n + offset;
+    const history = [...loop.history, ...part.history.map((r) => ({ ...r, n: at(r.n) }))];
+    const drop = Math.max(0, history.length - HISTORY_KEPT);
+    const newPulls = part.pullRequests.map((p) => ({ ...p, iteration: at(p.iteration) }));
+    return {
+        newPulls,
+        loop: {
             ...loop,
             iteration: loop.iteration + part.iteration,
             failedIterations: loop.failedIterations + part.failedIterations,
@@ -43984,61 +44143,46 @@ function reduceWave(main, wave, partials, settings) {
             rateLimitedUntil: later(loop.rateLimitedUntil, part.rateLimitedUntil),
             history: history.slice(drop),
             compactedIterations: loop.compactedIterations + part.compactedIterations + drop,
-        };
-        const outcome = rowOutcome(job.issueId, part);
-        loop = { ...loop, issueCounts: carryCounts(loop.issueCounts, job.issueId, outcome, part) };
-        if (outcome === 'closed' || outcome === 'no_change')
-            successes++;
-        if (outcome === 'escalated')
-            escalations++;
-        if (part.halt && !haltReasons_JOB_LOCAL_HALTS.has(part.halt.reason) && !halt)
-            halt = {
-                reason: part.halt.reason,
-                message: `${job.issueId}: ${part.halt.message}`,
-                ...(part.halt.advice ? { advice: part.halt.advice } : {}),
-                issueId: job.issueId,
-            };
-        const first = part.history[0];
-        const lastRecord = part.history.at(-1);
-        rows.push({
-            issueId: job.issueId,
-            title: job.title,
-            outcome: part.halt && !haltReasons_JOB_LOCAL_HALTS.has(part.halt.reason) ? 'halted' : outcome,
-            iterations: part.iteration,
-            ...(part.iteration > 0 ? { first: offset + 1, last: offset + part.iteration } : {}),
-            costUsd: part.costUsd,
-            ...(first ? { startedAt: first.startedAt } : {}),
-            durationMs: first && lastRecord ? spanMs(first.startedAt, lastRecord.startedAt) + lastRecord.durationMs : 0,
-            ...(newPulls.at(-1) ? { pullRequest: newPulls.at(-1)?.url } : {}),
-            ...(part.halt ? { halt: `${part.halt.reason}: ${part.halt.message}` } : {}),
-        });
-    }
-    // Escalations in one wave with no success among them are escalations in a row.
-    const consecutiveEscalations = successes > 0 ? 0 : loop.consecutiveEscalations + escalations;
-    loop = {
-        ...loop,
-        consecutiveEscalations,
-        waves: loop.waves + 1,
-        wave: undefined,
-        requeued: loop.requeued.filter((r) => !rows.some((row) => row.issueId === r.issueId && row.iterations > 0)),
+        },
     };
-    if (!halt && escalations > 0 && consecutiveEscalations >= settings.maxConsecutiveEscalations) {
+}
+/** A counted job's row: its outcome (halted when its halt is the run's), iterations, spend, time and pull request. */
+function jobRow(job, part, outcome, offset, newPulls) {
+    const first = part.history[0];
+    const lastRecord = part.history.at(-1);
+    return {
+        issueId: job.issueId,
+        title: job.title,
+        outcome: part.halt && !haltReasons_JOB_LOCAL_HALTS.has(part.halt.reason) ? 'halted' : outcome,
+        iterations: part.iteration,
+        ...(part.iteration > 0 ? { first: offset + 1, last: offset + part.iteration } : {}),
+        costUsd: part.costUsd,
+        ...(first ? { startedAt: first.startedAt } : {}),
+        durationMs: first && lastRecord ? spanMs(first.startedAt, lastRecord.startedAt) + lastRecord.durationMs : 0,
+        ...(newPulls.at(-1) ? { pullRequest: newPulls.at(-1)?.url } : {}),
+        ...(part.halt ? { halt: `${part.halt.reason}: ${part.halt.message}` } : {}),
+    };
+}
+/** The wave's own halt when no job's stands: a failure loop, then the run's iterations, then its budget. */
+function waveHalt(loop, rows, escalations, settings) {
+    const consecutiveEscalations = loop.consecutiveEscalations;
+    if (escalations > 0 && consecutiveEscalations >= settings.maxConsecutiveEscalations) {
         const ids = rows.filter((r) => r.outcome === 'escalated').map((r) => r.issueId);
-        halt = {
+        return {
             reason: 'failure_loop',
             message: `FAILURE LOOP DETECTED: ${consecutiveEscalations} consecutive escalations (issues ${ids.join(', ')} in wave ${loop.waves}, no success in it)`,
         };
     }
     const unfinished = rows.some((r) => r.outcome === 'unfinished');
-    if (!halt && unfinished && loop.iteration >= settings.maxIterations)
-        halt = { reason: 'max_iterations', message: `Max iterations (${settings.maxIterations}) reached` };
-    if (!halt && unfinished && settings.maxCostUsd !== undefined && loop.costUsd >= settings.maxCostUsd)
-        halt = {
+    if (unfinished && loop.iteration >= settings.maxIterations)
+        return { reason: 'max_iterations', message: `Max iterations (${settings.maxIterations}) reached` };
+    if (unfinished && settings.maxCostUsd !== undefined && loop.costUsd >= settings.maxCostUsd)
+        return {
             reason: 'budget',
             // Waves run in the action only (fan-out): its words.
             message: `Budget exhausted: $${loop.costUsd.toFixed(2)} spent of the $${settings.maxCostUsd} cap (${surface('action').option('maxCostUsd')})`,
         };
-    return { loop, rows, ...(halt ? { halt } : {}) };
+    return undefined;
 }
 /**
  * Why a partial state cannot be one fresh job's of this wave, or undefined: one that ran more
