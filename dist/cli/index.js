@@ -33942,19 +33942,27 @@ givenUp) {
         m = { ...m, ended: status };
         effects.push(save(m, status), ...after);
     }
-    // A cycle still in flight at the slice's end: on a runner that is thrown away its branch is
-    // pushed (work as wip:), and the next slice fetches it. Also when a bound ends it (iterations or
-    // spend used up: a wave's job whose share ran out): the work is sound, the run resumes it.
+    effects.push(...keepOpenCycle(m, config, status, halt), { kind: 'done', status, interrupted });
+    return { model: m, effects };
+}
+/**
+ * A cycle still in flight at the slice's end: on a runner that is thrown away its branch is
+ * pushed (work as wip:), and the next slice fetches it. Also when a bound ends it (iterations or
+ * spend used up: a wave's job whose share ran out): the work is sound, the run resumes it.
+ */
+function keepOpenCycle(m, config, status, halt) {
     const open = m.loop.currentCycle;
     const bound = status === 'halted' && halt !== undefined && LIMIT_HALTS.has(halt.reason);
-    if (config.publishes && open?.branch && (status === 'continuing' || bound))
-        effects.push({
+    if (!config.publishes || !open?.branch || (status !== 'continuing' && !bound))
+        return [];
+    const why = bound ? `${halt?.reason} reached` : 'slice ended';
+    return [
+        {
             kind: 'keepOpenCycle',
             branch: open.branch,
-            message: `wip: ${open.issueIds.join(' ')} (${bound ? `${halt?.reason} reached` : 'slice ended'} at iteration ${m.loop.iteration})`.slice(0, 120),
-        });
-    effects.push({ kind: 'done', status, interrupted });
-    return { model: m, effects };
+            message: `wip: ${open.issueIds.join(' ')} (${why} at iteration ${m.loop.iteration})`.slice(0, 120),
+        },
+    ];
 }
 
 ;// CONCATENATED MODULE: ./src/core/claims.ts
@@ -36725,7 +36733,7 @@ const shelveCycle = async (effect, ctx) => {
     }
     return undefined;
 };
-const keepOpenCycle = async (effect, { deps, run }) => {
+const shelve_keepOpenCycle = async (effect, { deps, run }) => {
     const { git, publisher } = deps;
     if (publisher && git && (await git.currentRef()) === effect.branch) {
         await git.commitAll(effect.message, cycleCommit(run.model.loop));
@@ -37506,7 +37514,7 @@ const handlers = {
     commitCycle: commitCycle,
     finishCycle: finishCycle,
     shelveCycle: shelveCycle,
-    keepOpenCycle: keepOpenCycle,
+    keepOpenCycle: shelve_keepOpenCycle,
     sendNotice: sendNotice,
     recordHalt: recordHalt,
     claimIssues: claimIssues,

@@ -200,29 +200,7 @@ export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
   const outsiders = ctx.skippedOutsiders ?? [];
   lines.push(`| skipped (author not allowed) | ${outsiderList(outsiders, ctx.issueLinks) || 'none'} |`, '');
 
-  const rows = r.history.slice(-TABLE_ROWS);
-  if (rows.length > 0) {
-    lines.push(
-      `### This run's iterations${r.history.length > rows.length ? ` (the last ${rows.length} of ${r.history.length})` : ''}`,
-      '',
-    );
-    lines.push('| # | issue | outcome | agent | tests | duration | cost |', '|---|---|---|---|---|---|---|');
-    for (const h of rows) {
-      const agent = h.agent.ok ? 'ok' : `${h.agent.failure?.class ?? 'failed'} ${h.agent.failure?.reason ?? ''}`.trim();
-      const tests = h.verdict
-        ? `${h.verdict.kind}: ${escape(h.verdict.summary)}`
-        : h.tests
-          ? h.tests.passed
-            ? 'passed'
-            : `failed (${h.tests.exitCode})`
-          : '—';
-      lines.push(
-        `| ${h.n} | ${refs(h.issueIds)} | ${h.outcome} | ${agent} | ${tests} | ${seconds(h.durationMs)} | ` +
-          `${h.agent.costUsd !== undefined ? `$${h.agent.costUsd.toFixed(4)}` : '—'} |`,
-      );
-    }
-    lines.push('', ...gantt(rows.slice(-GANTT_ROWS)), '');
-  }
+  lines.push(...iterationsTable(r, refs));
 
   lines.push(
     `Checkpoint \`${r.checkpointId}\`${
@@ -237,6 +215,34 @@ export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
     }`,
   );
   return fit(`${lines.join('\n')}\n`);
+}
+
+/** This run's iterations as a table (the last TABLE_ROWS) and a gantt of them; nothing when none ran. */
+function iterationsTable(r: RunResult, refs: (ids: readonly string[]) => string): string[] {
+  const rows = r.history.slice(-TABLE_ROWS);
+  if (rows.length === 0) return [];
+  const lines: string[] = [];
+  lines.push(
+    `### This run's iterations${r.history.length > rows.length ? ` (the last ${rows.length} of ${r.history.length})` : ''}`,
+    '',
+  );
+  lines.push('| # | issue | outcome | agent | tests | duration | cost |', '|---|---|---|---|---|---|---|');
+  for (const h of rows) {
+    const agent = h.agent.ok ? 'ok' : `${h.agent.failure?.class ?? 'failed'} ${h.agent.failure?.reason ?? ''}`.trim();
+    const tests = h.verdict
+      ? `${h.verdict.kind}: ${escape(h.verdict.summary)}`
+      : h.tests
+        ? h.tests.passed
+          ? 'passed'
+          : `failed (${h.tests.exitCode})`
+        : '—';
+    lines.push(
+      `| ${h.n} | ${refs(h.issueIds)} | ${h.outcome} | ${agent} | ${tests} | ${seconds(h.durationMs)} | ` +
+        `${h.agent.costUsd !== undefined ? `$${h.agent.costUsd.toFixed(4)}` : '—'} |`,
+    );
+  }
+  lines.push('', ...gantt(rows.slice(-GANTT_ROWS)), '');
+  return lines;
 }
 
 /** A Mermaid gantt of the slice's iterations, each from its start for its duration. */

@@ -89,21 +89,25 @@ export function finish(
     m = { ...m, ended: status };
     effects.push(save(m, status), ...after);
   }
-  // A cycle still in flight at the slice's end: on a runner that is thrown away its branch is
-  // pushed (work as wip:), and the next slice fetches it. Also when a bound ends it (iterations or
-  // spend used up: a wave's job whose share ran out): the work is sound, the run resumes it.
+  effects.push(...keepOpenCycle(m, config, status, halt), { kind: 'done', status, interrupted });
+  return { model: m, effects };
+}
+
+/**
+ * A cycle still in flight at the slice's end: on a runner that is thrown away its branch is
+ * pushed (work as wip:), and the next slice fetches it. Also when a bound ends it (iterations or
+ * spend used up: a wave's job whose share ran out): the work is sound, the run resumes it.
+ */
+function keepOpenCycle(m: SliceModel, config: CoreConfig, status: Status, halt: Halt | undefined): Effect[] {
   const open = m.loop.currentCycle;
   const bound = status === 'halted' && halt !== undefined && LIMIT_HALTS.has(halt.reason);
-  if (config.publishes && open?.branch && (status === 'continuing' || bound))
-    effects.push({
+  if (!config.publishes || !open?.branch || (status !== 'continuing' && !bound)) return [];
+  const why = bound ? `${halt?.reason} reached` : 'slice ended';
+  return [
+    {
       kind: 'keepOpenCycle',
       branch: open.branch,
-      message:
-        `wip: ${open.issueIds.join(' ')} (${bound ? `${halt?.reason} reached` : 'slice ended'} at iteration ${m.loop.iteration})`.slice(
-          0,
-          120,
-        ),
-    });
-  effects.push({ kind: 'done', status, interrupted });
-  return { model: m, effects };
+      message: `wip: ${open.issueIds.join(' ')} (${why} at iteration ${m.loop.iteration})`.slice(0, 120),
+    },
+  ];
 }
