@@ -28,6 +28,7 @@ import {
   readCheckpoint,
   readIssues,
   runCli,
+  tddRunArgs,
   writeAgent,
 } from './helpers.js';
 
@@ -79,19 +80,7 @@ async function withTdd(
   }
 }
 
-const ARGS = [
-  '--workflow',
-  'tdd',
-  '--iteration-delay',
-  '0',
-  '--test-command',
-  'sh run-tests.sh',
-  '--issues-file',
-  './.beads/issues.jsonl',
-];
-
-const run = (sb: Sandbox, agent: string, ...extra: string[]) =>
-  runCli(sb, ['run', '--json', '--agent', 'command', '--agent-command', agent, ...ARGS, ...extra]);
+const run = (sb: Sandbox, agent: string, ...extra: string[]) => runCli(sb, [...tddRunArgs(agent), ...extra]);
 
 /** The note on a commit, parsed. */
 const noteOn = (sb: Sandbox, commit: string) =>

@@ -36925,16 +36925,10 @@ function judge_finish(v) {
     const blocking = v.broken.length + v.targetsFailing.length + v.verifyFailing.length;
     const parts = [
         v.broken.length
-            ? `${v.broken.length} test(s) broken (${v.broken
-                .slice(0, 3)
-                .map((f) => f.id)
-                .join(', ')}${v.broken.length > 3 ? ', \u2026' : ''})`
+            ? `${v.broken.length} test(s) broken (${firstIds(v.broken.map((f) => f.id), 3)})`
             : '',
         v.targetsFailing.length
-            ? `${v.targetsFailing.length} target(s) still failing (${v.targetsFailing
-                .slice(0, 3)
-                .map((f) => f.id)
-                .join(', ')}${v.targetsFailing.length > 3 ? ', \u2026' : ''})`
+            ? `${v.targetsFailing.length} target(s) still failing (${firstIds(v.targetsFailing.map((f) => f.id), 3)})`
             : '',
         v.verifyFailing.length
             ? `verify failed: ${v.verifyFailing.map((f) => `\`${f.command}\` exited ${f.exitCode}`).join(', ')}`
@@ -40796,7 +40790,6 @@ const implementWorkflow = {
         agentName: deps.agent.displayName,
         canMarkNoChange: deps.source.markNoChange !== undefined,
         sourceHint: deps.source.description,
-        redact: deps.redact ?? ((t) => t),
     }),
 };
 
@@ -41927,7 +41920,6 @@ function tddWorkflow(templates) {
             agentName: deps.agent.displayName,
             git: deps.git !== undefined,
             ...(templates ? { templates } : {}),
-            redact: deps.redact ?? ((t) => t),
         }),
         // The step the cycle in flight runs next, as the run's stage in its checkpoint (state.stage).
         stage: (state) => {

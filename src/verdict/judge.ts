@@ -18,7 +18,7 @@ import {
   statusOf,
   unjudgeableBecause,
 } from './results.js';
-import { VERDICT_MESSAGES as SAY } from './messages.js';
+import { VERDICT_MESSAGES as SAY, firstIds } from './messages.js';
 
 export interface Failure {
   id: string;
@@ -199,16 +199,16 @@ function finish(v: Verdict): Verdict {
   const blocking = v.broken.length + v.targetsFailing.length + v.verifyFailing.length;
   const parts = [
     v.broken.length
-      ? `${v.broken.length} test(s) broken (${v.broken
-          .slice(0, 3)
-          .map((f) => f.id)
-          .join(', ')}${v.broken.length > 3 ? ', …' : ''})`
+      ? `${v.broken.length} test(s) broken (${firstIds(
+          v.broken.map((f) => f.id),
+          3,
+        )})`
       : '',
     v.targetsFailing.length
-      ? `${v.targetsFailing.length} target(s) still failing (${v.targetsFailing
-          .slice(0, 3)
-          .map((f) => f.id)
-          .join(', ')}${v.targetsFailing.length > 3 ? ', …' : ''})`
+      ? `${v.targetsFailing.length} target(s) still failing (${firstIds(
+          v.targetsFailing.map((f) => f.id),
+          3,
+        )})`
       : '',
     v.verifyFailing.length
       ? `verify failed: ${v.verifyFailing.map((f) => `\`${f.command}\` exited ${f.exitCode}`).join(', ')}`

@@ -19,7 +19,6 @@ const machine = implementMachine({
   agentName: 'Claude Code',
   canMarkNoChange: false,
   sourceHint: 'issues.jsonl',
-  redact: (t) => t.replaceAll('s3cret', '***'),
 });
 const config: CoreConfig = {
   settings: { maxIterations: 10, batch: false, maxConsecutiveEscalations: 3, testCommand: 'npm test' },

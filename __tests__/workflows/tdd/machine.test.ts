@@ -21,7 +21,6 @@ const config: CoreConfig = {
     settings: { maxIterations: 10, maxRetriesPerStep: 2, testCommand: 'npm test', onSuccess: 'merge' },
     agentName: 'Claude Code',
     git: false,
-    redact: (t) => t.replaceAll('s3cret', '***'),
   }),
 };
 const find = <K extends Effect['kind']>(effects: Effect[], kind: K) =>

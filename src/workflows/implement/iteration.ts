@@ -17,6 +17,5 @@ export const implementWorkflow: Workflow = {
       agentName: deps.agent.displayName,
       canMarkNoChange: deps.source.markNoChange !== undefined,
       sourceHint: deps.source.description,
-      redact: deps.redact ?? ((t: string) => t),
     }),
 };

@@ -42,8 +42,6 @@ export interface ImplementSettings {
   canMarkNoChange: boolean;
   /** The source, in words (the prompt names where the issues live). */
   sourceHint: string;
-  /** Masks what may quote the agent's output (an escalation's reason goes into a note and a commit message). */
-  redact: (text: string) => string;
 }
 
 /** The machine's model: the iteration's start, then (once the agent is to run) its context and decide.ts's model. */

@@ -23,7 +23,6 @@ export function tddWorkflow(templates?: TddTemplates): Workflow {
         agentName: deps.agent.displayName,
         git: deps.git !== undefined,
         ...(templates ? { templates } : {}),
-        redact: deps.redact ?? ((t: string) => t),
       }),
     // The step the cycle in flight runs next, as the run's stage in its checkpoint (state.stage).
     stage: (state) => {

@@ -26,8 +26,6 @@ export interface TddSettings {
   /** There is git (phases are committed and noted). */
   git: boolean;
   templates?: TddTemplates;
-  /** Masks what may quote the agent's output (an escalation's reason goes into a note and a commit message). */
-  redact: (text: string) => string;
 }
 
 /** The machine's model: the iteration's start, then its context and step.ts's model (with the state the agent runs from). */
