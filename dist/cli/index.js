@@ -37529,48 +37529,78 @@ function perform(effect, ctx) {
 
 
 
-async function interpretSlice(ctx) {
-    const { run } = ctx;
-    let event = { type: 'started', now: ctx.deps.clock.now().getTime() };
+/** Runs a machine from `first` until an effect gives it a result. */
+async function drive(d, first) {
+    let model = d.model;
+    const stepOnce = (event) => {
+        const stepped = d.machine.step(model, event);
+        model = stepped.model;
+        return stepped.effects;
+    };
+    const tellAside = async () => {
+        const side = d.aside?.();
+        if (side !== undefined)
+            for (const effect of stepOnce(side))
+                await d.perform(effect);
+    };
+    let event = first;
     for (;;) {
-        const stepped = step(run.model, event, ctx.config);
-        run.model = stepped.model;
+        const effects = stepOnce(event);
         let answer;
         try {
-            for (const effect of stepped.effects) {
-                const r = await perform(effect, ctx);
-                if (run.result) {
-                    await tellSent(ctx);
-                    return run.result;
+            for (const effect of effects) {
+                const r = await d.perform(effect);
+                const result = d.result();
+                if (result !== undefined) {
+                    await tellAside();
+                    return { result, model };
                 }
                 if (r)
                     answer = r;
             }
-            await tellSent(ctx);
+            await tellAside();
         }
         catch (error) {
+            if (!d.thrown)
+                throw error;
+            answer = await d.thrown(error);
+        }
+        if (!answer)
+            throw new Error(`agent-loop: the core's effects (${effects.map((e) => e.kind).join(', ')}) asked nothing`);
+        event = answer;
+    }
+}
+/** The slice: the core's slice machine and its handlers (src/loop/effects/). A thrown error is told to the core once. */
+async function interpretSlice(ctx) {
+    const { run } = ctx;
+    const { result } = await drive({
+        // The handlers read the model as it stands (ctx.run.model).
+        machine: {
+            step: (model, event) => {
+                const stepped = step(model, event, ctx.config);
+                run.model = stepped.model;
+                return stepped;
+            },
+        },
+        model: run.model,
+        perform: (effect) => perform(effect, ctx),
+        result: () => run.result,
+        aside: () => {
+            if (run.sent.length === 0)
+                return undefined;
+            const results = run.sent;
+            run.sent = [];
+            return { type: 'noticesSent', results };
+        },
+        thrown: async (error) => {
             // Caught once, as the slice always did: a second failure while halting propagates.
             if (run.crash !== undefined)
                 throw error;
             run.crash = error;
-            answer = await refusal(error, ctx.unreadableSource);
-        }
-        if (!answer)
-            throw new Error(`agent-loop: the core's effects (${stepped.effects.map((e) => e.kind).join(', ')}) asked nothing`);
-        event = answer;
-    }
-}
-/** The notices sent in the step just performed, told to the core (noticesSent), and what it asks then performed. */
-async function tellSent(ctx) {
-    const { run } = ctx;
-    if (run.sent.length === 0)
-        return;
-    const results = run.sent;
-    run.sent = [];
-    const stepped = step(run.model, { type: 'noticesSent', results }, ctx.config);
-    run.model = stepped.model;
-    for (const effect of stepped.effects)
-        await perform(effect, ctx);
+            return refusal(error, ctx.unreadableSource);
+        },
+    }, { type: 'started', now: ctx.deps.clock.now().getTime() });
+    return result;
 }
 /** What a thrown error means to the core: a refusal of git's, or a crash the source's health may explain. */
 async function refusal(error, unreadableSource) {

@@ -1,7 +1,8 @@
 /**
- * The slice's interpreter: steps the pure core (src/core/slice.ts) and performs each effect it asks
- * for through its handler (src/loop/effects/), feeding back what happened as the next event, until
- * the core says done. A thrown error is told to the core once (a refusal of git's, or a crash).
+ * The one interpreter: steps a pure machine of the core and performs each effect it asks for
+ * through its handler, feeding back what happened as the next event, until the machine's run has
+ * a result. Every driver runs through it: the slice (src/core/slice.ts and its iteration
+ * sub-machines), and whatever other machine the core gives the same shape.
  */
 import type { Event, Halt } from '../core/events.js';
 import type { RunResult } from '../core/result.js';
@@ -10,46 +11,97 @@ import { SecretInChangeError } from '../git/git.js';
 import { RepositoryMovedError } from '../git/lane.js';
 import { type SliceContext, perform } from './effects/index.js';
 
-export async function interpretSlice(ctx: SliceContext): Promise<RunResult> {
-  const { run } = ctx;
-  let event: Event = { type: 'started', now: ctx.deps.clock.now().getTime() };
+/** A pure machine of the core: a model, and what an event makes of it and asks for. */
+export interface Machine<M, E, F extends { kind: string }> {
+  step(model: M, event: E): { model: M; effects: readonly F[] };
+}
+
+/** What a driver gives the interpreter: how to perform an effect, where the run's result is, and what a throw means. */
+export interface Driver<M, E, F extends { kind: string }, R> {
+  machine: Machine<M, E, F>;
+  model: M;
+  /** Performs one effect; what it asks of the world comes back as the next event. */
+  perform(effect: F): Promise<E | undefined>;
+  /** The run's result, once an effect has ended it. */
+  result(): R | undefined;
+  /** Events the world produced on the side while the effects ran (notices sent), told to the machine at once. */
+  aside?(): E | undefined;
+  /** A thrown error told to the machine as an event; without it, or when it throws, the error propagates. */
+  thrown?(error: unknown): Promise<E>;
+}
+
+/** Runs a machine from `first` until an effect gives it a result. */
+export async function drive<M, E, F extends { kind: string }, R>(
+  d: Driver<M, E, F, R>,
+  first: E,
+): Promise<{ result: R; model: M }> {
+  let model = d.model;
+  const stepOnce = (event: E): readonly F[] => {
+    const stepped = d.machine.step(model, event);
+    model = stepped.model;
+    return stepped.effects;
+  };
+  const tellAside = async (): Promise<void> => {
+    const side = d.aside?.();
+    if (side !== undefined) for (const effect of stepOnce(side)) await d.perform(effect);
+  };
+  let event = first;
   for (;;) {
-    const stepped = step(run.model, event, ctx.config);
-    run.model = stepped.model;
-    let answer: Event | undefined;
+    const effects = stepOnce(event);
+    let answer: E | undefined;
     try {
-      for (const effect of stepped.effects) {
-        const r = await perform(effect, ctx);
-        if (run.result) {
-          await tellSent(ctx);
-          return run.result;
+      for (const effect of effects) {
+        const r = await d.perform(effect);
+        const result = d.result();
+        if (result !== undefined) {
+          await tellAside();
+          return { result, model };
         }
         if (r) answer = r;
       }
-      await tellSent(ctx);
+      await tellAside();
     } catch (error) {
-      // Caught once, as the slice always did: a second failure while halting propagates.
-      if (run.crash !== undefined) throw error;
-      run.crash = error;
-      answer = await refusal(error, ctx.unreadableSource);
+      if (!d.thrown) throw error;
+      answer = await d.thrown(error);
     }
     if (!answer)
-      throw new Error(
-        `agent-loop: the core's effects (${stepped.effects.map((e) => e.kind).join(', ')}) asked nothing`,
-      );
+      throw new Error(`agent-loop: the core's effects (${effects.map((e) => e.kind).join(', ')}) asked nothing`);
     event = answer;
   }
 }
 
-/** The notices sent in the step just performed, told to the core (noticesSent), and what it asks then performed. */
-async function tellSent(ctx: SliceContext): Promise<void> {
+/** The slice: the core's slice machine and its handlers (src/loop/effects/). A thrown error is told to the core once. */
+export async function interpretSlice(ctx: SliceContext): Promise<RunResult> {
   const { run } = ctx;
-  if (run.sent.length === 0) return;
-  const results = run.sent;
-  run.sent = [];
-  const stepped = step(run.model, { type: 'noticesSent', results }, ctx.config);
-  run.model = stepped.model;
-  for (const effect of stepped.effects) await perform(effect, ctx);
+  const { result } = await drive<typeof run.model, Event, Parameters<typeof perform>[0], RunResult>(
+    {
+      // The handlers read the model as it stands (ctx.run.model).
+      machine: {
+        step: (model, event) => {
+          const stepped = step(model, event, ctx.config);
+          run.model = stepped.model;
+          return stepped;
+        },
+      },
+      model: run.model,
+      perform: (effect) => perform(effect, ctx),
+      result: () => run.result,
+      aside: () => {
+        if (run.sent.length === 0) return undefined;
+        const results = run.sent;
+        run.sent = [];
+        return { type: 'noticesSent', results };
+      },
+      thrown: async (error) => {
+        // Caught once, as the slice always did: a second failure while halting propagates.
+        if (run.crash !== undefined) throw error;
+        run.crash = error;
+        return refusal(error, ctx.unreadableSource);
+      },
+    },
+    { type: 'started', now: ctx.deps.clock.now().getTime() },
+  );
+  return result;
 }
 
 /** What a thrown error means to the core: a refusal of git's, or a crash the source's health may explain. */
