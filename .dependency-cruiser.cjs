@@ -8,7 +8,7 @@
  * and pure parts below them. Arrows only point down, and nothing
  * imports in a circle (type-only imports included).
  */
-/** The packages src/ may import: ncc bundles them into dist/ (package.json lists them with the tooling, as devDependencies). */
+/** The packages src/ may import: ncc bundles them into dist/ (package.json lists them with the tooling, as devDependencies), but @actions/exec, the one runtime dependency (see no-tooling-in-src). */
 const BUNDLED =
   '(^|/)node_modules/(@actions/(artifact|cache|core|exec|github)|@octokit/plugin-(retry|throttling)|sax|yaml|zod)/';
 /**
@@ -196,7 +196,7 @@ module.exports = {
       name: 'no-tooling-in-src',
       severity: 'error',
       comment:
-        'Every package is a devDependency (the bundles in dist/ carry what src/ uses, so installing agent-loop installs no package): src/ may import only the bundled runtime packages, never the build and test tooling.',
+        'Every package but @actions/exec (the one runtime dependency, shipped in the tarball) is a devDependency: the bundles in dist/ carry what src/ uses, so src/ may import only the bundled runtime packages, never the build and test tooling.',
       from: { path: '^src/' },
       to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'], pathNot: BUNDLED },
     },

@@ -1,7 +1,9 @@
 /**
  * Installing agent-loop as the README says, from a clone: `npm pack`, then `npm install -g` of the
  * tarball into a temporary prefix with no registry (--offline, an empty cache). The bundle in
- * dist/cli carries everything the CLI runs, so the install pulls no package; the installed
+ * dist/cli carries everything the CLI runs but its runtime dependencies (package.json
+ * `dependencies`: @actions/exec, which runs git), and those ship inside the tarball
+ * (`bundleDependencies`), so the install pulls no package from a registry; the installed
  * `agent-loop` command then runs --version, --help and a run on a temporary repository.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -24,7 +26,13 @@ import {
 } from './helpers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  dependencies: Record<string, string>;
+};
+/** The runtime dependencies and theirs, as the tarball ships them (node_modules/<name>/…). */
+const SHIPPED = ['@actions/exec', '@actions/io'];
 
 let tmp: string;
 let prefix: string;
@@ -70,17 +78,23 @@ afterAll(async () => {
 });
 
 describe('installing the package (README: Installing)', () => {
-  it('packs the CLI bundle and the docs, not the sources or the action', () => {
+  it('packs the CLI bundle, its runtime dependencies and the docs, not the sources or the action', () => {
     const files = packed.files.map((f) => f.path).sort();
-    expect(files).toEqual(['LICENSE', 'README.md', 'dist/cli/index.js', 'dist/cli/package.json', 'package.json']);
+    const own = files.filter((f) => !f.startsWith('node_modules/'));
+    expect(own).toEqual(['LICENSE', 'README.md', 'dist/cli/index.js', 'dist/cli/package.json', 'package.json']);
+    const shipped = new Set(
+      files.filter((f) => f.startsWith('node_modules/')).map((f) => f.split('/').slice(1, 3).join('/')),
+    );
+    expect([...shipped].sort()).toEqual(SHIPPED);
+    expect(Object.keys(pkg.dependencies)).toEqual(['@actions/exec']);
   });
 
-  it('installs from the tarball with no registry and pulls no dependency package', async () => {
-    expect(installOutput).toMatch(/added 1 package\b/);
+  it('installs from the tarball with no registry: its dependencies come from the tarball', async () => {
     const installed = path.join(prefix, 'lib', 'node_modules', pkg.name);
     expect(existsSync(path.join(installed, 'dist', 'cli', 'index.js'))).toBe(true);
-    expect(existsSync(path.join(installed, 'node_modules'))).toBe(false);
+    for (const dep of SHIPPED) expect(existsSync(path.join(installed, 'node_modules', dep, 'package.json'))).toBe(true);
     expect(await fs.readdir(path.join(prefix, 'lib', 'node_modules'))).toEqual([pkg.name]);
+    expect(installOutput).toMatch(/added \d+ packages?\b/);
   });
 
   it('puts an agent-loop command on the prefix that prints its version and help', async () => {
@@ -125,9 +139,14 @@ describe('the bundles (dist/cli, dist/main, dist/post)', () => {
     return [...found].sort();
   };
 
-  it.each(['cli', 'main', 'post'])('dist/%s loads nothing but Node built-in modules', (name) => {
+  it.each(['main', 'post'])('dist/%s (the action) loads nothing but Node built-in modules', (name) => {
     const loaded = externals(name);
     expect(loaded.length).toBeGreaterThan(0);
     expect(loaded.filter((m) => !isBuiltin(m))).toEqual([]);
+  });
+
+  it('dist/cli loads nothing but Node built-in modules and its declared runtime dependencies', () => {
+    const loaded = externals('cli');
+    expect(loaded.filter((m) => !isBuiltin(m))).toEqual(Object.keys(pkg.dependencies));
   });
 });

@@ -86,7 +86,8 @@ export function codexArgs(...extra: string[]): string[] {
 /**
  * The built CLI, copied once per test file: `node scripts/bundle.mjs` (run by `npm test` too)
  * deletes dist/cli before rebuilding it, so a bundle started while this suite runs would otherwise
- * pull the CLI away from under a test. The bundle is one file (plus its package.json).
+ * pull the CLI away from under a test. The bundle is one file (plus its package.json); its runtime
+ * dependencies (package.json `dependencies`) are loaded from the repository's node_modules, linked.
  */
 let snapshot: Promise<{ dir: string; cli: string }> | undefined;
 
@@ -96,6 +97,7 @@ function cliSnapshot(): Promise<{ dir: string; cli: string }> {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-loop-e2e-cli-'));
     await fs.copyFile(path.join(path.dirname(CLI), 'package.json'), path.join(dir, 'package.json'));
     await fs.copyFile(CLI, path.join(dir, 'index.js'));
+    await fs.symlink(path.resolve(path.dirname(CLI), '..', '..', 'node_modules'), path.join(dir, 'node_modules'));
     return { dir, cli: path.join(dir, 'index.js') };
   })();
   return snapshot;
