@@ -9,6 +9,7 @@ import { type GitHubServer, type GitHubServerOptions, startGitHubServer } from '
 import { createOctokit } from '../../src/issues/github/client.js';
 import { type TokenKind, decidePreflight } from '../../src/publish/preflight.js';
 import { getter, readLandingFacts } from '../../src/publish/preflightReads.js';
+import { PREFLIGHT_RETRIES } from '../../src/action/preflightCheck.js';
 
 const servers: GitHubServer[] = [];
 afterEach(async () => {
@@ -21,8 +22,13 @@ async function github(options: GitHubServerOptions = {}): Promise<GitHubServer> 
   return server;
 }
 
-async function check(server: GitHubServer, landing: 'pull-request' | 'merge', token: TokenKind) {
-  const octokit = createOctokit(server.token, { baseUrl: server.url, waitScaleMs: 0, writeSpacingMs: 0 });
+async function check(server: GitHubServer, landing: 'pull-request' | 'merge', token: TokenKind, retries?: number) {
+  const octokit = createOctokit(server.token, {
+    baseUrl: server.url,
+    waitScaleMs: 0,
+    writeSpacingMs: 0,
+    ...(retries !== undefined ? { retries } : {}),
+  });
   const before = server.requests.length;
   const facts = await readLandingFacts(
     { owner: server.owner, repo: server.repo, base: 'main', landing, token },
@@ -115,5 +121,25 @@ describe('on-success merge', () => {
     const read = await check(server, 'merge', 'app');
     expect(read.reads.at(-1)).toBe('GET /branches/main/protection 200');
     expect(read.verdict.halt?.message).toContain('requires a pull request, of administrators too');
+  });
+});
+
+describe('a GitHub that fails (5xx, or not reachable)', () => {
+  it('each read is retried once (PREFLIGHT_RETRIES), not three times: two 502s make the read "not checked"', async () => {
+    const server = await github({ access: { administration: true } });
+    server.failNext(2, 502);
+    const { verdict, reads } = await check(server, 'pull-request', 'workflow', PREFLIGHT_RETRIES);
+    expect(reads).toEqual(['GET /actions/permissions/workflow 502', 'GET /actions/permissions/workflow 502']);
+    expect(verdict.halt).toBeUndefined();
+    expect(verdict.notes.join('\n')).toContain('502');
+  });
+
+  it('one 502 is retried and the read goes through', async () => {
+    const server = await github({ access: { administration: true } });
+    server.settings.actionsCanCreatePullRequests = false;
+    server.failNext(1, 502);
+    const { verdict, reads } = await check(server, 'pull-request', 'workflow', PREFLIGHT_RETRIES);
+    expect(reads).toEqual(['GET /actions/permissions/workflow 502', 'GET /actions/permissions/workflow 200']);
+    expect(verdict.halt?.message).toContain('Allow GitHub Actions to create and approve pull requests');
   });
 });

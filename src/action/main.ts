@@ -23,7 +23,7 @@ import { fanOutRole } from './fanOut.js';
 import { type GitHubWiring, wireGitHub } from './githubWiring.js';
 import { loadActionConfig, readPauseSwitch } from './inputs.js';
 import { type PersistLog, type RunRefs, runRefs } from './persistence.js';
-import { preflightCheck } from './preflightCheck.js';
+import { PREFLIGHT_RETRIES, preflightCheck } from './preflightCheck.js';
 import { restoreForJob } from './restoreStep.js';
 import { newOutcome, reportHandlers, stepFailure } from './runReport.js';
 import { type ActionSite, actionSite, githubTarget } from './site.js';
@@ -103,16 +103,22 @@ async function connectGitHub(core: ActionCore, env: NodeJS.ProcessEnv, site: Act
   if ('problem' in target) return void core.setFailed(target.problem);
   if (inputs.given.onSuccess !== options.onSuccess)
     core.warning(onSuccessIgnored(say.given('onSuccess', inputs.given.onSuccess), say.given('source', 'beads')));
-  const octokit = createOctokit(target.token, {
-    ...(env.GITHUB_API_URL ? { baseUrl: env.GITHUB_API_URL } : {}),
-    onRateLimit: (e) => core.warning(rateLimited(e)),
-  });
+  const client = (retries?: number) =>
+    createOctokit(target.token, {
+      ...(env.GITHUB_API_URL ? { baseUrl: env.GITHUB_API_URL } : {}),
+      ...(retries !== undefined ? { retries } : {}),
+      onRateLimit: (e) => core.warning(rateLimited(e)),
+    });
+  const octokit = client();
+  // The preflight's reads are advisory: one retry, not three (1, 4, 9 s), so that an unreachable
+  // GitHub does not hold the run for most of a minute before it starts.
+  const preflightOctokit = client(PREFLIGHT_RETRIES);
   // The token authenticates agent-loop's own push and fetch, in their environment only: the
   // checkout keeps no credential (persist-credentials: false), so the agent cannot push or read it.
   const remoteEnv = remoteAuthEnv(target.token, site.serverUrl, env);
   const persisted = await persistedCredentials(site.workspace, env);
   if (persisted.length > 0) core.warning(persistedCredentialsWarning(persisted));
-  return { ...target, octokit, remoteEnv };
+  return { ...target, octokit, preflightOctokit, remoteEnv };
 }
 
 /** Everything a job of the action has once its inputs, GitHub and its state directory are settled. */
@@ -202,8 +208,8 @@ async function runSlice({ deps, inputs, site, github, stateDir, wiring, refs }: 
     if ('problem' in installed) return core.setFailed(redact(installed.problem));
     runEnv = installed.env;
   }
-  const { owner, repo, octokit, token } = github;
-  const check = preflightCheck({ fanOut, options, env, owner, repo, token, octokit, core, redact });
+  const { owner, repo, preflightOctokit, token } = github;
+  const check = preflightCheck({ fanOut, options, env, owner, repo, token, octokit: preflightOctokit, core, redact });
   const outcome = newOutcome();
   const command = options.workflow === 'pipeline' ? planCommand : runCommand;
   const code = await command(options, {

@@ -11,6 +11,9 @@ import { getter, readLandingFacts } from '../publish/preflightReads.js';
 import type { ActionCore } from './actionCore.js';
 import type { FanOutRole } from './fanOut.js';
 
+/** Retries of each preflight read on a 5xx or a network error (the action's client makes 3): a read it cannot make is noted as not checked. */
+export const PREFLIGHT_RETRIES = 1;
+
 export interface PreflightCheck {
   /** Asked by the run once it has work; undefined for a fan-out job or the pipeline. */
   preflight?: (run: LandingSoFar) => Promise<PreflightRefusal | undefined>;
@@ -26,6 +29,7 @@ export function preflightCheck(input: {
   repo: string;
   /** The token agent-loop talks to GitHub with (github-token). */
   token: string;
+  /** A client of that token that retries PREFLIGHT_RETRIES times. */
   octokit: GitHubClient;
   core: ActionCore;
   redact: (text: string) => string;
