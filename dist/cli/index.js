@@ -43346,6 +43346,7 @@ function related(a, b) {
  */
 
 
+
 /** The branch that keeps a halted job's work. Pure. */
 const haltedBranch = (issueId, waveId) => `agent-loop-halted/${issueId}-${waveId}`;
 /** Where a halted job's diagnostic is kept, in the run's state directory. Pure. */
@@ -43359,8 +43360,8 @@ async function keepHaltedJob(input) {
     if ((0,external_node_fs_namespaceObject.existsSync)(own)) {
         out.diagnostic = await external_node_fs_namespaceObject.promises.readFile(own, 'utf8');
         out.diagnosticFile = haltedDiagnosticFile(input.stateDir, waveId, issueId);
-        await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(out.diagnosticFile), { recursive: true });
-        await external_node_fs_namespaceObject.promises.writeFile(out.diagnosticFile, out.diagnostic);
+        // Kept through the state directory's one writer: masked, replaced atomically, never outside it.
+        await stateFiles(input.stateDir, input.mask).write(out.diagnosticFile, out.diagnostic);
     }
     const where = out.diagnosticFile ? `; its diagnostic is kept in ${out.diagnosticFile}` : '';
     if (reason === 'secret_in_change')
@@ -43531,6 +43532,7 @@ async function keepHaltedJobs(c, wave, ends, baseTip) {
             reason,
             jobStateDir: place.stateDir,
             stateDir: c.io.stateDir,
+            mask: c.redact,
             baseTip,
         });
         kept.set(job.issueId, one);

@@ -9,6 +9,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { HaltReason } from '../core/state.js';
 import type { GitRunner } from '../git/git.js';
+import { stateFiles } from '../persist/stateFiles.js';
 
 /** The branch that keeps a halted job's work. Pure. */
 export const haltedBranch = (issueId: string, waveId: string) => `agent-loop-halted/${issueId}-${waveId}`;
@@ -38,6 +39,8 @@ export async function keepHaltedJob(input: {
   /** The job's own state directory (its halt.md) and the run's. */
   jobStateDir: string;
   stateDir: string;
+  /** Masks what is kept (the state directory's writer masks everything it writes). */
+  mask?: (text: string) => string;
   /** The base branch's commit the job's branch was cut from. */
   baseTip: string | undefined;
 }): Promise<KeptHalt> {
@@ -47,8 +50,8 @@ export async function keepHaltedJob(input: {
   if (existsSync(own)) {
     out.diagnostic = await fs.readFile(own, 'utf8');
     out.diagnosticFile = haltedDiagnosticFile(input.stateDir, waveId, issueId);
-    await fs.mkdir(path.dirname(out.diagnosticFile), { recursive: true });
-    await fs.writeFile(out.diagnosticFile, out.diagnostic);
+    // Kept through the state directory's one writer: masked, replaced atomically, never outside it.
+    await stateFiles(input.stateDir, input.mask).write(out.diagnosticFile, out.diagnostic);
   }
   const where = out.diagnosticFile ? `; its diagnostic is kept in ${out.diagnosticFile}` : '';
   if (reason === 'secret_in_change')

@@ -174,6 +174,7 @@ async function keepHaltedJobs(
       reason,
       jobStateDir: place.stateDir,
       stateDir: c.io.stateDir,
+      mask: c.redact,
       baseTip,
     });
     kept.set(job.issueId, one);
