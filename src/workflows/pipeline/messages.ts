@@ -29,8 +29,8 @@ export const phaseFilesChanged = (terms: Terms | undefined) =>
 export const notAComponent = (dep: string, components: Iterable<string>) =>
   `${JSON.stringify(dep)} is not the name of a component (the components are ${[...components].map((n) => JSON.stringify(n)).join(', ')})`;
 
-// The machine's own lines (src/core/pipeline.ts) are in src/core/pipeline/messages.ts.
-export { phaseFailed, phaseIssuesCreated } from '../../core/pipeline/messages.js';
+// The lines of the pipeline's machine (src/core/pipeline.ts: a phase failed, the issues created, …) are in
+// src/core/pipeline/messages.ts.
 
 export const otherGoalInProgress = (id: string, goal: string, terms: Terms | undefined) =>
   `pipeline ${id} is in progress for another goal ("${goal.slice(0, 80)}"): run without ${surface(terms).option('goal')} to resume it, or with ${surface(terms).given('fresh')} to start the new goal.`;
