@@ -28074,9 +28074,8 @@ const createdIdMissing = (key) => `Check the bd version (\`bd version\`); the is
 const notYetBlocked = (blocked, blocker, command) => `${blocked} is not yet blocked by ${blocker}. Add it by hand with \`${command}\`, or run again: the issues are found by their markers and only missing dependencies are added.`;
 const phaseFilesChanged = (terms) => `the phase files changed after beads_integration started. Start the pipeline again with ${surface(terms).given('fresh')}, or rerun it from phase_decomposition.`;
 const notAComponent = (dep, components) => `${JSON.stringify(dep)} is not the name of a component (the components are ${[...components].map((n) => JSON.stringify(n)).join(', ')})`;
-/** `run`: the pipeline's retries and the surface's words. */
-const phaseFailed = (phase, id, problems, run) => `Phase ${phase} failed after ${run.maxRetries + 1} attempts; checkpoint ${id} (${phase}-failed). What was wrong:\n${problems.map((p) => `  - ${p}`).join('\n')}\nFix the cause (or the prompt: ${surface(run.terms).option('planPrompts')}) and ${surface(run.terms).act('runAgain', 'plan')}: it resumes at ${phase}.`;
-const phaseIssuesCreated = (where, ids, data) => `Phase beads_integration complete: ${data.created.length} issue(s) created in ${where} (${ids.join(', ')})${data.alreadyPresent.length ? `; ${data.alreadyPresent.length} were there already` : ''}.`;
+// The lines of the pipeline's machine (src/core/pipeline.ts: a phase failed, the issues created, \u2026) are in
+// src/core/pipeline/messages.ts.
 const otherGoalInProgress = (id, goal, terms) => `pipeline ${id} is in progress for another goal ("${goal.slice(0, 80)}"): run without ${surface(terms).option('goal')} to resume it, or with ${surface(terms).given('fresh')} to start the new goal.`;
 
 ;// CONCATENATED MODULE: ./src/workflows/pipeline/beadsCreate.ts
@@ -28780,246 +28779,1327 @@ function validateDecomposition(data) {
     return { ok: false, problems: result.error.issues.map(formatSchemaIssue) };
 }
 
-;// CONCATENATED MODULE: ./src/checkpoint/runCheckpoint.ts
+;// CONCATENATED MODULE: ./src/core/events.ts
 /**
- * The one writer of a run's checkpoint (issue 41): every save of a loop's state goes through here
- * (the serial slice's, run --parallel's coordinator, the action's reduce and landing jobs, the
- * planning pipeline's), on to the store (fileStore.ts), which writes through the state directory's
- * one writer (src/persist/stateFiles.ts). What a checkpoint holds is composed once: seed 001's phase,
- * the run's stage (`state.stage`), the loop (`state.loop`), and the keys other parts keep beside
- * them, as they were. __tests__/checkpoint/oneOwner.test.ts fails on a second writer.
+ * The parts of the loop state an iteration (of any workflow) writes: the interpreter hands the core
+ * only those that changed (`IteratedOutcome.delta`), and the core folds them in (src/core/fold.ts);
+ * every other part (the outbox, the notices, the escalations, the halt, \u2026) is the core's alone.
  */
+const ITERATION_FIELDS = [
+    'iteration',
+    'failedIterations',
+    'successfulIterations',
+    'testFailures',
+    'testsPassed',
+    'issuesClosed',
+    'issuesNoChange',
+    'consecutiveEscalations',
+    'completedIterations',
+    'currentCycle',
+    'costUsd',
+    'tokens',
+    'environmentFailures',
+    'tddError',
+    'preexistingFailures',
+    'lastAgentOutput',
+    'history',
+    'compactedIterations',
+];
+/** A line for the log, as an effect. */
+const log = (level, event, message, data) => ({ kind: 'log', level, event, message, ...(data ? { data } : {}) });
 
-/** Writes the run's checkpoint `id` (atomically, masked); what was written, as the store returns it. */
-function writeRunCheckpoint(store, run, options) {
-    const { phase, stage } = 'status' in run.end ? runCheckpointPhase(run.end.status, run.end.step) : run.end;
-    return store.write({
-        id: run.id,
-        phase,
-        state: {
-            ...run.extra,
-            ...(stage !== undefined ? { [STAGE_KEY]: stage } : {}),
-            ...(run.loop !== undefined ? { loop: run.loop } : {}),
-        },
-        ...(run.errors?.length ? { errors: [...run.errors] } : {}),
-    }, options);
+;// CONCATENATED MODULE: ./src/core/pipeline/messages.ts
+/** The planning pipeline machine's messages (what happened, to what, what to do next), one string each so a search finds them whole. */
+
+const pipelineStarting = (id, phase, goal, resumed) => resumed ? `Resuming pipeline ${id} at ${phase}: ${goal}` : `Starting pipeline ${id}: ${goal}`;
+/** `run`: the pipeline's retries and the surface's words. */
+const phaseFailed = (phase, id, problems, run) => `Phase ${phase} failed after ${run.maxRetries + 1} attempts; checkpoint ${id} (${phase}-failed). What was wrong:\n${problems.map((p) => `  - ${p}`).join('\n')}\nFix the cause (or the prompt: ${surface(run.terms).option('planPrompts')}) and ${surface(run.terms).act('runAgain', 'plan')}: it resumes at ${phase}.`;
+const phaseComplete = (phase, value) => `Phase ${phase} complete: ${value}.`;
+const integrationFailed = (problems) => `Phase beads_integration failed: ${problems.join('; ')}. Run agent-loop plan again to retry it.`;
+const phaseIssuesCreated = (where, ids, data) => `Phase beads_integration complete: ${data.created.length} issue(s) created in ${where} (${ids.join(', ')})${data.alreadyPresent.length ? `; ${data.alreadyPresent.length} were there already` : ''}.`;
+const implementationStarts = (targets, id) => `Implementation: the loop on ${targets.join(', ') || 'no issues'} (checkpoint ${id}).`;
+/** How a phase's artifact reads in its "complete" line: the phase files', the components' count, or the text's length. */
+function describePhaseValue(kind, value) {
+    if (kind === 'phase-files')
+        return `${value.length} phase file(s)`;
+    if (kind === 'decomposition')
+        return `${value.components.length} component(s)`;
+    return `${String(value).length} characters`;
 }
 
-;// CONCATENATED MODULE: ./src/workflows/pipeline/barrier.ts
+;// CONCATENATED MODULE: ./src/core/pipeline.ts
+
+
+/** The model before `pipelineStarted`. */
+function pipelineModel(phases) {
+    return {
+        id: '',
+        phases,
+        at: 0,
+        state: { pipeline: { goal: '' } },
+        carried: [],
+        runs: { iterations: 0, failedIterations: 0 },
+    };
+}
+function pipelineMachine(settings) {
+    return { step: (model, event) => step(model, event, settings) };
+}
+function step(model, event, settings) {
+    switch (event.type) {
+        case 'pipelineStarted':
+            return started(model, event.opened, settings);
+        case 'phaseRan':
+            return phaseRan(model, event, settings);
+        case 'phasesIntegrated':
+            return integrated(model, event, settings);
+        case 'interrupted':
+            return { model, effects: [{ kind: 'end', code: 130 }] };
+        case 'implemented':
+            return { model, effects: [{ kind: 'end', code: event.code }] };
+    }
+}
+/** The created issues' real ids, in phase order (bd gives its own; the file sink's are the keys). */
+function issueIds(state) {
+    const data = state.beads_data;
+    return (data?.planned ?? []).map((key) => data?.ids?.[key] ?? key);
+}
+/** The boundary the sink's `onPlanned` writes: the planned keys recorded before any issue is created. */
+function plannedBoundary(effect, planned) {
+    const state = withRuns(withPlanned(effect.state, effect.where, planned), effect.runs);
+    return { kind: 'writeBoundary', id: effect.id, phase: 'phase_decomposition-complete', state };
+}
+function started(model, opened, settings) {
+    const { id, state, resumeAt, resumed } = opened;
+    // Every phase at or after the resume point runs; none when implementation is next.
+    const found = model.phases.findIndex((p) => p.name === resumeAt);
+    const at = resumeAt === 'implementation' ? model.phases.length : Math.max(0, found);
+    const runs = { iterations: state.pipeline.iterations ?? 0, failedIterations: state.pipeline.failedIterations ?? 0 };
+    const next = { ...model, id, state, carried: opened.errors, runs, at };
+    const start = log('info', 'pipeline.start', pipelineStarting(id, resumeAt, state.pipeline.goal, resumed), {
+        checkpointId: id,
+        phase: resumeAt,
+        resumed,
+    });
+    return { model: next, effects: [start, ...advance(next, settings)] };
+}
+function phaseRan(model, event, settings) {
+    const phase = current(model);
+    const ran = { ...model, carried: [], runs: event.runs };
+    if (!event.ok)
+        return failed(ran, phase.name, event.problems, phaseFailed(phase.name, model.id, event.problems, settings));
+    const { model: written, effect } = boundary({ ...ran, state: { ...ran.state, [phase.stateKey]: event.value } }, `${phase.name}-complete`);
+    const next = { ...written, at: written.at + 1 };
+    const line = log('info', 'pipeline.phase', phaseComplete(phase.name, describePhaseValue(phase.kind, event.value)), {
+        phase: phase.name,
+        checkpointId: model.id,
+    });
+    return { model: next, effects: [effect, line, ...advance(next, settings)] };
+}
+function integrated(model, event, settings) {
+    const planned = event.planned
+        ? { ...model, state: withPlanned(model.state, settings.sinkWhere, event.planned) }
+        : model;
+    if (!event.ok)
+        return failed(planned, 'beads_integration', event.problems, integrationFailed(event.problems));
+    const { model: written, effect } = boundary({ ...planned, state: { ...planned.state, beads_data: event.data } }, 'beads_integration-complete');
+    const next = { ...written, at: written.at + 1 };
+    const line = log('info', 'pipeline.phase', phaseIssuesCreated(settings.sinkWhere, issueIds(written.state), event.data), {
+        phase: 'beads_integration',
+        ...event.data,
+    });
+    return { model: next, effects: [effect, line, ...advance(next, settings)] };
+}
+/** A phase failed: its `-failed` boundary with the findings, the error line, exit code 1. */
+function failed(model, phase, problems, message) {
+    const { model: written, effect } = boundary(model, `${phase}-failed`, problems);
+    return {
+        model: written,
+        effects: [effect, log('error', 'pipeline.failed', message, { phase, problems }), { kind: 'end', code: 1 }],
+    };
+}
+/** What runs next: the phase at `at` (an agent's, or the issues' creation), or the implementation. */
+function advance(model, settings) {
+    const { id, state, carried, runs } = model;
+    const phase = model.phases[model.at];
+    if (phase?.runner === 'agent')
+        return [{ kind: 'runPhase', phase: phase.name, state, carried, runs }];
+    if (phase) {
+        const existing = state.beads_data?.planned;
+        return [{ kind: 'integrate', id, where: settings.sinkWhere, state, runs, ...(existing ? { existing } : {}) }];
+    }
+    const targets = issueIds(state);
+    return [
+        log('info', 'pipeline.implementation', implementationStarts(targets, id), { issueIds: targets }),
+        { kind: 'implement', id, issueIds: targets },
+    ];
+}
+function current(model) {
+    const phase = model.phases[model.at];
+    if (!phase)
+        throw new Error(`agent-loop: no phase ${model.at} in the pipeline (${model.phases.length} phases)`);
+    return phase;
+}
+/** A boundary written: the state with the agent runs so far, kept in the model as written. */
+function boundary(model, phase, errors) {
+    const state = withRuns(model.state, model.runs);
+    return {
+        model: { ...model, state },
+        effect: { kind: 'writeBoundary', id: model.id, phase, state, ...(errors ? { errors } : {}) },
+    };
+}
+function withPlanned(state, where, planned) {
+    return { ...state, beads_data: { file: where, planned: [...planned] } };
+}
+/** The state as a boundary writes it: with the agent runs counted so far. */
+function withRuns(state, runs) {
+    return { ...state, pipeline: { ...state.pipeline, ...runs } };
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown.ts
 /**
- * The hard barrier after each agent phase of the pipeline (seed 004, pattern 2): the artifact the
- * agent was told to write must exist, be big enough, and parse where it is structured; otherwise
- * the phase fails with problems that name exactly what is missing or wrong. The decisions are a
- * pure function (`judgeArtifact`) over what was found on disk; `checkBarrier` only looks.
+ * Text quoted verbatim in Markdown (CommonMark, as GitHub renders halt.md, the job summary and
+ * comments). A fenced code block ends at a fence of at least its opening fence's length, so a fence
+ * longer than every backtick run in the text keeps the text whole and unchanged: what a reader
+ * copies is what was printed, with no invisible character put in. Pure.
+ */
+/** The longest run of backticks in `text` (0 when there is none). */
+function longestBacktickRun(text) {
+    let longest = 0;
+    for (const run of text.match(/`+/g) ?? [])
+        longest = Math.max(longest, run.length);
+    return longest;
+}
+/** The lines of a fenced code block holding `text` as it is (`info`: the language, e.g. yaml). */
+function fencedBlock(text, info = '') {
+    const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
+    return [`${fence}${info}`, text, fence];
+}
+/**
+ * Text on one line: a line break of any kind (CommonMark ends a line at a lone CR too) would end the
+ * list item or the quote it stands in and start markdown of the text's own.
+ */
+const oneLine = (text) => text.replace(/[\r\n]+/g, ' ');
+/** `text` on one line as inline code, whatever it holds: a delimiter longer than its backtick runs. */
+function inlineCode(text) {
+    const flat = oneLine(text);
+    const ticks = '`'.repeat(longestBacktickRun(flat) + 1);
+    // CommonMark strips one space each side when both are there: added when the text starts or ends with a backtick.
+    const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+    return `${ticks}${pad}${flat}${pad}${ticks}`;
+}
+
+;// CONCATENATED MODULE: ./src/report/diagnostic.ts
+
+const OUTPUT_CHARS = 500;
+/** id as people refer to it: #42 for GitHub numbers, bd-a1 for beads. */
+const issueRef = (id) => (/^\d+$/.test(id) ? `#${id}` : id);
+/** Output quoted as it is, in a fence longer than any backtick run inside it (nothing invisible added). */
+const fence = (text) => fencedBlock(text.trimEnd() || '(no output)');
+/**
+ * Which run the agent output below comes from. An issue can be escalated before any agent run (an
+ * agent-loop block that cannot be read), and the output is then an earlier issue's: said, so that it
+ * is never read as the halted issue's.
+ */
+function lastRunLine(d) {
+    if (!d.lastRun)
+        return 'none in this run, so there is no agent output below';
+    const on = `iteration ${d.lastRun.iteration} on ${d.lastRun.issueIds.map(issueRef).join(', ')}`;
+    const halted = new Set(d.issues.map((i) => i.id));
+    return d.issues.length > 0 && !d.lastRun.issueIds.some((id) => halted.has(id))
+        ? `${on}, not one of the issues above: the agent output below is that run's`
+        : on;
+}
+function renderMarkdown(d) {
+    const lines = [
+        `# agent-loop halted: ${d.headline}`,
+        '',
+        `- Loop type: ${d.loopType}`,
+        `- Issues: ${d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` "${i.title}"` : ''}`).join(', ') || 'none'}`,
+        `- Steps involved: ${d.steps.join(', ') || 'none'}`,
+        `- Escalations: ${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} in the loop so far`,
+        `- Iteration: ${d.iteration}; checkpoint ${d.checkpointId}`,
+        `- Last agent run: ${lastRunLine(d)}`,
+        ...(d.tddError
+            ? [`- Error type: ${d.tddError.type} (${d.tddError.retry_count} attempts): ${d.tddError.message}`]
+            : []),
+        '',
+        `What to do: ${d.advice}`,
+        '',
+        ...(d.lastFailure
+            ? [
+                `Last failure (${d.lastFailure.kind === 'tests' ? 'the test gate' : 'the agent'}): ${d.lastFailure.message}`,
+                '',
+                ...fence(d.lastFailure.tail),
+                '',
+            ]
+            : []),
+        // No agent run, no output to quote (a baseline that cannot be read halts before any): said once, above.
+        ...(d.lastRun || d.lastOutput.trim()
+            ? [`Last ${OUTPUT_CHARS} characters of agent output:`, '', ...fence(d.lastOutput), '']
+            : []),
+        'Nothing was reset: the checkpoint, the branch, the working tree and the escalation labels are as the run left them.',
+    ];
+    return `${lines.join('\n')}\n`;
+}
+function toDiscordMessage(d) {
+    return {
+        title: `agent-loop halted: ${d.loopType}`,
+        summary: `${d.headline}\n\n${d.advice}`,
+        fields: [
+            {
+                name: 'Issues',
+                value: d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` ${i.title}` : ''}`).join('\n') || 'none',
+            },
+            { name: 'Steps', value: d.steps.join(', ') || 'none', inline: true },
+            {
+                name: 'Escalations',
+                value: `${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} total`,
+                inline: true,
+            },
+            ...(d.tddError ? [{ name: 'Error type', value: `${d.tddError.type}: ${d.tddError.message}` }] : []),
+            { name: 'Checkpoint', value: `${d.checkpointId} (iteration ${d.iteration})` },
+            { name: 'Last agent run', value: lastRunLine(d) },
+        ],
+        outputTail: d.lastFailure?.kind === 'tests'
+            ? `${d.lastFailure.message}\n${d.lastFailure.tail}\n--- agent output ---\n${d.lastOutput}`
+            : d.lastOutput,
+        color: 0xd73a49,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/branch.ts
+/**
+ * The branch a cycle works on, named after its issues, as git accepts it: agent-loop/<id>,
+ * agent-loop/issue-<n> for a GitHub issue number, agent-loop/batch-<first>-and-<n>-more. Pure.
+ */
+function cycleBranchName(issueIds) {
+    const safe = (s) => /^\d+$/.test(s) ? `issue-${s}` : s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'issue';
+    const first = safe(issueIds[0] ?? 'issue');
+    return issueIds.length > 1 ? `agent-loop/batch-${first}-and-${issueIds.length - 1}-more` : `agent-loop/${first}`;
+}
+
+;// CONCATENATED MODULE: ./src/core/cycle.ts
+/**
+ * The cycle step machine: one target worked through its workflow's steps. Pure.
+ * Per step: a failure is retried (with the failure as context) up to --max-retries-per-step; a
+ * failed precondition steps back to the previous step (a bounce); more retries than allowed, or
+ * more bounces than allowed in the cycle, escalate.
  */
 
-
-
-const nodeBarrierFs = {
-    stat: (file) => external_node_fs_namespaceObject.promises.stat(file),
-    readFile: (file) => external_node_fs_namespaceObject.promises.readFile(file),
-    readdir: (dir) => external_node_fs_namespaceObject.promises.readdir(dir),
+/** The `implement` workflow: the agent works (implement), then the work is checked (verify: test gate). */
+const WORKFLOWS = {
+    implement: ['implement', 'verify'],
 };
+const initialProgress = () => ({ index: 0, retries: {}, bounces: 0, trail: [] });
+function transition(workflow, progress, event, maxRetriesPerStep, 
+/** Whose words the escalation's reason uses (default: the CLI's). */
+terms) {
+    const step = workflow[progress.index] ?? workflow[0] ?? 'implement';
+    switch (event.type) {
+        case 'succeeded': {
+            const index = progress.index + 1;
+            const next = { ...progress, index };
+            return index >= workflow.length
+                ? { progress: next, decision: { kind: 'done' } }
+                : { progress: next, decision: { kind: 'run', step: workflow[index] } };
+        }
+        case 'failed': {
+            const count = (progress.retries[step] ?? 0) + 1;
+            const resumeAt = Math.max(0, Math.min(event.resumeAt ?? progress.index, workflow.length - 1));
+            const next = {
+                ...progress,
+                index: resumeAt,
+                retries: { ...progress.retries, [step]: count },
+                trail: [...progress.trail, step],
+            };
+            if (count > maxRetriesPerStep) {
+                return {
+                    progress: next,
+                    decision: {
+                        kind: 'escalate',
+                        reason: `step ${step} failed ${count} times (retries exhausted: ${surface(terms).given('maxRetriesPerStep', String(maxRetriesPerStep))}` +
+                            `); last: ${event.reason}`,
+                        bounceLoop: false,
+                    },
+                };
+            }
+            return { progress: next, decision: { kind: 'run', step: workflow[resumeAt] } };
+        }
+        case 'precondition_failed': {
+            const bounces = progress.bounces + 1;
+            const index = Math.max(0, progress.index - 1);
+            const next = {
+                ...progress,
+                index,
+                bounces,
+                trail: [...progress.trail, `${step}\u2192${workflow[index]}`],
+            };
+            if (bounces > maxRetriesPerStep) {
+                return {
+                    progress: next,
+                    decision: {
+                        kind: 'escalate',
+                        reason: `${bounces} step-back transitions (${step} \u2192 ${workflow[index]}): ${event.reason}`,
+                        bounceLoop: true,
+                    },
+                };
+            }
+            return { progress: next, decision: { kind: 'run', step: workflow[index] } };
+        }
+        case 'escalate':
+            return {
+                progress: { ...progress, trail: [...progress.trail, step] },
+                decision: { kind: 'escalate', reason: event.reason, bounceLoop: false },
+            };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/resumeWays.ts
 /**
- * Checks the artifact of `phase` under `<stateDir>/pipeline`. Never rejects because of what is (or
- * is not) on disk: an unreadable file is a problem like any other. The artifacts' text enters the
- * engine here (the next prompts quote it, the phase files become issues): `mask` masks it.
+ * How a standing halt is resumed (issue 14, issue 40): the ways each halt reason's row names
+ * (src/core/haltReasons.ts), and each way worded for the surface that ran (src/config/surface.ts), so that the CLI
+ * names its flags and the action its inputs. The diagnostic keeps the ways beside its text, for a
+ * program to follow. Pure.
  */
-async function checkBarrier(phase, stateDir, fs = nodeBarrierFs, mask = (text) => text) {
-    const absolute = artifactPath(stateDir, phase);
-    // Without the trailing "/" of phases/, so that a file standing there is seen as a file.
-    const observed = await observe(absolute.replace(/[\\/]+$/, ''), { ...fs, mask }, phase.kind === 'phase-files');
-    const judged = judgeArtifact(phase, observed, absolute);
-    // The findings quote what was found (a file's error, an entry's name): the next prompt quotes them.
-    return judged.ok ? judged : { ok: false, problems: judged.problems.map(mask) };
+
+
+
+/** A halt's ways to resume, as its reason's row (haltReasons.ts) names them: by hand, by a change of its cause, by starting over. */
+function resumeWays(halt) {
+    const { byHand, liftedBy, startOver } = HALT_REASONS[halt.reason].resume;
+    return [...(byHand ? ['explicit'] : []), ...liftedBy, ...(startOver ? ['fresh'] : [])];
 }
-async function observe(absolute, fs, listEntries) {
-    let stats;
-    try {
-        stats = await fs.stat(absolute);
+/** One phrase per way, in the words of the surface that ran (src/config/surface.ts). */
+function describeResumeWay(way, terms, baseBranch) {
+    const say = surface(terms);
+    switch (way) {
+        case 'explicit':
+            // The CLI keeps no options between runs: the resumed run needs the halted run's again.
+            return `once the cause is fixed, ${say.act('resumeHalted')}${terms === 'cli' ? " with the halted run's other options" : ''}`;
+        case 'unlabel':
+            return (`remove the ${ESCALATED_LABEL} label from an issue that should be tried again, or edit the issue ` +
+                `(its title or text) to say more: the next run resumes by itself`);
+        case 'base_commits':
+            // The CLI's base branch is the local one; the action's is the one it checks out.
+            return `${terms === 'cli' ? 'commit' : 'push'} a fix to ${baseBranch ?? 'the base branch'}: the next run resumes by itself`;
+        case 'max_iterations':
+            return `raise ${say.option('maxIterations')} (the count is kept across runs): the next run resumes by itself`;
+        case 'budget':
+            return `raise ${say.option('maxCostUsd')} (the spend is kept across runs): the next run resumes by itself`;
+        case 'fresh':
+            return `or ${say.act('startFresh')} (the loop's counts begin again)`;
     }
-    catch (error) {
-        const code = error.code;
-        if (code === 'ENOENT' || code === 'ENOTDIR')
-            return { kind: 'missing' };
-        return { kind: 'unreadable', reason: error.message };
-    }
-    if (stats.isFile()) {
-        try {
-            const content = await fs.readFile(absolute);
-            return { kind: 'file', size: content.length, text: fs.mask(content.toString('utf8')) };
-        }
-        catch (error) {
-            return { kind: 'unreadable', reason: error.message };
-        }
-    }
-    if (!stats.isDirectory())
-        return { kind: 'other' };
-    if (!listEntries)
-        return { kind: 'directory', entries: [] };
-    let names;
-    try {
-        names = await fs.readdir(absolute);
-    }
-    catch (error) {
-        return { kind: 'unreadable', reason: error.message };
-    }
-    const entries = [];
-    for (const name of [...names].sort(byCodeUnit)) {
-        const found = await observe(external_node_path_default().join(absolute, name), fs, false);
-        if (found.kind === 'directory')
-            entries.push({ name, kind: 'directory' });
-        else if (found.kind !== 'missing')
-            entries.push({ name, ...found }); // missing: deleted since readdir
-    }
-    return { kind: 'directory', entries };
 }
-/** Pure: the barrier's verdict on what was found at `absolute` (used in the messages). */
-function judgeArtifact(phase, observed, absolute) {
-    const result = phase.kind === 'phase-files' ? judgePhaseFiles(phase, observed, absolute) : judgeFile(phase, observed, absolute);
-    return result;
+/** The ways, worded and joined: `a; b; or start over \u2026`. */
+function describeResumeWays(ways, terms, baseBranch) {
+    return ways.map((w) => describeResumeWay(w, terms, baseBranch)).join('; ');
 }
-function judgeFile(phase, observed, absolute) {
-    const label = phase.artifact;
-    if (observed.kind === 'missing')
-        return fail(`${label} is missing: the ${phase.name} phase must write it at ${absolute}`);
-    if (observed.kind === 'unreadable')
-        return fail(`${label} cannot be read at ${absolute}: ${observed.reason}`);
-    if (observed.kind !== 'file')
-        return fail(`${label} at ${absolute} is ${observed.kind === 'directory' ? 'a directory' : 'neither a file nor a directory'}; expected a file`);
-    const problems = [];
-    if (observed.size < phase.minBytes)
-        problems.push(tooSmall(label, observed.size, phase.minBytes, absolute));
-    if (phase.kind !== 'decomposition')
-        return problems.length > 0 ? { ok: false, problems } : { ok: true, value: observed.text };
-    const parsed = parseJson(observed.text);
-    if (!parsed.ok) {
-        const fence = observed.text.trimStart().startsWith('```')
-            ? '; remove the Markdown code fence, the file must hold only the JSON'
-            : '';
-        return {
-            ok: false,
-            problems: [...problems, `${label} is not valid JSON (${parsed.message})${fence} (${absolute})`],
+/** How a halt is resumed, in a sentence: later runs stay halted until one of its ways is taken. */
+function describeResume(ways, terms, baseBranch) {
+    return `Later runs stay halted until it is resumed: ${describeResumeWays(ways, terms, baseBranch)}.`;
+}
+
+;// CONCATENATED MODULE: ./src/core/diagnostic.ts
+/**
+ * The halt diagnostic built from the loop's state (seed 002 AC4): which issues and steps were
+ * involved, the counts, the last output and what a person should do, by halt reason, in the words
+ * of the surface that ran (src/config/surface.ts), with the ways to resume kept beside the text;
+ * the loop type, what to fix and how to resume are the reason's row (haltReasons.ts).
+ * Pure; the renderers are src/report/diagnostic.ts.
+ */
+
+
+
+
+/** A halt's advice: what to fix (its own, or its reason's), then how to resume, in the words of `terms`. */
+function haltAdvice(input) {
+    const row = HALT_REASONS[input.reason];
+    const resume = resumeWays(input);
+    const fix = input.advice ?? row.advice(surface(input.terms));
+    const onResume = row.onResume;
+    return {
+        advice: [fix, describeResume(resume, input.terms, input.baseBranch), ...(onResume ? [onResume] : [])].join(' '),
+        resume,
+    };
+}
+function buildDiagnostic(input) {
+    const { state, reason } = input;
+    const { advice, resume } = haltAdvice({
+        reason,
+        terms: input.terms ?? 'cli',
+        ...(input.advice ? { advice: input.advice } : {}),
+        ...(state.baseBranch ? { baseBranch: state.baseBranch } : {}),
+    });
+    const involved = reason === 'failure_loop' || reason === 'all_escalated'
+        ? state.escalations.slice(reason === 'failure_loop' ? -state.consecutiveEscalations : 0)
+        : [];
+    const issues = involved.length > 0
+        ? involved.flatMap((e) => e.issueIds.map((id, i) => ({ id, title: e.titles[i] ?? '' })))
+        : (state.currentCycle?.issueIds ?? state.escalations.at(-1)?.issueIds ?? []).map((id, i) => ({
+            id,
+            title: state.currentCycle?.titles[i] ?? state.escalations.at(-1)?.titles[i] ?? '',
+        }));
+    // A halting escalation has already closed its cycle: then its steps are in its record.
+    const cycleSteps = state.currentCycle
+        ? state.currentCycle.progress.trail
+        : involved.length === 0
+            ? (state.escalations.at(-1)?.steps ?? [])
+            : [];
+    const steps = [...new Set([...involved.flatMap((e) => e.steps), ...cycleSteps])];
+    return {
+        reason,
+        headline: input.message,
+        loopType: HALT_REASONS[reason].loopType,
+        issues: dedupe(issues),
+        steps,
+        escalations: {
+            consecutive: state.consecutiveEscalations,
+            limit: input.maxConsecutiveEscalations,
+            total: state.totalEscalations,
+        },
+        lastOutput: state.lastAgentOutput.slice(-OUTPUT_CHARS),
+        ...lastRunOf(state),
+        ...(lastFailureOf(state, involved) ? { lastFailure: lastFailureOf(state, involved) } : {}),
+        advice,
+        resume,
+        checkpointId: input.checkpointId,
+        iteration: state.iteration,
+        ...(reason === 'workflow_aborted' && state.tddError
+            ? {
+                tddError: {
+                    type: state.tddError.type,
+                    message: state.tddError.message,
+                    retry_count: state.tddError.retry_count,
+                },
+            }
+            : {}),
+    };
+}
+/** The run whose output the state keeps (the history's last record: every agent run adds one, and sets that output). */
+function lastRunOf(state) {
+    const last = state.history.at(-1);
+    return last ? { lastRun: { iteration: last.n, issueIds: [...last.issueIds] } } : {};
+}
+function lastFailureOf(state, involved) {
+    const f = involved.at(-1)?.lastFailure ?? state.currentCycle?.lastFailure ?? state.escalations.at(-1)?.lastFailure;
+    return f ? { ...f, tail: f.tail.slice(-OUTPUT_CHARS) } : undefined;
+}
+function dedupe(items) {
+    const seen = new Set();
+    return items.filter((i) => (seen.has(i.id) ? false : (seen.add(i.id), true)));
+}
+
+;// CONCATENATED MODULE: ./src/core/model.ts
+/**
+ * Whether a halt is posted to Discord (issue 40). Not when the run was resumed by hand and halts
+ * before any agent ran in it (only escalated issues left, GitHub still refusing, a limit still
+ * reached): the person who resumed it is reading its output, and Discord was told of the halt they
+ * resumed. Said in the run's log instead, when a webhook is set. Pure.
+ */
+function haltPosted(model, settings) {
+    return !(settings.resumedByHand && model.loop.iteration === model.sliceStartIteration);
+}
+function initialModel(loop, now) {
+    return { loop, sliceStartIteration: loop.iteration, errors: [], now, onCycleBranch: false };
+}
+
+;// CONCATENATED MODULE: ./src/core/notices.ts
+/** `what` recorded at `at` (RFC 3339): the loop with the notice last in its outbox, and the notice. */
+function withNotice(loop, what, at) {
+    const notice = {
+        id: `${what.kind}-${loop.iteration}-${at}-${loop.notices.length}`,
+        what,
+        recordedAt: at,
+        attempts: 0,
+    };
+    return { loop: { ...loop, notices: [...loop.notices, notice] }, notice };
+}
+/** The notices once sent: the done ones leave the outbox, the others stay for the next run, their attempts counted. */
+function afterNoticesSent(notices, results) {
+    const byId = new Map(results.map((r) => [r.id, r]));
+    return notices
+        .filter((n) => !byId.get(n.id)?.done)
+        .map((n) => {
+        const r = byId.get(n.id);
+        return r ? { ...n, attempts: n.attempts + 1, ...(r.error ? { lastError: r.error } : {}) } : n;
+    });
+}
+
+;// CONCATENATED MODULE: ./src/core/finish.ts
+/**
+ * The slice's end and its records: the checkpoint saved, a notice recorded in the outbox (saved
+ * before it is sent), and the slice finished (a halt's diagnostic, halt.md and Discord post, the
+ * open cycle kept where work is published). Part of the core (src/core/slice.ts).
+ */
+
+
+
+
+
+
+
+
+/** Records a notice in the outbox: saved before it is sent, dropped once `noticesSent` says it is done. */
+function recordNotice(model, what, status) {
+    const { loop, notice } = withNotice(model.loop, what, rfc3339(new Date(model.now)));
+    const m = { ...model, loop };
+    return { model: m, effects: [save(m, status), { kind: 'sendNotice', notice }] };
+}
+function save(model, status = 'continuing') {
+    return { kind: 'save', status, loop: model.loop, errors: model.errors };
+}
+/** The slice ends: the halt's diagnostic, the checkpoint, the open cycle kept where work is published. */
+function finish(model, config, status, halt, interrupted = false, before = [], 
+/** Effects to perform right after the halt's save (an escalation's push and label, recorded in it). */
+after = [], 
+/** A cycle the halt gave up before any agent worked on it: the diagnostic names it, the state no longer holds it. */
+givenUp) {
+    let m = model;
+    const effects = [...before];
+    if (halt) {
+        m = {
+            ...m,
+            loop: {
+                ...m.loop,
+                halt: {
+                    reason: halt.reason,
+                    message: halt.message,
+                    ...(halt.advice ? { advice: halt.advice } : {}),
+                    at: rfc3339(new Date(m.now)),
+                },
+            },
+            errors: [...m.errors, halt.message],
         };
-    }
-    const valid = validateDecomposition(parsed.value);
-    if (!valid.ok)
-        problems.push(...valid.problems.map((p) => `${label}: ${p}`));
-    return problems.length > 0 || !valid.ok ? { ok: false, problems } : { ok: true, value: valid.value };
-}
-function parseJson(text) {
-    const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
-    if (body.trim() === '')
-        return { ok: false, message: 'the file is empty' };
-    try {
-        return { ok: true, value: JSON.parse(body) };
-    }
-    catch (error) {
-        return { ok: false, message: error.message };
-    }
-}
-/** NN-<name>.md: two or more digits, a dash, then letters, digits, "-" or "_". */
-const PHASE_FILE_NAME = /^(\d{2,})-([A-Za-z0-9][A-Za-z0-9_-]*)\.md$/;
-const NAME_RULE = 'NN-<name>.md (a two-digit number from 01, a dash, a name of letters, digits, "-" or "_", then .md)';
-function judgePhaseFiles(phase, observed, absolute) {
-    const label = phase.artifact.endsWith('/') ? phase.artifact : `${phase.artifact}/`;
-    const dir = label.slice(0, -1);
-    if (observed.kind === 'missing') {
-        return fail(`${label} is missing: the ${phase.name} phase must create the directory ${absolute} and write the phase files (${NAME_RULE}) in it`);
-    }
-    if (observed.kind === 'unreadable')
-        return fail(`${label} cannot be read at ${absolute}: ${observed.reason}`);
-    if (observed.kind !== 'directory')
-        return fail(`${label} at ${absolute} is ${observed.kind === 'file' ? 'a file' : 'neither a file nor a directory'}; expected a directory of phase files`);
-    const problems = [];
-    const files = [];
-    for (const entry of observed.entries) {
-        if (entry.name.startsWith('.'))
-            continue; // .gitkeep, .DS_Store, the temporary file of an atomic write
-        const relative = `${dir}/${entry.name}`;
-        const match = PHASE_FILE_NAME.exec(entry.name);
-        if (entry.kind === 'directory') {
-            problems.push(`${relative} is a directory; ${label} must hold only phase files named ${NAME_RULE}`);
-        }
-        else if (entry.kind === 'unreadable') {
-            problems.push(`${relative} cannot be read: ${entry.reason}`);
-        }
-        else if (entry.kind === 'other') {
-            problems.push(`${relative} is neither a file nor a directory; ${label} must hold only phase files named ${NAME_RULE}`);
-        }
-        else if (!match) {
-            problems.push(`${relative}: the name does not match ${NAME_RULE}`);
+        const diagnostic = buildDiagnostic({
+            reason: halt.reason,
+            message: halt.message,
+            state: givenUp ? { ...m.loop, currentCycle: givenUp } : m.loop,
+            checkpointId: config.checkpointId,
+            maxConsecutiveEscalations: config.settings.maxConsecutiveEscalations,
+            advice: halt.advice,
+            terms: config.settings.terms ?? 'cli',
+        });
+        // A wave job's share or issue ran out: its end, not the run's halt (the coordinator's reduce decides that).
+        const jobLocal = config.waveJob === true && haltReasons_JOB_LOCAL_HALTS.has(halt.reason);
+        effects.push({ kind: 'recordHalt', halt, diagnostic, ...(jobLocal ? { jobLocal } : {}) });
+        if (haltPosted(m, config.settings)) {
+            // The Discord post: recorded (saved with the halt), then sent.
+            const posted = recordNotice({ ...m, ended: status }, { kind: 'notify', diagnostic: { ...diagnostic } }, status);
+            m = posted.model;
+            const [saved, post] = posted.effects;
+            effects.push(saved, ...after, post);
         }
         else {
-            const name = match[2];
-            files.push({
-                number: Number(match[1]),
-                name,
-                file: relative,
-                title: phaseTitle(entry.text, name),
-                text: entry.text,
-                size: entry.size,
-            });
+            m = { ...m, ended: status };
+            effects.push(save(m, status), ...after);
+            if (config.settings.posts)
+                effects.push(log('info', 'discord.skipped', `Not posted to Discord: this run was resumed by hand (${surface(config.settings.terms).given('resumeHalted')}` +
+                    `) and halted before any agent ran, so whoever resumed it reads the halt here; Discord was told of ` +
+                    `the halt it resumed.`));
         }
     }
-    if (files.length === 0) {
-        problems.push(`${label} has no phase files: expected files named ${NAME_RULE}, starting with 01-<name>.md, in ${absolute}`);
+    else {
+        m = { ...m, ended: status };
+        effects.push(save(m, status), ...after);
     }
-    files.sort((a, b) => a.number - b.number || byCodeUnit(a.file, b.file));
-    problems.push(...numberingProblems(files, label));
-    for (const file of files) {
-        if (file.size < phase.minBytes)
-            problems.push(tooSmall(file.file, file.size, phase.minBytes, external_node_path_default().join(absolute, external_node_path_default().basename(file.file))));
-    }
-    return problems.length > 0 ? { ok: false, problems } : { ok: true, value: files };
+    effects.push(...keepOpenCycle(m, config, status, halt), { kind: 'done', status, interrupted });
+    return { model: m, effects };
 }
-/** Pure: the phase numbers must be 01..N, each used once. */
-function numberingProblems(files, label = 'phases/') {
-    if (files.length === 0)
+/**
+ * A cycle still in flight at the slice's end: on a runner that is thrown away its branch is
+ * pushed (work as wip:), and the next slice fetches it. Also when a bound ends it (iterations or
+ * spend used up: a wave's job whose share ran out): the work is sound, the run resumes it.
+ */
+function keepOpenCycle(m, config, status, halt) {
+    const open = m.loop.currentCycle;
+    const bound = status === 'halted' && halt !== undefined && LIMIT_HALTS.has(halt.reason);
+    if (!config.publishes || !open?.branch || (status !== 'continuing' && !bound))
         return [];
-    const problems = [];
-    const byNumber = new Map();
-    for (const f of files)
-        byNumber.set(f.number, [...(byNumber.get(f.number) ?? []), external_node_path_default().posix.basename(f.file)]);
-    for (const [number, names] of byNumber) {
-        if (names.length > 1)
-            problems.push(`${label}: number ${pad(number)} is used by ${names.length} files (${names.join(', ')}); each phase needs its own number`);
+    const why = bound ? `${halt?.reason} reached` : 'slice ended';
+    return [
+        {
+            kind: 'keepOpenCycle',
+            branch: open.branch,
+            message: `wip: ${open.issueIds.join(' ')} (${why} at iteration ${m.loop.iteration})`.slice(0, 120),
+        },
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/core/claims.ts
+
+
+
+
+/** The lease taken or renewed now ends at this time (RFC 3339, whole seconds up). */
+function leaseEnd(model, leaseMs) {
+    return rfc3339(new Date(Math.ceil((model.now + leaseMs) / 1000) * 1000));
+}
+/** `ownEarlier`: a run of this loop claimed these issues before it was killed: that claim is taken on in place. */
+function claims_claim(model, config, issueIds, claiming, ownEarlier = false) {
+    return {
+        model: { ...model, claiming },
+        effects: [
+            {
+                kind: 'claimIssues',
+                issueIds,
+                expires: leaseEnd(model, config.leaseMs ?? 0),
+                resuming: claiming === 'resumed' || ownEarlier,
+                progress: working(model, claiming === 'resumed' ? model.loop.currentCycle : undefined),
+            },
+        ],
+    };
+}
+/** The claims of a finished cycle's issues released (where the source claims), saying how it ended. */
+function release(issueIds, model, config, progress) {
+    return config.leaseMs !== undefined
+        ? [{ kind: 'releaseClaim', issueIds, at: rfc3339(new Date(model.now)), progress }]
+        : [];
+}
+/**
+ * A cycle's iterations and spend up to iteration `upTo` (issue 15, the claim comment): one cycle
+ * runs at a time, so the loop's iterations from the cycle's first are its own; the spend is what
+ * the agent reported for them in the history.
+ */
+function cycleProgress(loop, cycle, upTo) {
+    const from = cycle.startedAtIteration;
+    const spent = loop.history
+        .filter((h) => h.n >= from && h.n <= upTo && h.agent.costUsd !== undefined)
+        .reduce((sum, h) => sum + (h.agent.costUsd ?? 0), 0);
+    return { iterations: Math.max(0, upTo - from + 1), ...(spent > 0 ? { costUsd: spent } : {}) };
+}
+/** The claim comment while the cycle runs: its iterations and spend so far (none before it opens). */
+function working(model, cycle) {
+    return { state: 'working', ...(cycle ? cycleProgress(model.loop, cycle, model.loop.iteration) : { iterations: 0 }) };
+}
+/**
+ * Issue 14: the listed issues another run's live claim holds (or that one held earlier in this
+ * slice: `skipped`) are left alone; `newly`: those not logged yet. Pure.
+ */
+function leaveClaimed(listed, skipped, ownCheckpoint) {
+    // A claim of this loop's own checkpoint (a run of it killed after claiming) is this run's to take on.
+    const elsewhere = (i) => i.claimedBy !== undefined && i.claimedBy.checkpoint !== ownCheckpoint;
+    const claimed = listed.filter((i) => elsewhere(i) || skipped.includes(i.id));
+    return {
+        free: listed.filter((i) => !claimed.includes(i)),
+        claimed,
+        newly: claimed.filter((i) => !skipped.includes(i.id)),
+    };
+}
+/**
+ * The claim found taken: a new cycle's issue is left to the run that claimed it first; a resumed
+ * cycle whose lease expired and was taken over is dropped from this loop (saved), theirs now.
+ */
+function claimLost(m, lost, resumed) {
+    const claimedElsewhere = [...new Set([...(m.claimedElsewhere ?? []), lost.id])];
+    if (!resumed)
+        return {
+            model: { ...m, next: undefined, claimedElsewhere },
+            effects: [
+                log('info', 'claim.lost', `Left ${issueRef(lost.id)} to run ${lost.run}, which claimed it first (its lease runs until ${lost.expires}).`, { issueId: lost.id, run: lost.run, expires: lost.expires }),
+                { kind: 'next' },
+            ],
+        };
+    // This loop's lease had expired and another run took the cycle over: it is theirs now.
+    const dropped = {
+        ...m,
+        cycle: undefined,
+        claimedElsewhere,
+        loop: { ...m.loop, currentCycle: undefined },
+    };
+    return {
+        model: dropped,
+        effects: [
+            log('warn', 'claim.lost', `The cycle on ${issueRef(lost.id)} was taken over by run ${lost.run} after this loop's lease expired ` +
+                `(its lease runs until ${lost.expires}); this loop leaves it to that run.`, { issueId: lost.id, run: lost.run, expires: lost.expires }),
+            save(dropped),
+            { kind: 'next' },
+        ],
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/describe.ts
+/** `its-1 "Title", its-2 "Other"`. */
+function describeTargets(cycle) {
+    return cycle.issueIds.map((id, i) => `${id} "${cycle.titles[i] ?? ''}"`).join(', ');
+}
+/** A duration in seconds with one decimal: `2.5s`. */
+const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
+
+;// CONCATENATED MODULE: ./src/core/fold.ts
+/**
+ * An iteration's outcome folded into the loop state by the core: the interpreter hands it what the
+ * iteration changed (`IterationDelta`: only the parts an iteration may write, ITERATION_FIELDS), and
+ * the core keeps every other part as it holds it. Pure.
+ */
+
+const OWN = new Set(ITERATION_FIELDS);
+/**
+ * What an iteration changed of the loop state it was given: the parts it may write that differ.
+ * Throws when it wrote a part the core owns (a workflow's bug: the core would not see it).
+ */
+function iterationDelta(before, after) {
+    const delta = {};
+    for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+        if (before[key] === after[key])
+            continue;
+        if (!OWN.has(key))
+            throw new Error(`agent-loop: an iteration changed the loop state's ${key}, which only the core writes`);
+        delta[key] = after[key];
     }
-    const numbers = [...byNumber.keys()].sort((a, b) => a - b);
-    const max = Math.max(...numbers);
-    const missing = [];
-    for (let n = 1; n <= max; n++)
-        if (!byNumber.has(n))
-            missing.push(n);
-    const zero = byNumber.has(0);
-    if (missing.length > 0 || zero) {
-        const why = [
-            zero ? `${pad(0)} is not allowed, numbering starts at 01` : '',
-            missing.length > 0 ? `missing ${missing.map(pad).join(', ')}` : '',
-        ]
-            .filter((s) => s !== '')
-            .join('; ');
-        problems.push(`${label}: the phase numbers must run from 01 to ${pad(Math.max(max, 1))} without gaps; found ${numbers.map(pad).join(', ')} (${why})`);
+    return delta;
+}
+/** A workflow's outcome as the core is told it: its state as the delta from `before`. */
+function toIterated(before, outcome) {
+    const { state, ...rest } = outcome;
+    return { ...rest, delta: iterationDelta(before, state) };
+}
+/** The loop with an iteration's delta folded in. */
+function foldIteration(loop, delta) {
+    const next = { ...loop };
+    for (const [key, value] of Object.entries(delta)) {
+        if (value === undefined)
+            delete next[key];
+        else
+            next[key] = value;
     }
-    return problems;
+    return next;
 }
-/** The first Markdown heading of `text`, or `name` with "-" and "_" as spaces. */
-function phaseTitle(text, name) {
-    const heading = /^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$/m.exec(text);
-    const title = heading?.[1]?.trim();
-    return title !== undefined && title !== '' ? title : name.replace(/[-_]+/g, ' ');
+
+;// CONCATENATED MODULE: ./src/core/inFlight.ts
+/**
+ * The cycle in flight, where the engine knows there is one (an iteration, its baseline, an
+ * escalation): a state without one there is a bug of the engine's, said as such instead of a
+ * cast that lets it through as `undefined`. Pure.
+ */
+function cycleInFlight(state) {
+    const cycle = state.currentCycle;
+    if (!cycle)
+        throw new Error('agent-loop: no cycle in flight where one was expected (a bug: please report it)');
+    return cycle;
 }
-function tooSmall(label, size, minBytes, absolute) {
-    return `${label} is too small: ${size} ${size === 1 ? 'byte' : 'bytes'}, the minimum is ${minBytes} bytes (${absolute})`;
+
+;// CONCATENATED MODULE: ./src/core/escalate.ts
+/**
+ * An escalated cycle: recorded in the checkpoint and the source (a notice), its work shelved; a
+ * failure or bounce loop halts. Part of the core (src/core/slice.ts).
+ */
+
+
+
+
+
+
+
+
+/** Records an escalated cycle in the checkpoint and the source; a failure or bounce loop halts. */
+function escalate(model, reason, bounceLoop, config) {
+    const { settings } = config;
+    let loop = model.loop;
+    const cycle = cycleInFlight(loop);
+    const record = escalationRecord(loop, cycle, reason, rfc3339(new Date(model.now)));
+    const note = record.note;
+    loop = {
+        ...loop,
+        issuesEscalated: [...loop.issuesEscalated, ...cycle.issueIds.filter((id) => !loop.issuesEscalated.includes(id))],
+        consecutiveEscalations: loop.consecutiveEscalations + 1,
+        totalEscalations: loop.totalEscalations + 1,
+        escalations: [...loop.escalations, record].slice(-100),
+    };
+    const effects = [
+        log('error', 'cycle.escalated', `Escalated ${describeTargets(cycle)}: ${reason} (${loop.consecutiveEscalations} escalation(s) in a row, limit ${settings.maxConsecutiveEscalations}).`, {
+            issueIds: cycle.issueIds,
+            reason,
+            steps: record.steps,
+            consecutiveEscalations: loop.consecutiveEscalations,
+            bounceLoop,
+        }),
+    ];
+    const halt = escalationHalt(loop, cycle, reason, bounceLoop, settings.maxConsecutiveEscalations);
+    // The escalated cycle is over: its claim is released after the label (the escalated label keeps runs
+    // off it), as part of the same notice, so a run killed before the release leaves it to the next run.
+    const leased = config.leaseMs !== undefined;
+    const claimState = leased ? { claimHeld: false } : {};
+    // The label and the note are a notice: recorded in the outbox, then sent (again by a later run until done).
+    // Record before act: the escalation and its notice are saved (with the halt, when it halts) before
+    // the wip: push and the label, so a run killed during either never works the cycle again.
+    const l = recordNotice({ ...model, ...claimState, loop: { ...loop, currentCycle: undefined } }, {
+        kind: 'markEscalated',
+        issueIds: cycle.issueIds,
+        note,
+        ...(leased ? { releaseClaims: true, progress: cycleProgress(loop, cycle, loop.iteration) } : {}),
+    });
+    const [recorded, send] = l.effects;
+    const shelve = [{ kind: 'shelveCycle', cycle, reason, halting: !!halt }];
+    if (halt && !config.publishes) {
+        // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
+        // branch and edits stay for inspection (the next run parks them).
+        const parked = { ...l.model, loop: { ...l.model.loop, parkedBranch: cycle.branch } };
+        return { model: parked, effects, halt, after: [send] };
+    }
+    if (halt)
+        return { model: l.model, effects, halt, after: [...shelve, send] };
+    return { model: l.model, effects: [...effects, recorded, ...shelve, send] };
 }
-function fail(problem) {
-    return { ok: false, problems: [problem] };
+/** The escalation as the checkpoint keeps it, with the note the issue gets. */
+function escalationRecord(loop, cycle, reason, at) {
+    const note = `agent-loop escalated this issue at iteration ${loop.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL}` +
+        ` label to let agent-loop try it again.`;
+    return {
+        issueIds: cycle.issueIds,
+        titles: cycle.titles,
+        iteration: loop.iteration,
+        steps: [...new Set(cycle.progress.trail)],
+        reason,
+        at,
+        note,
+        ...(cycle.lastFailure
+            ? { lastFailure: { ...cycle.lastFailure, tail: cycle.lastFailure.tail.slice(-OUTPUT_CHARS) } }
+            : {}),
+        ...(cycle.fingerprints ? { fingerprints: cycle.fingerprints } : {}),
+    };
 }
-function pad(n) {
-    return String(n).padStart(2, '0');
+/** The halt an escalation brings, if any: a bounce loop, or a failure loop at the escalations-in-a-row limit. */
+function escalationHalt(loop, cycle, reason, bounceLoop, maxConsecutiveEscalations) {
+    const refs = (ids) => ids.map(issueRef).join(', ');
+    if (bounceLoop)
+        return {
+            reason: 'bounce_loop',
+            message: `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)}` +
+                ` (${cycle.progress.trail.join(', ')})`,
+        };
+    if (loop.consecutiveEscalations >= maxConsecutiveEscalations) {
+        const recent = loop.escalations.slice(-loop.consecutiveEscalations).flatMap((e) => e.issueIds);
+        return {
+            reason: 'failure_loop',
+            message: `FAILURE LOOP DETECTED: ${loop.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
+        };
+    }
+    return undefined;
 }
-function byCodeUnit(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
+
+;// CONCATENATED MODULE: ./src/core/outcome.ts
+/**
+ * An iteration's outcome, folded into the loop state (src/core/fold.ts) and acted on: its issue
+ * actions, a halt, the finished cycle checked before it is recorded, an escalation, a rate-limit
+ * wait. Part of the core (src/core/slice.ts).
+ */
+
+
+
+
+
+
+
+/**
+ * Beads issues where work is published (closeOnBranch): a cycle that needed no change still closed
+ * its issue in the repository's issues file, a change that lands like any other (not a branch
+ * dropped). Pure.
+ */
+function landsAsChange(outcome, settings) {
+    return settings.closeOnBranch && outcome.noChange ? { ...outcome, noChange: false } : outcome;
+}
+function iterated(model, told, now, config) {
+    if (told.interrupted)
+        return finish({ ...model, now }, config, 'continuing', undefined, true);
+    const outcome = landsAsChange(told, config.settings);
+    let m = { ...model, now, loop: foldIteration(model.loop, outcome.delta), outcome };
+    const effects = outcome.violation ? [{ kind: 'appendError', entry: outcome.violation }] : [];
+    // A finished cycle's issue actions go into the outbox with its work (sourceChecked); others are done now:
+    // a checklist item's tick as a notice (record before act), the rest at once.
+    if (outcome.issueActions?.length && !(outcome.cycleDone && !outcome.halt)) {
+        const now = outcome.issueActions.filter((a) => a.kind !== 'tick');
+        if (now.length)
+            effects.push({ kind: 'updateIssues', actions: now });
+        for (const tick of outcome.issueActions.filter((a) => a.kind === 'tick')) {
+            const recorded = recordNotice(m, tick);
+            m = recorded.model;
+            effects.push(...recorded.effects);
+        }
+    }
+    if (outcome.halt)
+        return finish(m, config, 'halted', outcome.halt, false, effects);
+    // The agent stays in its lane: the iteration checked right after the agent ran; this covers what followed.
+    effects.push({ kind: 'verifyLane', what: `go on after iteration ${m.loop.iteration}` });
+    if (outcome.cycleDone) {
+        // A "finished" cycle that left the issues unreadable is not merged.
+        return { model: { ...m, checking: 'finishCycle' }, effects: [...effects, { kind: 'checkSource' }] };
+    }
+    const after = afterCycle(m, outcome, config);
+    return { model: after.model, effects: [...effects, ...after.effects] };
+}
+/** After the iteration (and its cycle's finish): escalation, the rate-limit wait, the checkpoint. */
+function afterCycle(model, outcome, config) {
+    let m = { ...model, outcome: undefined };
+    const effects = [];
+    if (outcome.escalate && m.loop.currentCycle) {
+        const e = escalate(m, outcome.escalate.reason, outcome.escalate.bounceLoop, config);
+        m = e.model;
+        effects.push(...e.effects);
+        if (e.halt)
+            return finish(m, config, 'halted', e.halt, false, effects, e.after);
+    }
+    if (outcome.waitMs !== undefined) {
+        const until = m.now + outcome.waitMs;
+        if (config.deadline !== undefined && until > config.deadline) {
+            // Whole seconds, rounded up: the next run must not start inside the window.
+            const rateLimitedUntil = rfc3339(new Date(Math.ceil(until / 1000) * 1000));
+            m = { ...m, loop: { ...m.loop, rateLimitedUntil } };
+            return finish(m, config, 'continuing', undefined, false, [
+                ...effects,
+                log('info', 'rate.limited', `Rate limited until ${rateLimitedUntil}, past this slice's end: the next run waits or resumes then.`, { rateLimitedUntil }),
+            ]);
+        }
+        m = { ...m, waking: 'retry' };
+        // The claim outlives the wait (issue 14): renewed now until the wait's end plus a lease.
+        const held = m.loop.currentCycle;
+        const renew = config.leaseMs !== undefined && held && m.claimHeld
+            ? [
+                {
+                    kind: 'renewClaim',
+                    issueIds: held.issueIds,
+                    expires: leaseEnd({ ...m, now: m.now + outcome.waitMs }, config.leaseMs),
+                    progress: working(m, held),
+                },
+            ]
+            : [];
+        effects.push(log('info', 'rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, {
+            waitMs: outcome.waitMs,
+        }), save(m), ...renew, { kind: 'sleep', ms: outcome.waitMs });
+        return { model: m, effects };
+    }
+    return { model: m, effects: [...effects, save(m), { kind: 'next' }] };
+}
+
+;// CONCATENATED MODULE: ./src/verdict/messages.ts
+/** Up to `max` ids, then an ellipsis when there are more. */
+function firstIds(ids, max) {
+    return `${ids.slice(0, max).join(', ')}${ids.length > max ? ', \u2026' : ''}`;
+}
+const VERDICT_MESSAGES = {
+    outputUnreadable: (exitCode, readBefore) => `the test output can no longer be read per test (exit code ${exitCode}, but none of the ${readBefore} test(s) ` +
+        'read before shows in it): the test command, its configuration or the runner may have been changed',
+    targetUnreadable: (say) => 'its result cannot be read: the test output is not read per test ' +
+        `(have the test command write a JUnit report and name it with ${say.option('junitFile')})`,
+    suiteFailsBesideTests: (exitCode) => `the test command exited ${exitCode}, where it exited 0 before this cycle, and no test in its output failed: ` +
+        'something else it checks (a linter, a coverage threshold, a teardown, a step after the tests) fails now',
+    preexistingForAgent: (ids) => `Failing before this cycle and not this issue's (leave them unless the issue asks): ${firstIds(ids, 10)}`,
+    pytestUnnamed: (exitCode, namedBefore) => `pytest's output no longer names its tests (exit code ${exitCode}; it named ${namedBefore} before): ` +
+        'its short test summary was turned off (--no-summary, or -r, in its configuration or the test command?), ' +
+        'so no test can be judged',
+    baselineCannotRun: (command, why) => `the test command \`${command}\` cannot run on the base branch: ${why}`,
+    baselineCannotRunAdvice: (say) => 'Make the suite run before any agent works on it: install what it needs (the error above names it), ' +
+        `or give a test command that runs here (${say.option('testCommand')}; ` +
+        'e.g. pytest --continue-on-collection-errors runs the files that do import). No agent ran.',
+    baselineUnreadable: (command, exitCode) => `the test command \`${command}\` fails on the base branch (exit code ${exitCode}) and its output could not be ` +
+        "read per test, so a failure after the agent's work could not be told apart from one that was already there",
+    baselineUnreadableAdvice: (say) => `Have the test command write a JUnit XML report and name it with ${say.option('junitFile')} ` +
+        "(e.g. pytest --junitxml=junit.xml, jest-junit, go-junit-report), or make the base branch's suite green. No agent ran.",
+    /** How to write a command YAML would misread. */
+    quotingHint: "a command holding ': ' or ' #' (as `node -e \"\u2026? 0 : 1)\"` does) must be quoted in YAML: " +
+        'verify: \'node -e "\u2026"\' (single quotes around double ones), ' +
+        'or a block scalar (verify: |, the command on the next line, indented)',
+};
+
+;// CONCATENATED MODULE: ./src/verdict/results.ts
+/**
+ * A test suite's run, read per test: what the verdicts (judge.ts) compare between the baseline and
+ * the agent's work. Each test is `group::name` where the runner names a group (a file, a package,
+ * a test binary), else `name`. A group's own outcome covers the tests the runner did not list in
+ * it: jest, vitest and go name only the failing tests of a file or package, so there a test not
+ * listed in a group that ran passed (or no longer exists), and every test of a group that passed
+ * passed; in a group where the run lists a passing test, a test not listed did not run.
+ * Pure data and pure functions.
+ */
+
+const MESSAGE_MAX = 600;
+const GROUP_SEPARATOR = '::';
+function testId(group, name) {
+    return group ? `${group}${GROUP_SEPARATOR}${name}` : name;
+}
+/**
+ * Records `outcome` for test `id`. A name that shows more than once (node's runner and mocha name a
+ * test without its file, so two files may each have one by that name; a JUnit report or a run
+ * repeated with go's -count) fails when any of them failed, else passes when any passed: the last
+ * one read must not hide a failure.
+ */
+function recordOutcome(run, id, outcome) {
+    const before = run.tests[id];
+    run.tests[id] =
+        before === 'failed' || outcome === 'failed'
+            ? 'failed'
+            : before === 'passed' || outcome === 'passed'
+                ? 'passed'
+                : 'skipped';
+}
+/** The group a test id belongs to, when the run names one for it. */
+function groupOf(run, id) {
+    for (let at = id.indexOf(GROUP_SEPARATOR); at > 0; at = id.indexOf(GROUP_SEPARATOR, at + GROUP_SEPARATOR.length)) {
+        const group = id.slice(0, at);
+        if (group in run.groups)
+            return group;
+    }
+    return undefined;
+}
+function results_statusOf(run, id) {
+    const listed = run.tests[id];
+    if (listed)
+        return listed;
+    const group = groupOf(run, id);
+    if (!group)
+        return 'absent';
+    const g = run.groups[group];
+    if (g === 'error')
+        return 'failed';
+    if (g === 'skipped')
+        return 'skipped';
+    // A group in which the run lists a passing test lists its tests (pytest -rA, jest --verbose, a
+    // vitest file with a failure, a JUnit report): one it does not list there did not run (deleted,
+    // renamed). Until 2026-11-28 it was presumed passed because its file ran, so a failing target the
+    // agent deleted "passed", and a passing test it deleted with the code it covered was not missed.
+    if (listsPassesIn(run, group))
+        return 'absent';
+    return 'passed';
+}
+const listing = new WeakMap();
+/**
+ * Whether `run` lists a passing test in `group`: then it lists the group's tests (jest without
+ * --verbose, go without -v and a vitest file that passed list none). Pure (remembered per run's tests).
+ */
+function listsPassesIn(run, group) {
+    let groups = listing.get(run.tests);
+    if (!groups) {
+        groups = new Set();
+        for (const [id, outcome] of Object.entries(run.tests)) {
+            if (outcome !== 'passed')
+                continue;
+            const g = groupOf(run, id);
+            if (g !== undefined)
+                groups.add(g);
+        }
+        // Only a finished run is remembered (a reader still adding tests is never asked).
+        listing.set(run.tests, groups);
+    }
+    return groups.has(group);
+}
+/** Ids that failed: listed failures, and the groups that did not load (as `group::*`). */
+function failedIds(run) {
+    const tests = Object.entries(run.tests)
+        .filter(([, o]) => o === 'failed')
+        .map(([id]) => id);
+    const groups = Object.entries(run.groups)
+        .filter(([, o]) => o === 'error')
+        .map(([g]) => `${g}${GROUP_SEPARATOR}*`);
+    return [...tests, ...groups];
+}
+/** Whether `id` (a test, or `group::*` for a group that did not load) failed in `run`. */
+function failedIn(run, id) {
+    return id.endsWith(`${GROUP_SEPARATOR}*`) ? run.groups[id.slice(0, -3)] === 'error' : results_statusOf(run, id) === 'failed';
+}
+/** Whether `id` (a test, or `group::*`: the group loaded) passed in `run`. */
+function passedIn(run, id) {
+    return id.endsWith(`${GROUP_SEPARATOR}*`)
+        ? id.slice(0, -3) in run.groups && run.groups[id.slice(0, -3)] !== 'error'
+        : results_statusOf(run, id) === 'passed';
+}
+/** Marks `run` as an empty suite: the runner found no test at all (cannot run, but no halt at baseline). */
+function markNoTests(run, message) {
+    run.cannotRun = message;
+    run.noTests = true;
+}
+function emptyRun(exitCode) {
+    return { exitCode, tests: {}, groups: {}, messages: {} };
+}
+/** Whether the run was read per test. */
+const isReadable = (run) => run.reader !== undefined;
+/** How many tests (else groups) a run read: 0 when it read none. */
+const readCount = (run) => Object.keys(run.tests).length || Object.keys(run.groups).length;
+/**
+ * Why `now` cannot be judged test by test although it was read, or undefined when it can. pytest runs
+ * with -rA (agent-loop adds it), so its short summary names every test that ran; a run that names none
+ * where the baseline named some had its summary turned off (`--no-summary` in the configuration, which
+ * the agent can edit), and its files' outcomes alone would count every test of a file that ran as
+ * passing: a failing target, or a passing test deleted. Both workflows' verdicts read it.
+ */
+function unjudgeableBecause(baseline, now) {
+    if (baseline.reader === 'pytest' &&
+        now.reader === 'pytest' &&
+        Object.keys(baseline.tests).length > 0 &&
+        Object.keys(now.tests).length === 0 &&
+        Object.values(now.groups).some((g) => g !== 'error'))
+        return VERDICT_MESSAGES.pytestUnnamed(now.exitCode, Object.keys(baseline.tests).length);
+    return undefined;
+}
+function clipMessage(text) {
+    const t = text.trim();
+    return t.length <= MESSAGE_MAX ? t : `${t.slice(0, MESSAGE_MAX - 1)}\u2026`;
+}
+
+;// CONCATENATED MODULE: ./src/verdict/baselineRules.ts
+/**
+ * The pure rules of a cycle's baseline (no files, no hashing): whether it gives a verdict at all, and
+ * how a run remembers the digests of its baselines. The core (src/core/baseline.ts) decides with
+ * them; src/verdict/baseline.ts keeps the baselines themselves.
+ */
+
+
+
+/** How many baselines a run remembers the digest of (the newest): one per base tip its cycles started on. */
+const BASELINES_REMEMBERED = 20;
+/** `remembered` with `key`'s digest, newest last, the newest BASELINES_REMEMBERED kept. Pure. */
+function rememberBaseline(remembered, key, digest) {
+    const entries = Object.entries(remembered ?? {}).filter(([k]) => k !== key);
+    entries.push([key, digest]);
+    return Object.fromEntries(entries.slice(-BASELINES_REMEMBERED));
+}
+/**
+ * Why no verdict is possible on this baseline, if none is: it failed and cannot be read per test,
+ * so a failure after the agent's work cannot be told apart from one that was there before. Pure.
+ */
+function baselineProblem(run, command, say = surface()) {
+    // Not one test ran (not found, not executable, an import error in collection, timed out): every verdict would be
+    // "cannot run". An empty suite is not that: the agent may be the one to write its first tests.
+    if (run.cannotRun && !run.noTests) {
+        return {
+            message: VERDICT_MESSAGES.baselineCannotRun(command, run.cannotRun),
+            advice: VERDICT_MESSAGES.baselineCannotRunAdvice(say),
+        };
+    }
+    if (isReadable(run) || run.exitCode === 0)
+        return undefined;
+    return {
+        message: VERDICT_MESSAGES.baselineUnreadable(command, run.exitCode),
+        advice: VERDICT_MESSAGES.baselineUnreadableAdvice(say),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/baseline.ts
+/**
+ * A cycle's baseline as the core sees it: what the interpreter found or ran (`BaselineDelta`, the
+ * `baselineRan` event's), folded into the loop state here, and judged here: a baseline that gives
+ * no verdict (a red suite not read per test, or one that cannot run) halts `baseline_unreadable`.
+ * Pure.
+ */
+
+
+
+/**
+ * The loop with the baseline folded in: the cycle's baseline key, the run's digest remembered, and
+ * (run on the cycle's own tree, and kept) the digest of its failing tests. A baseline run now that
+ * halts is not kept, and leaves the loop as it was.
+ */
+function foldBaseline(loop, delta, halted) {
+    if (delta.source === 'seen' || (halted && delta.source === 'ran'))
+        return loop;
+    const { key, digest, lastFailing } = delta;
+    return {
+        ...loop,
+        currentCycle: { ...cycleInFlight(loop), baselineKey: key },
+        ...(digest !== undefined ? { baselines: rememberBaseline(loop.baselines, key, digest) } : {}),
+        ...(lastFailing && !halted ? { lastFailing: { ...loop.lastFailing, [lastFailing.key]: lastFailing.digest } } : {}),
+    };
+}
+/** The halt when the baseline gives no verdict: the agent's work could not be told from what was there before. */
+function baselineHalt(delta, settings, waveJob) {
+    if (!delta.run)
+        return undefined;
+    const problem = baselineProblem(delta.run, settings.testCommand ?? '', surface(settings.terms));
+    if (!problem)
+        return undefined;
+    return {
+        reason: 'baseline_unreadable',
+        message: `NO VERDICT POSSIBLE: ${problem.message}`,
+        advice: waveJob ? `${problem.advice} ${WAVE_JOB_HINT}` : problem.advice,
+    };
+}
+/** Why a suite that runs in the user's checkout may not run in a `--parallel` job's. */
+const WAVE_JOB_HINT = [
+    "This is a job of run --parallel: it runs in a fresh worktree of the base branch, which has none of your checkout's",
+    'untracked or ignored files (node_modules, a virtualenv, build output), so a suite that runs in your checkout may not run there.',
+    "Make the test command work in a fresh checkout (install first, e.g. --test-command 'npm ci && npm test';",
+    'or use absolute paths to the installed tools), or run without --parallel.',
+].join(' ');
+
+;// CONCATENATED MODULE: ./src/core/iteration.ts
+/** Splits a step's effects at its end: the effects before it, and the outcome when it finished. */
+function untilFinish(effects) {
+    const before = [];
+    for (const effect of effects) {
+        if (effect.kind === 'finish')
+            return { effects: before, outcome: effect.outcome };
+        before.push(effect);
+    }
+    return { effects: before };
+}
+/** A machine whose iteration starts by reading the cycle's issues; `step` gets its own model back (an IterationStart at first). */
+function readingIssuesFirst(step) {
+    return {
+        start: (before, baseline) => ({
+            sub: { before, ...(baseline ? { baseline } : {}) },
+            effects: [{ kind: 'readCycleIssues' }],
+        }),
+        step: (sub, event) => step(sub, event),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/iterationSteps.ts
+/**
+ * The workflow's iteration as the core steps it (src/core/iteration.ts): the cycle's baseline folded
+ * in and judged, the sub-machine started, its events routed to it, its outcome folded in when it
+ * finishes. Part of the core (src/core/slice.ts).
+ */
+
+
+
+
+
+/** The workflow's iteration begins (its sub-machine, CoreConfig.machine), after `before` (the baseline kept, the checkpoint saved). */
+function startIteration(model, before, baseline, config) {
+    const started = config.machine.start(model.loop, baseline);
+    return subStep({ ...model, iteration: { before: model.loop, sub: started.sub } }, started.effects, before, config);
+}
+/** One of the iteration's events, stepped by its sub-machine. */
+function iterationStepped(model, event, config) {
+    const held = model.iteration;
+    if (!held)
+        throw new Error(`agent-loop: ${event.type} with no iteration in progress`);
+    const stepped = config.machine.step(held.sub, event);
+    const now = 'now' in event ? event.now : model.now;
+    return subStep({ ...model, iteration: { ...held, sub: stepped.sub } }, stepped.effects, [], config, now);
+}
+/** The sub-machine's effects asked as the core's; once it finishes, its outcome folded in as any iteration's. */
+function subStep(model, effects, before, config, now = model.now) {
+    const split = untilFinish(effects);
+    const held = model.iteration;
+    if (!split.outcome || !held)
+        return { model, effects: [...before, ...split.effects] };
+    const done = iterated({ ...model, iteration: undefined }, toIterated(held.before, split.outcome), now, config);
+    return { model: done.model, effects: [...before, ...split.effects, ...done.effects] };
+}
+/**
+ * The cycle's baseline, folded into the loop state and judged: one that gives no verdict halts
+ * (`baseline_unreadable`); one run now and sound is kept; then the iteration.
+ */
+function baselineRan(model, event, config) {
+    const delta = event.baseline;
+    if (event.interrupted || !delta)
+        return finish(model, config, 'continuing', undefined, true);
+    const hadKey = model.loop.currentCycle?.baselineKey !== undefined;
+    const halt = baselineHalt(delta, config.settings, config.waveJob === true);
+    const loop = foldBaseline(model.loop, delta, halt !== undefined);
+    const m = { ...model, loop, cycle: loop.currentCycle };
+    if (halt) {
+        const cycle = m.loop.currentCycle;
+        // No agent has worked on the cycle (issue 40): it is given up, the base branch checked out
+        // again, so that the fix the halt names (the suite, on the base branch) is made where it counts,
+        // and the run that resumes opens the cycle afresh from the base as it is then.
+        if (cycle && m.loop.iteration < cycle.startedAtIteration)
+            return finish({ ...m, cycle: undefined, loop: { ...m.loop, currentCycle: undefined } }, config, 'halted', halt, false, cycle.branch ? [{ kind: 'leaveCycle', branch: cycle.branch }] : [], [], cycle);
+        return finish(m, config, 'halted', halt);
+    }
+    const keep = delta.source === 'ran' && delta.run
+        ? [{ kind: 'keepBaseline', key: delta.key, run: delta.run, ownTree: delta.ownTree === true }]
+        : [];
+    return startIteration(m, [...keep, ...(hadKey ? [] : [save(m)])], delta.run, config);
 }
 
 ;// CONCATENATED MODULE: ./src/failure/policy.ts
@@ -29237,6 +30317,760 @@ function environmentAdvice(reason, say = surface()) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/landingSteps.ts
+/**
+ * How a slice opens (an earlier run's work landed first, its notices resent) and how a finished
+ * cycle lands: recorded in the outbox, committed, merged, left or published, and what a failed
+ * landing comes to. Part of the core (src/core/slice.ts).
+ */
+
+
+
+
+
+
+
+
+/**
+ * The slice opens: work an earlier run finished and could not land is landed first (the agent does
+ * not run for it); then a rate-limit window carried over from the previous slice is waited out.
+ */
+function landingSteps_started(model, config) {
+    if (!model.noticesResent && model.loop.notices.length > 0) {
+        // Notices an earlier run recorded and did not see done: sent again first (idempotent; a Discord post at most twice).
+        const next = landingSteps_started({ ...model, noticesResent: true }, config);
+        return {
+            model: next.model,
+            effects: [...model.loop.notices.map((notice) => ({ kind: 'sendNotice', notice })), ...next.effects],
+        };
+    }
+    const refused = config.settings.refusedBeforehand;
+    if (refused)
+        return finish(model, config, 'halted', {
+            reason: 'publish_refused',
+            message: `PUBLISH REFUSED: ${refused.message}`,
+            advice: refused.advice,
+        });
+    const pending = model.loop.outbox[0];
+    if (pending)
+        return land(model, pending, config, true);
+    const until = model.loop.rateLimitedUntil;
+    if (!until)
+        return { model, effects: [{ kind: 'next' }] };
+    const wait = Date.parse(until) - model.now;
+    if (wait > 0 && config.deadline !== undefined && model.now + wait > config.deadline) {
+        return finish(model, config, 'continuing', undefined, false, [
+            log('info', 'rate.limited', `Rate limited until ${until}: nothing to do in this slice; the next run continues.`, {
+                rateLimitedUntil: until,
+            }),
+        ]);
+    }
+    if (wait > 0) {
+        return {
+            model: { ...model, waking: 'carried' },
+            effects: [
+                log('info', 'rate.limited', `Rate limited until ${until}: waiting ${seconds(wait)}.`, {
+                    rateLimitedUntil: until,
+                }),
+                { kind: 'sleep', ms: wait },
+            ],
+        };
+    }
+    return { model: { ...model, loop: { ...model.loop, rateLimitedUntil: undefined } }, effects: [{ kind: 'next' }] };
+}
+/** Lands a finished cycle's work (merge, or push and pull request), recorded in the outbox first. */
+function land(model, entry, config, resumed) {
+    const what = `the work on ${describeTargets(entry.cycle)} (finished at iteration ${entry.iteration})`;
+    if (resumed && entry.notBefore !== undefined && Date.parse(entry.notBefore) > model.now)
+        return finish(model, config, 'continuing', undefined, false, [
+            log('info', 'cycle.landing_later', `Landing ${what} failed ${entry.attempts} time(s), last: ${entry.lastError ?? 'unknown'}. The next ` +
+                `attempt is due at ${entry.notBefore}; nothing else runs before it.`, { issueIds: entry.cycle.issueIds, attempts: entry.attempts, notBefore: entry.notBefore }),
+        ]);
+    const effects = resumed
+        ? [
+            log('info', 'cycle.landing', `Landing ${what}, recorded by an earlier run${entry.attempts ? ` (attempt ${entry.attempts + 1})` : ''}: the agent does not run again for it.`, { issueIds: entry.cycle.issueIds, attempts: entry.attempts }),
+        ]
+        : [];
+    // Where work is published, this slice's work is committed (and its commit recorded) before the push.
+    const commitFirst = !resumed && config.publishes && !entry.noChange && entry.tip === undefined;
+    effects.push(commitFirst
+        ? { kind: 'commitCycle', cycle: entry.cycle, ...(entry.issueActions ? { issueActions: entry.issueActions } : {}) }
+        : finishCycleEffect(entry, resumed));
+    return { model: { ...model, landing: { entry, resumed } }, effects };
+}
+function finishCycleEffect(entry, resumed) {
+    return {
+        kind: 'finishCycle',
+        cycle: entry.cycle,
+        noChange: entry.noChange,
+        ...(resumed ? { resumed } : {}),
+        ...(entry.tip ? { tip: entry.tip } : {}),
+        ...(entry.committed !== undefined ? { committed: entry.committed } : {}),
+        ...(entry.issueActions ? { issueActions: entry.issueActions } : {}),
+    };
+}
+/** The notices sent: the done ones leave the outbox, the others stay for the next run, counted. */
+function noticesSent(model, results) {
+    const m = { ...model, loop: { ...model.loop, notices: afterNoticesSent(model.loop.notices, results) } };
+    return { model: m, effects: [save(m, model.ended)] };
+}
+/**
+ * The cycle of a landing begun in this slice back in flight, its outbox entry dropped, its issues
+ * no longer counted closed (nothing of it was committed: the run that lands it closes them).
+ */
+function unrecord(model) {
+    const landing = model.landing;
+    if (!landing || landing.resumed)
+        return model;
+    return notClosed({
+        ...model,
+        landing: undefined,
+        loop: {
+            ...model.loop,
+            currentCycle: landing.entry.cycle,
+            outbox: model.loop.outbox.filter((e) => e !== landing.entry),
+        },
+    }, landing.entry.cycle.issueIds);
+}
+/** The model with `ids` taken out of the loop's closed (and closed-as-no-change) issues. */
+function notClosed(model, ids) {
+    const keep = (list) => list.filter((id) => !ids.includes(id));
+    return {
+        ...model,
+        loop: {
+            ...model.loop,
+            issuesClosed: keep(model.loop.issuesClosed),
+            issuesNoChange: keep(model.loop.issuesNoChange),
+        },
+    };
+}
+/** The landing's answer: the entry leaves the outbox, or stays with the failure (a refusal halts). */
+function cycleFinished(model, published, failed, config) {
+    const landing = model.landing;
+    // The entry in flight is the outbox's first: older ones are landed before anything else runs.
+    const others = model.loop.outbox.filter((e) => e !== landing?.entry);
+    if (!failed || failed.class === 'lost')
+        return cycleOver(model, published, failed, config, others);
+    return landingFailed(model, failed, config);
+}
+/** The cycle is over: landed (its issues closed), or lost (its issues free to be worked again); its claim released. */
+function cycleOver(model, published, failed, config, others) {
+    const landing = model.landing;
+    // Lost work is not done: its issues may be picked again. Landed work closes its issues now.
+    const lostIds = failed && landing ? new Set(landing.entry.cycle.issueIds) : undefined;
+    const closed = model.loop.issuesClosed;
+    const landedIds = !failed ? (landing?.entry.closes ?? []).filter((id) => !closed.includes(id)) : [];
+    const m = {
+        ...model,
+        landing: undefined,
+        loop: {
+            ...model.loop,
+            currentCycle: undefined,
+            outbox: others,
+            issuesClosed: lostIds ? closed.filter((id) => !lostIds.has(id)) : [...closed, ...landedIds],
+            ...(published ? { pullRequests: [...model.loop.pullRequests, published].slice(-100) } : {}),
+        },
+    };
+    const lost = failed && landing
+        ? [
+            log('warn', 'cycle.lost', `The work on ${describeTargets(landing.entry.cycle)} is lost: ${failed.message}. Its issues stay open and are worked again.`, { issueIds: landing.entry.cycle.issueIds }),
+        ]
+        : [];
+    // The cycle is over (landed, or lost and free to be worked again): its claim is released, saying how it ended.
+    if (landing) {
+        const { entry } = landing;
+        const ended = {
+            state: failed ? 'lost' : published ? 'pull_request' : entry.noChange ? 'no_change' : 'done',
+            ...cycleProgress(model.loop, entry.cycle, entry.iteration),
+            ...(published && !failed
+                ? { pullRequest: { number: published.number, url: published.url, reused: published.reused } }
+                : {}),
+        };
+        lost.push(...release(entry.cycle.issueIds, m, config, ended));
+    }
+    const freed = landing && config.leaseMs !== undefined ? { ...m, claimHeld: false } : m;
+    if (landing?.resumed) {
+        const next = landingSteps_started(freed, config);
+        return { model: next.model, effects: [...lost, save(freed), ...next.effects] };
+    }
+    const after = afterCycle(freed, model.outcome ?? { delta: {} }, config);
+    return { model: after.model, effects: [...lost, ...after.effects] };
+}
+/** The landing failed: a refusal halts, a transient failure waits out its backoff (or halts, given up). */
+function landingFailed(model, failed, config) {
+    const landing = model.landing;
+    const attempts = (landing?.entry.attempts ?? 0) + 1;
+    // Transient failures that go on for about a day halt as a refusal does: a person must look.
+    const inRow = failed.class === 'transient' ? (landing?.entry.transientFailures ?? 0) + 1 : 0;
+    const givenUp = failed.class === 'transient' && exhausted(LANDING_POLICY, inRow);
+    const notBefore = failed.class === 'transient' && !givenUp
+        ? rfc3339(new Date(Math.ceil((model.now + backoffMs(LANDING_POLICY, attempts)) / 1000) * 1000))
+        : undefined;
+    // A halt (a refusal, or given up) starts the row over: a resumed run has the whole policy again.
+    const entry = landing && {
+        ...landing.entry,
+        attempts,
+        transientFailures: givenUp ? undefined : inRow || undefined,
+        lastError: failed.message,
+        notBefore,
+    };
+    const m = {
+        ...model,
+        landing: undefined,
+        outcome: undefined,
+        loop: {
+            ...model.loop,
+            currentCycle: undefined,
+            outbox: entry ? model.loop.outbox.map((e) => (e === landing?.entry ? entry : e)) : model.loop.outbox,
+        },
+    };
+    if (failed.class === 'refused')
+        return finish(m, config, 'halted', {
+            reason: 'publish_refused',
+            message: `PUBLISH REFUSED: ${failed.message}`,
+            ...(failed.advice ? { advice: failed.advice } : {}),
+        });
+    if (givenUp)
+        return finish(m, config, 'halted', {
+            reason: 'publish_refused',
+            message: `PUBLISH FAILING: landing the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'}` +
+                ` failed ${inRow} times in a row, each time for a reason that should pass by itself (a server error, ` +
+                `the network, a rate limit); the last: ${failed.message}`,
+            advice: "Check the remote's status (GitHub's: https://www.githubstatus.com), the network from this machine " +
+                'or runner, and the token. Resumed, the landing is tried again, its retries counted from the start; ' +
+                'the agent does not run again for this work, which stays recorded in the outbox.',
+        });
+    return finish(m, config, 'continuing', undefined, false, [
+        log('warn', 'cycle.landing_failed', `Could not land the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} (attempt ` +
+            `${attempts}): ${failed.message}. It stays recorded; a later run tries again from ${notBefore}, without running the agent.`, { attempts, notBefore, error: failed.message }),
+    ]);
+}
+
+;// CONCATENATED MODULE: ./src/core/targets.ts
+/**
+ * Which ready issues the next cycle takes, and what an earlier wave carried for them. Pure. Part
+ * of the core (src/core/slice.ts).
+ */
+
+/** The issues of escalations whose label is still to be written (markEscalated notices: refused, or a run killed first), once each. Pure. */
+function unlabelledEscalations(loop) {
+    return [...new Set(loop.notices.flatMap((n) => (n.what.kind === 'markEscalated' ? n.what.issueIds : [])))];
+}
+/** What to work on next: the ready issues, less those done in this run and the escalated ones. */
+function selectTargets(ready, loop, batch, sliceStartIteration, only, 
+/** The checkpoint's escalations stand in for the label (CoreSettings.closeOnBranch). */
+labelsDoNotLast = false) {
+    // Issues closed in this run stay done even when the base branch's issue file still lists them
+    // open (--on-success branch leaves the closing commit on the cycle's branch).
+    const open = ready.filter((i) => !loop.issuesClosed.includes(i.id) && !loop.issuesNoChange.includes(i.id) && (!only || only.includes(i.id)));
+    // Across slices the label decides (removing it makes the issue eligible again), or the checkpoint
+    // where the label does not last, unless the issue was edited since its escalation; within this
+    // slice the escalations themselves, in case a label could not be written.
+    const inThisSlice = new Set(loop.escalations.filter((e) => e.iteration > sliceStartIteration).flatMap((e) => e.issueIds));
+    const everEscalated = new Set(labelsDoNotLast ? loop.escalations.flatMap((e) => e.issueIds) : []);
+    // An escalation whose label is still to be sent (a notice a killed run left) is labelled all the same.
+    const labelling = new Set(unlabelledEscalations(loop));
+    const labelled = (i) => i.labels.includes(ESCALATED_LABEL) || labelling.has(i.id) || everEscalated.has(i.id);
+    const isEscalated = (i) => inThisSlice.has(i.id) || (labelled(i) && !editedSinceEscalation(i, loop));
+    const eligible = open.filter((i) => !isEscalated(i));
+    return { targets: batch ? eligible : eligible.slice(0, 1), escalated: open.filter(isEscalated).map((i) => i.id) };
+}
+/**
+ * The issue's title or body changed since the loop last escalated it (its fingerprint then and now
+ * differ): whatever made it fail may be what the edit fixed. An escalation that recorded no
+ * fingerprint (an older checkpoint) or an issue read without one says nothing.
+ */
+function editedSinceEscalation(issue, loop) {
+    if (issue.fingerprint === undefined)
+        return false;
+    for (let k = loop.escalations.length - 1; k >= 0; k--) {
+        const then = loop.escalations[k]?.fingerprints?.[issue.id];
+        if (then !== undefined)
+            return then !== issue.fingerprint;
+    }
+    return false;
+}
+/**
+ * What an issue brought from its earlier waves' jobs, for a cycle of that one issue (nothing for any
+ * other cycle): a fan-out job's `carried`, else the loop's issueCounts (a serial run after a wave).
+ * Its stuck checks then count every wave's runs. Pure.
+ */
+function carriedCounts(loop, carried, next) {
+    const id = next.length === 1 ? next[0]?.id : undefined;
+    if (id === undefined)
+        return {};
+    const counts = carried?.issueId === id ? carried : loop.issueCounts?.[id];
+    if (!counts)
+        return {};
+    return {
+        ...(counts.unfinishedRuns > 0 ? { unfinishedRuns: counts.unfinishedRuns } : {}),
+        ...(counts.silentIterations > 0 ? { silentIterations: counts.silentIterations } : {}),
+    };
+}
+/** `counts` without the entries of `ids`; absent when none is left. Pure. */
+function without(counts, ids) {
+    if (!counts || !ids.some((id) => id in counts))
+        return counts;
+    const left = Object.fromEntries(Object.entries(counts).filter(([id]) => !ids.includes(id)));
+    return Object.keys(left).length > 0 ? left : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/core/sliceEvents.ts
+/**
+ * The slice's events that are neither an iteration's nor a landing's, one handler each (routed by
+ * slice.ts's step): waking from a wait, the issues unlisted, the source checked (the finished cycle
+ * recorded, or the slice's end), a cycle opened, a cycle committed, a git operation refused.
+ */
+
+
+
+
+
+
+/** Woken from a wait: a rate limit carried from an earlier run is cleared, else the wait is saved as done. */
+function woke(model, event) {
+    const m = { ...model, now: event.now, waking: undefined };
+    if (model.waking === 'carried')
+        return { model: { ...m, loop: { ...m.loop, rateLimitedUntil: undefined } }, effects: [{ kind: 'next' }] };
+    return { model: m, effects: [save(m), { kind: 'next' }] };
+}
+/** Never "no issues": which are workable is unknown, so none is started; the next run lists them again. */
+function issuesUnlisted(model, event, config) {
+    return finish(model, config, 'deferred', undefined, false, [
+        log('warn', 'run.deferred', `Deferred: ${event.failed.message.replace(/\.$/, '')}. No issue is started on an incomplete list; ` +
+            `the checkpoint keeps what this run did, and the next run lists the issues again.`, { what: event.failed.what, status: event.failed.status }),
+    ]);
+}
+/** The source's health: a halt when unreadable; else the finished cycle recorded and landed, or the slice's end. */
+function sourceChecked(model, event, config) {
+    const m = { ...model, checking: undefined };
+    // A cycle about to be recorded stays in flight: nothing of it was committed, so it closed nothing yet.
+    if (event.unreadable)
+        return finish(model.checking === 'finishCycle' && model.cycle ? notClosed(m, model.cycle.issueIds) : m, config, 'halted', event.unreadable);
+    if (model.checking === 'finishCycle' && model.cycle)
+        return recordFinishedCycle(model, m, model.cycle, config);
+    const elsewhere = m.claimedElsewhere?.length ?? 0;
+    return finish(m, config, 'complete', undefined, false, [
+        log('info', 'run.complete', elsewhere > 0
+            ? `No ready issue left for this run: ${elsewhere} being worked by other runs (${m.loop.issuesClosed.length} closed by the loop so far).`
+            : `No ready issues left: the work is done (${m.loop.issuesClosed.length} closed by the loop so far).`),
+    ]);
+}
+/**
+ * Record before act: the finished cycle goes into the outbox, with the iteration's counts, before
+ * anything is committed or pushed; a run that dies or is refused from here on lands it later,
+ * without running the agent again.
+ */
+function recordFinishedCycle(model, m, cycle, config) {
+    // Where work is published, its issues count as closed only once it has landed (cycleFinished).
+    const closes = config.publishes ? cycle.issueIds.filter((id) => m.loop.issuesClosed.includes(id)) : [];
+    const actions = model.outcome?.issueActions ?? [];
+    const entry = {
+        kind: 'finishCycle',
+        cycle,
+        noChange: !!model.outcome?.noChange,
+        iteration: m.loop.iteration,
+        recordedAt: rfc3339(new Date(m.now)),
+        attempts: 0,
+        ...(closes.length ? { closes } : {}),
+        // The issues' close or label travels with the work: performed before its commit, again by a later run until done.
+        ...(actions.length ? { issueActions: actions } : {}),
+    };
+    const recorded = {
+        ...m,
+        loop: {
+            ...m.loop,
+            currentCycle: undefined,
+            outbox: [...m.loop.outbox, entry],
+            issuesClosed: m.loop.issuesClosed.filter((id) => !closes.includes(id)),
+        },
+    };
+    const landing = land(recorded, entry, config, false);
+    return { model: landing.model, effects: [save(recorded), ...landing.effects] };
+}
+/** The new cycle, saved before its first agent run; then its baseline. */
+function cycleOpened(model, event) {
+    const cycle = event.cycle;
+    // The counts an earlier wave carried for its issues are now the cycle's (carriedCounts): none stays behind.
+    const loop = { ...model.loop, currentCycle: cycle, issueCounts: without(model.loop.issueCounts, cycle.issueIds) };
+    const m = { ...model, loop, next: undefined, onCycleBranch: true };
+    return {
+        model: m,
+        // Record before act: the cycle (its issues, branch and base tip) is in the checkpoint before
+        // its first agent run, so a run killed during that run resumes this cycle instead of skipping it.
+        effects: [
+            save(m),
+            log('info', 'cycle.start', `Cycle for ${describeTargets(cycle)}${cycle.branch ? ` on branch ${cycle.branch}` : ''}`, {
+                issueIds: cycle.issueIds,
+                branch: cycle.branch,
+            }),
+            { kind: 'runBaseline' },
+        ],
+    };
+}
+/** The cycle's commit, recorded before it leaves the machine; then the cycle is finished (pushed, published). */
+function cycleCommitted(model, event) {
+    const landing = model.landing;
+    if (!landing)
+        return { model, effects: [{ kind: 'next' }] };
+    // Record the commit before it leaves the machine: a later run lands only a branch that holds it.
+    // The issue actions were performed before the commit: done.
+    const { issueActions: _done, ...before } = landing.entry;
+    const entry = {
+        ...before,
+        committed: event.committed,
+        ...(event.tip ? { tip: event.tip } : {}),
+    };
+    const m = {
+        ...model,
+        landing: { ...landing, entry },
+        loop: { ...model.loop, outbox: model.loop.outbox.map((e) => (e === landing.entry ? entry : e)) },
+    };
+    return { model: m, effects: [save(m), finishCycleEffect(entry, landing.resumed)] };
+}
+/**
+ * Refused while landing this slice's cycle (its commit held a secret, or the repository moved):
+ * nothing of it was committed, so it is the cycle again, not work to land: a runner thrown
+ * away meanwhile would otherwise land whatever older wip: of the branch GitHub holds.
+ */
+function refused(model, event, config) {
+    return finish(unrecord(model), config, 'halted', {
+        reason: event.reason,
+        message: event.reason === 'repository_moved'
+            ? `REPOSITORY MOVED: ${event.message}`
+            : `SECRET IN CHANGE: ${event.message}; nothing was committed`,
+    });
+}
+
+;// CONCATENATED MODULE: ./src/core/slice.ts
+/**
+ * The engine's core, pure: one slice of the loop as `step(model, event) \u2192 (model, effects)`
+ * (seed 001 REQ_019, seed 000 REQ_021, seed 002). It picks the next issues, keeps the run's and the
+ * slice's bounds, starts cycles, hands each iteration to the workflow, finishes or escalates the
+ * cycle, detects failure and bounce loops from the counters in the checkpoint, waits out rate
+ * limits, and halts with a diagnostic. It performs nothing: src/loop/slice.ts performs the effects
+ * through the ports and feeds back what happened. No processes, files or clocks here, so every path
+ * is a unit test (__tests__/core/slice.test.ts). Its parts, by what they decide: model.ts (what a
+ * slice is given and keeps), targets.ts (which issues next), claims.ts (leases), iterationSteps.ts
+ * (the baseline and the workflow's iteration, a sub-machine), outcome.ts (an iteration's outcome),
+ * escalate.ts, landingSteps.ts (the slice's opening, a cycle's landing), finish.ts (the save, the
+ * notices, the slice's end); here each event is routed, and what comes before an iteration decided.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+function slice_step(model, event, config) {
+    switch (event.type) {
+        case 'started':
+            return landingSteps_started({ ...model, now: event.now }, config);
+        case 'woke':
+            return woke(model, event);
+        case 'tick': {
+            const m = { ...model, now: event.now };
+            if (event.aborted)
+                return finish(m, config, 'continuing', undefined, true);
+            if (!m.loop.currentCycle)
+                return { model: m, effects: [{ kind: 'readIssues' }] };
+            return beforeIteration(m, config);
+        }
+        case 'issuesRead':
+            return issuesRead(model, event.ready, config);
+        case 'issuesUnlisted':
+            return issuesUnlisted(model, event, config);
+        case 'sourceChecked':
+            return sourceChecked(model, event, config);
+        case 'cycleOpened':
+            return cycleOpened(model, event);
+        case 'baselineRan':
+            return baselineRan(model, event, config);
+        case 'iterated':
+            return iterated(model, event.outcome, event.now, config);
+        case 'cycleCommitted':
+            return cycleCommitted(model, event);
+        case 'cycleFinished':
+            return cycleFinished(model, event.published, event.failed, config);
+        case 'refused':
+            return refused(model, event, config);
+        case 'noticesSent':
+            return noticesSent(model, event.results);
+        case 'claimed':
+            return claimed(model, event.lost, event.adopted, config);
+        case 'crashed':
+            if (event.unreadable)
+                return finish(model, config, 'halted', event.unreadable);
+            return { model, effects: [{ kind: 'rethrow' }] };
+        case 'cycleIssuesRead':
+        case 'agentRan':
+        case 'closedRead':
+        case 'judged':
+        case 'notesRead':
+        case 'headRead':
+        case 'workRead':
+        case 'filesRead':
+        case 'testsRan':
+        case 'noteWritten':
+            return iterationStepped(model, event, config);
+        case 'interrupted':
+            return finish({ ...model, iteration: undefined }, config, 'continuing', undefined, true);
+    }
+}
+function issuesRead(model, listed, config) {
+    // Issues another run is working on are left alone (issue 14), each logged once per slice.
+    const { free: ready, claimed, newly } = leaveClaimed(listed, model.claimedElsewhere ?? [], config.checkpointId);
+    if (newly.length > 0) {
+        const m = {
+            ...model,
+            claimedElsewhere: [...(model.claimedElsewhere ?? []), ...newly.map((i) => i.id)],
+        };
+        const next = issuesRead(m, listed, config);
+        return {
+            model: next.model,
+            effects: [
+                ...newly.map((i) => log('info', 'claim.skipped', `Skipped ${issueRef(i.id)}: run ${i.claimedBy?.run} is working on it (its lease runs until ${i.claimedBy?.expires}); it is left to that run.`, { issueId: i.id, run: i.claimedBy?.run, expires: i.claimedBy?.expires })),
+                ...next.effects,
+            ],
+        };
+    }
+    const { targets, escalated } = selectTargets(ready, model.loop, config.settings.batch, model.sliceStartIteration, config.settings.onlyIssues, config.settings.closeOnBranch);
+    if (targets.length === 0) {
+        if (escalated.length > 0 && claimed.length === 0)
+            return finish(model, config, 'halted', {
+                reason: 'all_escalated',
+                message: `ALL ISSUES ESCALATED: only escalated issues remain (${escalated.map(issueRef).join(', ')})`,
+            });
+        return { model: { ...model, checking: 'end' }, effects: [{ kind: 'checkSource' }] };
+    }
+    return beforeIteration({ ...model, next: targets }, config);
+}
+/** The run's bounds, then the slice's: the step that ends the slice at one, else undefined. */
+function boundReached(model, config) {
+    const { settings, checkpointId, deadline } = config;
+    const loop = model.loop;
+    if (loop.iteration >= settings.maxIterations)
+        return finish(model, config, 'halted', {
+            reason: 'max_iterations',
+            message: `Max iterations (${settings.maxIterations}) reached`,
+        });
+    if (settings.maxCostUsd !== undefined && loop.costUsd >= settings.maxCostUsd)
+        return finish(model, config, 'halted', {
+            reason: 'budget',
+            message: `Budget reached: $${loop.costUsd.toFixed(4)} spent of the $${settings.maxCostUsd} cap (${surface(settings.terms).option('maxCostUsd')})`,
+        });
+    const sliceDone = loop.iteration - model.sliceStartIteration;
+    if (settings.sliceIterations !== undefined && sliceDone >= settings.sliceIterations)
+        return finish(model, config, 'continuing', undefined, false, [
+            log('info', 'slice.end', `Slice bound reached (${sliceDone} iterations): checkpoint ${checkpointId} continues next run.`),
+        ]);
+    if (deadline !== undefined && model.now >= deadline)
+        return finish(model, config, 'continuing', undefined, false, [
+            log('info', 'slice.end', `Slice time bound reached (${settings.sliceMinutes} min): checkpoint ${checkpointId} continues next run.`),
+        ]);
+    return undefined;
+}
+/** A new cycle for the issues picked: claimed first (when leases are on), then opened. */
+function openNext(model, config, next) {
+    const loop = model.loop;
+    // Claimed before the cycle opens (issue 14): a run that loses the race leaves the issue. Record
+    // before act: the checkpoint is saved first, so that a run of this loop killed after claiming
+    // finds the claim its own (by the checkpoint it names) instead of waiting out the lease.
+    if (config.leaseMs !== undefined && !model.claimHeld) {
+        const own = next.some((i) => i.claimedBy !== undefined && i.claimedBy.checkpoint === config.checkpointId);
+        const c = claims_claim(model, config, next.map((i) => i.id), 'new', own);
+        return { model: c.model, effects: [save(model), ...c.effects] };
+    }
+    const fingerprints = Object.fromEntries(next.flatMap((i) => (i.fingerprint !== undefined ? [[i.id, i.fingerprint]] : [])));
+    const carried = carriedCounts(loop, config.settings.carried, next);
+    const cycle = {
+        issueIds: next.map((i) => i.id),
+        titles: next.map((i) => i.title),
+        startedAtIteration: loop.iteration + 1,
+        iterations: 0,
+        sameWorkRemainingCount: 0,
+        progress: initialProgress(),
+        timeoutRetries: 0,
+        rateLimitAttempts: 0,
+        ...carried,
+        ...(config.branches ? { branch: cycleBranchName(next.map((i) => i.id)) } : {}),
+        ...(Object.keys(fingerprints).length > 0 ? { fingerprints } : {}),
+    };
+    const edited = next.filter((i) => editedSinceEscalation(i, loop));
+    const retried = edited.length
+        ? [
+            log('info', 'issue.edited', `${edited.map((i) => issueRef(i.id)).join(', ')} ${edited.length === 1 ? 'was' : 'were'} edited since ` +
+                `${edited.length === 1 ? 'its' : 'their'} escalation: trying again.`, { issueIds: edited.map((i) => i.id) }),
+        ]
+        : [];
+    return { model, effects: [...retried, { kind: 'openCycle', cycle }] };
+}
+/** The run's bounds, then the slice's; then a new cycle, or the resumed one on its branch. */
+function beforeIteration(model, config) {
+    const bound = boundReached(model, config);
+    if (bound)
+        return bound;
+    const loop = model.loop;
+    if (!loop.currentCycle && model.next)
+        return openNext(model, config, model.next);
+    const current = loop.currentCycle;
+    // The cycle this loop had in flight: claimed again before its branch is entered (another run may
+    // have taken it over once its lease expired); then the lease is renewed at each iteration.
+    if (config.leaseMs !== undefined && current && !model.claimHeld)
+        return claims_claim(model, config, current.issueIds, 'resumed');
+    // Renewed, and answered: a claim taken over meanwhile (this loop's lease ran out during a long
+    // iteration) drops the cycle before the agent runs again.
+    if (config.leaseMs !== undefined && current && model.claimRenewedAt !== loop.iteration)
+        return {
+            model: { ...model, claiming: 'renewing' },
+            effects: [
+                {
+                    kind: 'holdClaim',
+                    issueIds: current.issueIds,
+                    expires: leaseEnd(model, config.leaseMs),
+                    progress: working(model, current),
+                },
+            ],
+        };
+    const branch = current?.branch;
+    const enter = branch && !model.onCycleBranch ? [{ kind: 'enterCycleBranch', branch }] : [];
+    return { model: { ...model, onCycleBranch: true }, effects: [...enter, { kind: 'runBaseline' }] };
+}
+/** The claim's answer: the cycle goes on (opens, or resumes), or its issue is left to the run that holds it. */
+function claimed(model, lost, adopted, config) {
+    // A renewal that finds the claim taken over is the resumed cycle's case: the cycle is theirs.
+    const resumed = model.claiming === 'resumed' || model.claiming === 'renewing';
+    const m = { ...model, claiming: undefined };
+    if (lost)
+        return claimLost(m, lost, resumed);
+    const held = { ...m, claimHeld: true, claimRenewedAt: m.loop.iteration };
+    const ids = resumed ? (m.loop.currentCycle?.issueIds ?? []) : (m.next ?? []).map((i) => i.id);
+    const go = beforeIteration(held, config);
+    const took = adopted.length > 0
+        ? [
+            log('info', 'claim.adopted', `Took over ${ids.map(issueRef).join(', ')} from run ${adopted.join(', ')}, whose lease expired without ` +
+                `a release (the run died): its branch and pull request, if any, are continued.`, { issueIds: ids, runs: adopted }),
+        ]
+        : [];
+    return { model: go.model, effects: [...took, ...go.effects] };
+}
+
+;// CONCATENATED MODULE: ./src/git/lane.ts
+
+class RepositoryMovedError extends Error {
+    what;
+    constructor(what) {
+        super(what);
+        this.what = what;
+        this.name = 'RepositoryMovedError';
+    }
+}
+const lane_short = (sha) => (sha === undefined ? 'nothing (the branch is gone)' : sha.slice(0, 12));
+/** Pure: what moved, in a sentence, or undefined when the repository is where the engine left it. */
+function laneProblem(lane, found) {
+    const moved = [];
+    if (found.head !== lane.head) {
+        moved.push(`HEAD was on ${lane.head} and is now ${/^[0-9a-f]{40}$/.test(found.head) ? `detached at ${lane_short(found.head)}` : `on ${found.head}`}`);
+    }
+    if (found.baseTip !== lane.baseTip) {
+        moved.push(`the base branch ${lane.baseBranch} was at ${lane_short(lane.baseTip)} and is now at ${lane_short(found.baseTip)}`);
+    }
+    if (found.rewoundTo !== undefined && found.head === lane.head) {
+        moved.push(laneRewound(lane.head, lane_short(lane.headTip), lane_short(found.rewoundTo)));
+    }
+    return moved.length ? moved.join('; ') : undefined;
+}
+/** Wraps `git` so that every commit, merge and reset first checks that nothing moved behind the engine's back. */
+function guardLane(git) {
+    let lane;
+    /** HEAD's branch's commit, when it can be read without a process (quickTipOf). */
+    const tipOfHead = async (head) => git.quickTipOf && !/^[0-9a-f]{40,64}$/.test(head) ? git.quickTipOf(head) : undefined;
+    /** Where HEAD's branch is now, when it moved to a commit that does not hold the lane's (one git process, only then). */
+    const rewound = async (l, head) => {
+        if (l.headTip === undefined || head !== l.head)
+            return undefined;
+        const now = await tipOfHead(head);
+        if (now === undefined || now === l.headTip)
+            return undefined;
+        return (await git.holds(head, l.headTip)) ? undefined : now;
+    };
+    /** The lane where `found` says HEAD is, with HEAD's branch's commit when it can be read. */
+    const laneAt = async (found, baseBranch, baseTip) => {
+        const headTip = await tipOfHead(found.head);
+        return { head: found.head, baseBranch, baseTip, ...(headTip !== undefined ? { headTip } : {}) };
+    };
+    const moved = async (what) => {
+        if (!lane)
+            return undefined;
+        const state = await git.laneState(lane.baseBranch);
+        const rewoundTo = await rewound(lane, state.head);
+        const found = rewoundTo === undefined ? state : { ...state, rewoundTo };
+        const problem = laneProblem(lane, found);
+        return problem
+            ? `something other than agent-loop moved the repository before it would ${what}: ${problem}`
+            : undefined;
+    };
+    const check = async (what) => {
+        const problem = await moved(what);
+        if (problem)
+            throw new RepositoryMovedError(problem);
+    };
+    /** After the engine's own move: the lane follows it. */
+    const follow = async () => {
+        if (!lane)
+            return;
+        const found = await git.laneState(lane.baseBranch);
+        lane = await laneAt(found, lane.baseBranch, found.baseTip ?? lane.baseTip);
+    };
+    const guarded = {
+        ...git,
+        async switchToBranch(branch, from) {
+            await git.switchToBranch(branch, from);
+            await follow();
+        },
+        async checkout(ref, options) {
+            await git.checkout(ref, options);
+            await follow();
+        },
+        async commitAll(message, options) {
+            await check('commit');
+            const committed = await git.commitAll(message, options);
+            await follow();
+            return committed;
+        },
+        async merge(branch, message, options) {
+            await check(`merge ${branch}`);
+            await git.merge(branch, message, options);
+            await follow();
+        },
+        async resetHard(ref) {
+            await check(`reset to ${ref.slice(0, 12)}`);
+            await git.resetHard(ref);
+            await follow();
+        },
+    };
+    return {
+        git: guarded,
+        async anchor(baseBranch) {
+            const found = await git.laneState(baseBranch);
+            lane = await laneAt(found, baseBranch, found.baseTip ?? '');
+            return lane;
+        },
+        current: () => lane,
+        verify: (before) => check(before),
+        moved,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/report/echo.ts
 /** Bytes of one run's output echoed to the console. */
 const ECHO_MAX_BYTES = 4 * 1024 * 1024;
@@ -29264,19 +31098,6 @@ whole, limit = ECHO_MAX_BYTES) {
 
 /** The writer of the state directory's files the slice uses. */
 const filesOf = (deps) => deps.files ?? stateFiles(deps.stateDir, deps.redact);
-
-;// CONCATENATED MODULE: ./src/core/inFlight.ts
-/**
- * The cycle in flight, where the engine knows there is one (an iteration, its baseline, an
- * escalation): a state without one there is a bug of the engine's, said as such instead of a
- * cast that lets it through as `undefined`. Pure.
- */
-function cycleInFlight(state) {
-    const cycle = state.currentCycle;
-    if (!cycle)
-        throw new Error('agent-loop: no cycle in flight where one was expected (a bug: please report it)');
-    return cycle;
-}
 
 ;// CONCATENATED MODULE: ./src/loop/turn.ts
 /**
@@ -29540,2048 +31361,1234 @@ function afterAgentRun(before, cycle, n, started, result) {
     return { record, state };
 }
 
-;// CONCATENATED MODULE: ./src/workflows/pipeline/agentPhase.ts
+;// CONCATENATED MODULE: ./src/loop/effects/agent.ts
 /**
- * One agent phase of the planning pipeline (research, decomposition, planning, phase_decomposition):
- * the agent writes the phase's artifact, which must pass its barrier; retried with the barrier's
- * findings as context, rate limits waited out (within a budget) without using an attempt.
+ * The iteration's reads and its agent run (the workflow's sub-machine asks, src/core/iteration.ts):
+ * the cycle's issues as the source holds them, and one agent turn on the prompt it built.
  */
 
 
-
-
-
-
-
-
-
-/** The most a phase waits out rate limits before it stops (resumable), so `plan` never waits forever. */
-const RATE_LIMIT_BUDGET_MS = 60 * 60_000;
-const NO_FAILURES = { rateLimitAttempts: 0, timeoutRetries: 0, environmentFailures: 0 };
-/** The prompt of one attempt: the phase's template with the goal, earlier artifacts and the last findings. */
-function phasePrompt(deps, spec, state, artifact, problems) {
-    // What it quotes was masked where it entered: the artifacts and the barrier's findings (checkBarrier),
-    // the agent's failures (its output); prompt.md is masked on its way out.
-    return renderTemplate(spec.template, {
-        goal: state.pipeline.goal,
-        research: state.research_output ?? '',
-        plan: state.planning_output ?? '',
-        decomposition: state.decomposition_result === undefined ? '' : JSON.stringify(state.decomposition_result, null, 2),
-        artifact,
-        failure: failureSection(problems),
-    });
-}
-/**
- * The one agent turn every workflow uses (src/loop/turn.ts); a rate limit is waited out and
- * retried without using an attempt, as the failure policy's row says.
- */
-async function turnThroughRateLimits(deps, input, counters) {
-    const { logger, clock } = deps;
-    const { ports, spec, attempt, runs, waits } = input;
-    let result;
-    let decision;
-    for (;;) {
-        // Every agent run is an iteration of its own (its AGENT_LOOP_ITERATION), retries and waits included.
-        runs.iterations++;
-        const turn = { prompt: input.prompt, iteration: runs.iterations, issueIds: [], timeoutMs: deps.agentTimeoutMs };
-        result = await runTurn(ports, { ...turn, keepLog: true });
-        if (!result?.failure)
-            break;
-        runs.failedIterations++;
-        decision = decideFailure(result.failure, counters);
-        counters = decision.counters;
-        if (decision.kind !== 'rate_limit')
-            break;
-        if (waits.rateLimitedMs + decision.waitMs > RATE_LIMIT_BUDGET_MS)
-            return {
-                end: {
-                    ok: false,
-                    problems: [rateLimitBudgetSpent(waits.rateLimitedMs, RATE_LIMIT_BUDGET_MS, result.failure.message)],
-                },
-            };
-        waits.rateLimitedMs += decision.waitMs;
-        logger.warn('pipeline.rate_limited', rateLimitedWaiting(spec.name, result.failure.message, decision.waitMs), {
-            phase: spec.name,
-            attempt,
-            waitMs: decision.waitMs,
-        });
-        await clock.sleep(decision.waitMs, deps.signal);
-        if (deps.signal?.aborted)
-            break;
-    }
-    if (!result || deps.signal?.aborted)
-        return { end: { ok: false, problems: ['interrupted'], interrupted: true } };
-    return { result, decision, counters };
-}
-async function runAgentPhase(deps, spec, state, earlier, runs) {
-    const { logger, clock } = deps;
-    const dir = external_node_path_default().join(deps.artifactsDir ?? deps.stateDir, PIPELINE_DIR);
-    await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
-    let problems = earlier;
-    let counters = NO_FAILURES;
-    const waits = { rateLimitedMs: 0 };
-    const ports = { ...deps, files: stateFiles(deps.stateDir, deps.redact) };
-    for (let attempt = 1; attempt <= deps.maxRetries + 1; attempt++) {
-        const artifact = external_node_path_default().join(dir, spec.artifact);
-        // A leftover of an earlier attempt must not pass this attempt's barrier.
-        await external_node_fs_namespaceObject.promises.rm(artifact, { recursive: true, force: true });
-        const prompt = phasePrompt(deps, spec, state, artifact, problems);
-        logger.info('pipeline.attempt', `Phase ${spec.name}, attempt ${attempt} of ${deps.maxRetries + 1}: the agent writes ${external_node_path_default().relative(deps.cwd, artifact) || artifact} \u2026`, { phase: spec.name, attempt });
-        const started = clock.now().getTime();
-        const turn = await turnThroughRateLimits(deps, { ports, spec, prompt, attempt, runs, waits }, counters);
-        if ('end' in turn)
-            return turn.end;
-        const { result, decision } = turn;
-        counters = turn.counters;
-        if (result.failure) {
-            problems = [`the agent failed: ${result.failure.message} (${result.failure.class} ${result.failure.reason})`];
-            if (decision?.exhausted === 'halt') {
-                // The environment failed the agent twice in a row: more attempts cannot help.
-                return { ok: false, problems: [...problems, environmentAdvice(result.failure.reason, surface(deps.terms))] };
-            }
-        }
-        else {
-            counters = NO_FAILURES;
-            const barrier = await checkBarrier(spec, deps.artifactsDir ?? deps.stateDir, undefined, deps.redact);
-            if (barrier.ok)
-                return { ok: true, value: stateValue(spec, barrier.value) };
-            problems = barrier.problems;
-        }
-        logger.warn('pipeline.barrier', `Phase ${spec.name}, attempt ${attempt} (${((clock.now().getTime() - started) / 1000).toFixed(1)}s): ${problems.join('; ')}`, { phase: spec.name, attempt, problems });
-    }
-    return { ok: false, problems };
-}
-/** What the checkpoint keeps of an artifact: the text, the parsed decomposition, the phase files' index. */
-function stateValue(spec, value) {
-    if (spec.kind === 'phase-files')
-        return value.map(({ number, name, file, title }) => ({
-            number,
-            name,
-            file,
-            title,
-        }));
-    return value;
-}
-
-;// CONCATENATED MODULE: ./src/workflows/pipeline/run.ts
-/**
- * `agent-loop plan` (seed 001): research \u2192 decomposition \u2192 planning \u2192 phase_decomposition, each an
- * agent invocation whose artifact must pass its hard barrier (seed 004, pattern 2), retried with
- * the barrier's findings as context; beads_integration, which turns the phase files into issues
- * (phase N+1 blocked by N); then implementation, the loop on those issues. A checkpoint is written
- * at every phase boundary (`<phase>-complete` or `<phase>-failed`) with the seed's state keys, and a
- * new run resumes where DetectResumableCheckpoint says: at the failed phase, or after the last
- * complete one.
- */
-
-
-
-
-
-
-
-
-
-class PipelineStartError extends Error {
-}
-async function runPipeline(deps) {
-    const { logger, store } = deps;
-    const phases = deps.phases ?? PRE_IMPLEMENTATION_PHASES;
-    const opened = await run_open(deps);
-    const id = opened.id;
-    const phase = opened.resumeAt;
-    const session = {
-        id,
-        state: opened.state,
-        carried: opened.errors,
-        runs: {
-            iterations: opened.state.pipeline.iterations ?? 0,
-            failedIterations: opened.state.pipeline.failedIterations ?? 0,
-        },
-        async write(checkpointPhase, errors) {
-            this.state = { ...this.state, pipeline: { ...this.state.pipeline, ...this.runs } };
-            await writeRunCheckpoint(store, {
-                id,
-                end: { phase: checkpointPhase },
-                extra: this.state,
-                ...(errors ? { errors } : {}),
-            });
-        },
-    };
-    const goal = session.state.pipeline.goal;
-    logger.info('pipeline.start', opened.resumed ? `Resuming pipeline ${id} at ${phase}: ${goal}` : `Starting pipeline ${id}: ${goal}`, { checkpointId: id, phase, resumed: opened.resumed });
-    for (const spec of phases) {
-        if (!reached(spec.name, phase, phases))
-            continue;
-        if (deps.signal?.aborted)
-            return 130;
-        const ended = spec.runner === 'agent' ? await agentStep(deps, session, spec) : await integrationStep(deps, session, phases);
-        if (ended !== undefined)
-            return ended;
-    }
-    const targets = issueIds(session.state);
-    logger.info('pipeline.implementation', `Implementation: the loop on ${targets.join(', ') || 'no issues'} (checkpoint ${id}).`, { issueIds: targets });
-    return deps.implement(id, targets);
-}
-/** An agent phase run and its boundary written; the exit code when the pipeline ends there. */
-async function agentStep(deps, session, spec) {
-    const { logger } = deps;
-    const outcome = await runAgentPhase(deps, spec, session.state, session.carried, session.runs);
-    session.carried = [];
-    if (outcome.interrupted)
-        return 130;
-    if (!outcome.ok) {
-        await session.write(`${spec.name}-failed`, outcome.problems);
-        logger.error('pipeline.failed', phaseFailed(spec.name, session.id, outcome.problems, deps), {
-            phase: spec.name,
-            problems: outcome.problems,
-        });
-        return 1;
-    }
-    session.state = { ...session.state, [spec.stateKey]: outcome.value };
-    await session.write(`${spec.name}-complete`);
-    logger.info('pipeline.phase', `Phase ${spec.name} complete: ${run_describeValue(spec, outcome.value)}.`, {
-        phase: spec.name,
-        checkpointId: session.id,
-    });
-    return undefined;
-}
-/** The phase issues created (beads_integration) and its boundary written; the exit code when it fails. */
-async function integrationStep(deps, session, phases) {
-    const { logger } = deps;
-    const result = await integrate(deps, session.id, session.state, phases, async (planned) => {
-        session.state = { ...session.state, beads_data: { file: deps.sink.where, planned: [...planned] } };
-        await session.write('phase_decomposition-complete');
-    });
-    if (!result.ok) {
-        await session.write('beads_integration-failed', result.problems);
-        logger.error('pipeline.failed', `Phase beads_integration failed: ${result.problems.join('; ')}. Run agent-loop plan again to retry it.`, { phase: 'beads_integration', problems: result.problems });
-        return 1;
-    }
-    session.state = { ...session.state, beads_data: result.data };
-    await session.write('beads_integration-complete');
-    logger.info('pipeline.phase', phaseIssuesCreated(deps.sink.where, issueIds(session.state), result.data), {
-        phase: 'beads_integration',
-        ...result.data,
-    });
-    return undefined;
-}
-/** The created issues' real ids, in phase order (bd gives its own; the file sink's are the keys). */
-function issueIds(state) {
-    const data = state.beads_data;
-    return (data?.planned ?? []).map((key) => data?.ids?.[key] ?? key);
-}
-/** Whether `name` is at or after `from` in the pipeline's order. */
-function reached(name, from, phases) {
-    if (from === 'implementation')
-        return false;
-    const order = phases.map((p) => p.name);
-    return order.indexOf(name) >= order.indexOf(from);
-}
-async function run_open(deps) {
-    const say = surface(deps.terms);
-    const start = () => {
-        if (!deps.goal)
-            throw new PipelineStartError(`no pipeline to resume and no goal: give ${say.given('goal', '"\u2026"')} or ${say.given('goalFile', 'FILE')}.`);
-        return {
-            id: newCheckpointId(),
-            state: { pipeline: { goal: deps.goal } },
-            resumeAt: 'research',
-            resumed: false,
-            errors: [],
-        };
-    };
-    if (deps.fresh)
-        return start();
-    const listing = await deps.store.list();
-    const pipelines = listing.checkpoints.filter((c) => isPipelineState(c.state));
-    const candidates = deps.resume ? pipelines.filter((c) => c.id === deps.resume) : pipelines;
-    if (deps.resume && candidates.length === 0)
-        throw new PipelineStartError(`${say.given('resume', deps.resume)}: no pipeline checkpoint with that id in ${deps.store.dir}.`);
-    const found = detectResumable(candidates);
-    if (!found) {
-        // A finished pipeline of this goal: its issues may have become ready since (a phase's pull
-        // request merged), so the loop runs on them again; no new issues for the same goal.
-        const done = resume_newestFirst(candidates).find((c) => !deps.goal || c.state.pipeline.goal.trim() === deps.goal.trim());
-        if (done) {
-            deps.logger.info('pipeline.done', `Pipeline ${done.id} for this goal is complete: the loop goes on with its issues (${say.given('fresh')} starts the goal over).`);
-            return { id: done.id, state: done.state, resumeAt: 'implementation', resumed: true, errors: [] };
-        }
-        return start();
-    }
-    const state = found.checkpoint.state;
-    if (deps.goal && deps.goal.trim() !== state.pipeline.goal.trim()) {
-        throw new PipelineStartError(otherGoalInProgress(found.checkpoint.id, state.pipeline.goal, deps.terms));
-    }
-    for (const error of found.errors)
-        deps.logger.warn('pipeline.previous_error', `Last time: ${error}`);
-    const failedHere = found.checkpoint.phase === `${found.resumeAt}-failed`;
+const readCycleIssues = async (_effect, ctx) => {
+    const { deps } = ctx;
+    const cycle = cycleInFlight(ctx.run.model.loop);
+    const issues = await Promise.all(cycle.issueIds.map(async (id, i) => {
+        const issue = await deps.source.get(id);
+        if (!issue)
+            return { id, title: cycle.titles[i] ?? id, body: '' };
+        const { title, body, labels, type } = issue;
+        return { id: issue.id, title, body, labels, ...(type ? { type } : {}) };
+    }));
+    return { type: 'cycleIssuesRead', issues, now: deps.clock.now().getTime() };
+};
+const runAgent = async (effect, ctx) => {
+    const { deps } = ctx;
+    const loop = ctx.run.model.loop;
+    // What the prompt quotes (the issue, the previous failure's output, the tests' output and report) was
+    // masked where it entered the engine; prompt.md is masked on its way out.
+    const turn = await agentTurn(deps, loop, effect.prompt, effect.what, effect.tdd);
+    if (!turn)
+        return { type: 'interrupted' };
+    const { result } = turn;
+    const base = loop.baseBranch;
+    const git = deps.git;
+    // Asked only when it matters: a successful run that was denied edits.
+    const deniedEverything = !turn.moved &&
+        result.ok &&
+        (result.permissionDenials ?? 0) > 0 &&
+        git !== undefined &&
+        base !== undefined &&
+        !(await git.hasWorkSince(base));
     return {
-        id: found.checkpoint.id,
-        state,
-        resumeAt: found.resumeAt,
-        resumed: true,
-        errors: failedHere ? found.errors : [],
+        type: 'agentRan',
+        result,
+        started: turn.started.getTime(),
+        ...(turn.moved ? { moved: turn.moved } : {}),
+        deniedEverything,
+        now: deps.clock.now().getTime(),
     };
-}
-function isPipelineState(state) {
-    const p = state.pipeline;
-    return typeof p === 'object' && p !== null && typeof p.goal === 'string';
-}
-function run_describeValue(spec, value) {
-    if (spec.runner !== 'agent')
-        return '';
-    if (spec.kind === 'phase-files')
-        return `${value.length} phase file(s)`;
-    if (spec.kind === 'decomposition')
-        return `${value.components.length} component(s)`;
-    return `${String(value).length} characters`;
-}
-/** beads_integration: the phase files (read again, through their barrier) become issues. */
-async function integrate(deps, id, state, phases, onPlanned) {
-    const spec = phases.find((p) => p.runner === 'agent' && p.kind === 'phase-files');
-    if (!spec)
-        return { ok: false, problems: ['no phase_decomposition phase'] };
-    const files = await checkBarrier(spec, deps.artifactsDir ?? deps.stateDir, undefined, deps.redact);
-    if (!files.ok)
-        return { ok: false, problems: files.problems.map((p) => `the phase files are no longer usable: ${p}`) };
-    try {
-        const result = await deps.sink.createPhaseIssues({
-            prefix: phaseIssuePrefix(id),
-            now: deps.clock.now(),
-            phases: files.value.map((f) => ({
-                number: f.number,
-                name: f.name,
-                title: `Phase ${f.number}: ${f.title}`,
-                body: f.text,
-            })),
-            ...(state.beads_data?.planned ? { existing: state.beads_data.planned } : {}),
-            ...(deps.terms ? { terms: deps.terms } : {}),
-            onPlanned,
-        });
-        return {
-            ok: true,
-            data: {
-                file: deps.sink.where,
-                planned: result.planned,
-                created: result.created,
-                alreadyPresent: result.alreadyPresent,
-                ...(result.ids ? { ids: result.ids } : {}),
-            },
-        };
-    }
-    catch (error) {
-        return { ok: false, problems: [error.message] };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/verdict/testReport.ts
-/**
- * Which tests failed, and why: the report the red/green/refactor workflow puts in its retry prompt
- * (seed 003: "Include the failing test names and error messages"), its bounds, and its text for
- * the prompt. It is read from the test runner's JUnit XML report (junit.ts) or, when there is no
- * report, from its console output (consoleFailures.ts). Pure functions, no dependencies.
- *
- * The report says which tests failed; whether the run failed is the test command's exit code.
- * jest-junit, for one, leaves a test file that fails to compile out of the report unless
- * `reportTestSuiteErrors` is on: a non-zero exit with no failures in the XML means "read the output".
- */
-const REPORT_LIMITS = { message: 2_000, details: 4_000, failed: 50 };
-/** A stack trace's line (node's "    at \u2026"). */
-const STACK_FRAME = /^\s+at\s/;
-/** go test's lines around a test's log: `=== RUN`, `--- FAIL:` and the like. */
-const GO_MARKER = /^\s*(=== (RUN|PAUSE|CONT|NAME)\s|--- (FAIL|PASS|SKIP):)/;
-/** The lines without the indentation they share (blank lines aside). */
-function testReport_dedent(lines) {
-    const common = lines.reduce((min, l) => (l.trim() === '' ? min : Math.min(min, /^\s*/.exec(l)?.[0].length ?? 0)), Infinity);
-    return Number.isFinite(common) ? lines.map((l) => l.slice(Math.min(common, l.length))) : lines;
-}
-/** `text` cut to at most `max` characters, marked with "\u2026" when cut, never splitting a surrogate pair. */
-function testReport_clip(text, max) {
-    if (text.length <= max)
-        return text;
-    let end = max - 1;
-    const code = text.charCodeAt(end - 1);
-    if (code >= 0xd800 && code <= 0xdbff)
-        end--;
-    return `${text.slice(0, end)}\u2026`;
-}
-/** "suite \u203a name", or the name alone when it already says the suite (jest-junit's default). */
-function failureLabel(f) {
-    const { name, classname } = f;
-    if (!classname || classname === name || name.startsWith(classname))
-        return name || classname || '(unnamed test)';
-    return name ? `${classname} \u203a ${name}` : classname;
-}
-/**
- * The failures as text for a retry prompt: a count, then one line per failure (name and first line
- * of its message) with up to CONTEXT_LINES lines of context indented below, at most `max` failures.
- */
-function summariseFailures(report, max = 10) {
-    const total = Math.max(report.failed.length + report.omitted, report.failures + report.errors);
-    const incomplete = report.problem ? `(The test report could not be read completely: ${report.problem}.)` : '';
-    if (total === 0)
-        return report.problem ? `No failing tests found in the test report. ${incomplete}` : 'No failing tests.';
-    const shown = report.failed.slice(0, Math.max(0, max));
-    const lines = [`${total} failing test${total === 1 ? '' : 's'}:`];
-    for (const f of shown) {
-        const [head = '', ...rest] = nonEmptyLines(f.message);
-        lines.push(`- ${failureLabel(f)}: ${testReport_clip(head.trim(), 300) || '(no message)'}`);
-        for (const line of contextLines(rest, f.details, head))
-            lines.push(`    ${testReport_clip(line, 200)}`);
-    }
-    if (total > shown.length)
-        lines.push(`- \u2026 and ${total - shown.length} more`);
-    if (incomplete)
-        lines.push(incomplete);
-    return lines.join('\n');
-}
-const CONTEXT_LINES = 5;
-/** The message's further lines, or else the telling lines of the details (pytest's "E " lines when there are any). */
-function contextLines(restOfMessage, details, head) {
-    if (restOfMessage.length > 0)
-        return testReport_dedent(restOfMessage)
-            .map((l) => l.trimEnd())
-            .slice(0, CONTEXT_LINES);
-    const useful = nonEmptyLines(details).filter((l) => !STACK_FRAME.test(l) && !GO_MARKER.test(l) && l.trim() !== head.trim());
-    const pytestErrors = useful.filter((l) => /^E\s/.test(l));
-    return testReport_dedent(pytestErrors.length > 0 ? pytestErrors : useful)
-        .map((l) => l.trimEnd())
-        .slice(0, CONTEXT_LINES);
-}
-function nonEmptyLines(text) {
-    return text.split('\n').filter((l) => l.trim() !== '');
-}
-
-// EXTERNAL MODULE: ./node_modules/sax/lib/sax.js
-var sax = __nccwpck_require__(2560);
-var sax_default = /*#__PURE__*/__nccwpck_require__.n(sax);
-;// CONCATENATED MODULE: ./src/verdict/xmlReader.ts
-/**
- * XML read tolerantly, as elements and text in document order: what a document holds up to where
- * it breaks (a report cut off by a runner killed mid-write, a stray or a missing closing tag), and
- * what was wrong with it. The lexing is sax's, in strict mode with the five XML entities only;
- * the nesting is kept here, so that every element opened is closed, and the problems are said in
- * this module's words. Pure, bounded (sax is given the input in chunks, and garbage stops the
- * reading), never throws.
- */
-
-/** sax keeps its buffers to about this size when it is given the input in chunks of it. */
-const CHUNK = 64 * 1024;
-const xmlReader_OPTIONS = { strictEntities: true };
-const CLOSING_TAG = /<\/\s*([^\s>]+)/y;
-/** A "<" that starts markup: a tag, a closing tag, a comment, a declaration. */
-const MARKUP = /<[\p{L}_:!?/]/gu;
-/**
- * The errors sax may report before the reading stops. Garbage makes one of nearly every character
- * (in a tag that never ends, say), each a few microseconds; a report, even a sloppy one, has few.
- */
-const MAX_ERRORS = 100_000;
-class TooManyErrors extends Error {
-}
-/**
- * The name of sax's lexer state (sax.STATE and parser.state, which its type declarations leave
- * out): whether it is between markup, and which markup the input ended inside.
- */
-const STATE_NAMES = (sax_default()).STATE;
-const stateOf = (parser) => STATE_NAMES[parser.state] ?? '';
-const BETWEEN_MARKUP = /^(BEGIN|BEGIN_WHITESPACE|TEXT)$/;
-/**
- * Reads `xml`, calling `handler` for each element and the text inside the root element. Comments,
- * processing instructions, the doctype and a byte-order mark are skipped. Well-formedness errors
- * sax recovers from without losing text (an undefined entity, kept as written; a "<" in an
- * attribute value; an unquoted value) are not problems; a closing tag that closes nothing,
- * elements not closed, a second root element, more than MAX_ERRORS errors (the reading stops at
- * either) and an input that ends inside markup or elements are.
- */
-function readXml(xml, handler) {
-    const parser = sax_default().parser(true, xmlReader_OPTIONS);
-    const st = { open: [], implicit: [], stopped: false, skipped: 0, errors: 0 };
-    listen(parser, xml, handler, st);
-    try {
-        writeChunks(parser, xml, st);
-        if (st.stopped)
-            return;
-        const markupAt = st.skipped + parser.startTagPosition - 1;
-        const cut = unterminated(stateOf(parser), xml.slice(markupAt, markupAt + 100));
-        if (cut)
-            handler.problem(cut);
-        parser.flush(); // the text and CDATA read last, a cut-off section's too
-    }
-    catch (error) {
-        // sax throws on a few inputs (an attribute named hasOwnProperty): what was read stands.
-        handler.problem(error instanceof TooManyErrors
-            ? `the XML is too malformed to read further (over ${MAX_ERRORS.toLocaleString('en')} errors)`
-            : `the XML could not be read further (${String(error).slice(0, 200)})`);
-    }
-    if (st.open.length > 0) {
-        handler.problem(`the XML ends inside ${xmlReader_elements(st.open, ' ')}`);
-        for (const name of st.open.splice(0).reverse())
-            handler.close(name);
-    }
-}
-/** sax's callbacks, handing elements and text to `handler`. */
-function listen(parser, xml, handler, st) {
-    parser.onerror = (error) => {
-        if (++st.errors > MAX_ERRORS)
-            throw new TooManyErrors();
-        const unmatched = /^Unmatched closing tag: (.*)/.exec(error.message);
-        if (unmatched && !st.stopped)
-            handler.problem(`</${unmatched[1]}> closes nothing`);
-        parser.resume();
-    };
-    parser.onopentag = (tag) => {
-        if (st.stopped)
-            return;
-        if (st.open.length === 0 && st.root !== undefined) {
-            handler.problem(`content after the root element </${st.root}> ignored`);
-            st.stopped = true;
-            return;
-        }
-        st.root ??= tag.name;
-        if (handler.open(tag.name, tag.attributes, st.open.length) === false)
-            st.stopped = true;
-        else
-            st.open.push(tag.name);
-    };
-    parser.onclosetag = (name) => {
-        if (st.stopped)
-            return;
-        st.open.pop();
-        handler.close(name);
-        // sax closes the elements left open on the way to a closing tag's match: the tag read says which.
-        CLOSING_TAG.lastIndex = st.skipped + parser.startTagPosition - 1;
-        const tag = CLOSING_TAG.exec(xml);
-        if (tag && tag[1] !== name)
-            st.implicit.push(name);
-        else if (st.implicit.length > 0) {
-            handler.problem(`${xmlReader_elements(st.implicit, ', ')} not closed before </${name}>`);
-            st.implicit = [];
-        }
-    };
-    parser.ontext = (text) => {
-        if (!st.stopped && st.open.length > 0)
-            handler.text(text);
-    };
-    parser.oncdata = parser.ontext;
-}
-/** The input given to sax in chunks; outside the root element, from one markup to the next. */
-function writeChunks(parser, xml, st) {
-    let at = 0;
-    while (at < xml.length && !st.stopped) {
-        let end = Math.min(at + CHUNK, xml.length);
-        if (st.open.length === 0) {
-            // Outside the root element text means nothing, and sax makes an error of each of its
-            // characters: skip to the next markup, given to sax up to its next ">".
-            if (BETWEEN_MARKUP.test(stateOf(parser))) {
-                MARKUP.lastIndex = at;
-                const next = MARKUP.exec(xml)?.index;
-                if (next === undefined)
-                    break;
-                st.skipped += next - at;
-                at = next;
-            }
-            const gt = xml.indexOf('>', at);
-            end = gt === -1 ? xml.length : gt + 1;
-        }
-        parser.write(xml.slice(at, end));
-        at = end;
-    }
-}
-/** The markup the input ends inside, from sax's state and the source from its last "<". */
-function unterminated(state, markup) {
-    if (state.startsWith('COMMENT'))
-        return 'unterminated comment';
-    if (state.startsWith('CDATA'))
-        return 'unterminated CDATA section';
-    if (state.startsWith('CLOSE_TAG'))
-        return 'unterminated closing tag';
-    if (/^(SGML_DECL|DOCTYPE|PROC_INST)/.test(state))
-        return 'unterminated declaration';
-    if (/^(OPEN_TAG|ATTRIB)/.test(state))
-        return `unterminated tag <${/^<([^\s/>]*)/.exec(markup)?.[1] ?? ''}`;
-    return undefined; // between markup, or in an entity reference ("&am")
-}
-/** Element names for a problem message, the first few only (the nesting may be deep). */
-function xmlReader_elements(names, separator) {
-    const shown = names
-        .slice(0, 6)
-        .map((n) => `<${n}>`)
-        .join(separator);
-    return names.length > 6 ? `${shown}${separator}\u2026 (${names.length - 6} more)` : shown;
-}
-const ENTITIES = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-/**
- * Decodes the five XML entities and numeric character references; anything else is left as
- * written. For XML-escaped text met outside a document (readXml decodes its own).
- */
-function decodeEntities(text) {
-    if (!text.includes('&'))
-        return text;
-    return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z]+);/g, (whole, ref) => {
-        if (ref.startsWith('#')) {
-            const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-            const valid = Number.isFinite(code) && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff);
-            return valid ? String.fromCodePoint(code) : whole;
-        }
-        return ENTITIES[ref] ?? whole;
-    });
-}
-
-;// CONCATENATED MODULE: ./src/verdict/junit.ts
-/**
- * Which tests failed, and why, from a JUnit XML report: jest-junit's, pytest's `--junitxml`,
- * go-junit-report's, gotestsum's. `<testsuites>` and `<testsuite>` give the declared counts,
- * `<testcase>` with `<failure>`, `<error>` or `<skipped>` the outcomes, bounded as TestReport says.
- * The XML itself is read by xmlReader.ts, tolerantly: a report cut off mid-write gives what it
- * holds and a problem. Pure, never throws.
- */
-
-
-/** Text kept per failure element while reading, before the final bound. */
-const CAPTURE_LIMIT = 2 * REPORT_LIMITS.details;
-const COUNT_FIELDS = ['tests', 'failures', 'errors', 'skipped'];
-/**
- * Reads a JUnit XML report. Root `<testsuites>` or a single `<testsuite>`; `<testcase>` with
- * `<failure>`, `<error>` or `<skipped>`. Counts are the larger of what the testcases show and what
- * the suites declare (a truncated file still says how many failed). Malformed XML yields what could
- * be read and a `problem`, never an exception.
- */
-function parseJUnitXml(xml) {
-    const counted = { tests: 0, failures: 0, errors: 0, skipped: 0 };
-    const rootDeclared = {};
-    const suitesDeclared = {};
-    const problems = [];
-    const failed = [];
-    const cases = [];
-    let failing = 0;
-    const suites = [];
-    let root;
-    let testcase;
-    let capture;
-    const addFailed = (entry) => {
-        failing++;
-        if (failed.length < REPORT_LIMITS.failed)
-            failed.push(entry);
-    };
-    const finishCase = (tc) => {
-        const kinds = new Set(tc.captures.map((c) => c.kind));
-        if (kinds.has('failure'))
-            counted.failures++;
-        if (kinds.has('error'))
-            counted.errors++;
-        if (tc.captures.length > 0)
-            addFailed(failedEntry(tc.name, tc.captures, { classname: tc.classname, file: tc.file }));
-        else if (tc.skipped)
-            counted.skipped++;
-        cases.push({
-            name: tc.name,
-            ...(tc.classname ? { classname: tc.classname } : {}),
-            ...(tc.file ? { file: tc.file } : {}),
-            outcome: tc.captures.length > 0 ? 'failed' : tc.skipped ? 'skipped' : 'passed',
-        });
-    };
-    const onOpen = (name, attrs, depth) => {
-        if (name === 'testsuite') {
-            if (depth === 0)
-                addDeclared(rootDeclared, attrs);
-            else if (depth === 1 && root === 'testsuites')
-                addDeclared(suitesDeclared, attrs);
-            suites.push(attrs.name ?? '');
-        }
-        else if (name === 'testsuites' && depth === 0) {
-            addDeclared(rootDeclared, attrs);
-        }
-        else if (name === 'testcase') {
-            if (testcase)
-                finishCase(testcase); // a testcase inside a testcase: close the outer one
-            counted.tests++;
-            testcase = { name: attrs.name ?? '', captures: [], skipped: false };
-            if (attrs.classname)
-                testcase.classname = attrs.classname;
-            if (attrs.file)
-                testcase.file = attrs.file;
-        }
-        else if ((name === 'failure' || name === 'error') && (testcase || suites.length > 0)) {
-            capture = { kind: name, text: '' };
-            if (attrs.message !== undefined)
-                capture.message = attrs.message;
-        }
-        else if (name === 'skipped' && testcase) {
-            testcase.skipped = true;
-        }
-    };
-    const onClose = (name) => {
-        if ((name === 'failure' || name === 'error') && capture) {
-            if (testcase)
-                testcase.captures.push(capture);
-            else {
-                // A failure outside any testcase: the suite itself failed (e.g. could not be loaded).
-                if (capture.kind === 'failure')
-                    counted.failures++;
-                else
-                    counted.errors++;
-                addFailed(failedEntry(suites.at(-1) || 'testsuite', [capture], {}));
-            }
-            capture = undefined;
-        }
-        else if (name === 'testcase' && testcase) {
-            finishCase(testcase);
-            testcase = undefined;
-        }
-        else if (name === 'testsuite') {
-            suites.pop();
-        }
-    };
-    readXml(xml, {
-        open(name, attrs, depth) {
-            if (depth === 0) {
-                if (name !== 'testsuites' && name !== 'testsuite') {
-                    problems.push(`the root element is <${name}>, not <testsuites> or <testsuite>`);
-                    return false;
-                }
-                root = name;
-            }
-            onOpen(name, attrs, depth);
-        },
-        close: onClose,
-        text(text) {
-            if (capture && capture.text.length < CAPTURE_LIMIT)
-                capture.text += text.slice(0, CAPTURE_LIMIT - capture.text.length);
-        },
-        problem: (message) => problems.push(message),
-    });
-    if (root === undefined && problems.length === 0)
-        problems.push('no <testsuites> or <testsuite> element (empty or not JUnit XML)');
-    const declared = (field) => rootDeclared[field] ?? suitesDeclared[field] ?? 0;
-    const report = {
-        tests: Math.max(counted.tests, declared('tests')),
-        failures: Math.max(counted.failures, declared('failures')),
-        errors: Math.max(counted.errors, declared('errors')),
-        skipped: Math.max(counted.skipped, declared('skipped')),
-        failed,
-        omitted: failing - failed.length,
-        cases,
-    };
-    if (problems.length > 0) {
-        report.problem =
-            problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (and ${problems.length - 3} more problems)` : '');
-    }
-    return report;
-}
-function addDeclared(into, attrs) {
-    for (const field of COUNT_FIELDS) {
-        const raw = attrs[field] ?? (field === 'skipped' ? attrs.disabled : undefined);
-        if (raw === undefined || !/^\s*\d+\s*$/.test(raw))
-            continue;
-        into[field] = (into[field] ?? 0) + Number(raw);
-    }
-}
-function failedEntry(name, captures, where) {
-    const first = captures[0];
-    const text = captures
-        .map((c) => c.text.trim())
-        .filter((t) => t !== '')
-        .join('\n\n');
-    const given = first?.message?.trim() ?? '';
-    const message = isGeneric(given) ? messageFromText(first?.text ?? '') || given : given;
-    const entry = {
-        name,
-        message: testReport_clip(message, REPORT_LIMITS.message),
-        details: testReport_clip(text, REPORT_LIMITS.details),
-    };
-    if (where.classname)
-        entry.classname = where.classname;
-    if (where.file)
-        entry.file = where.file;
-    return entry;
-}
-/** go-junit-report and gotestsum say message="Failed" for every failure: the text says why. */
-function isGeneric(message) {
-    return /^(failed|failure|error)?$/i.test(message);
-}
-/** The part of a failure's text before its stack trace, without go's test markers. */
-function messageFromText(text) {
-    const lines = [];
-    for (const line of text.split('\n')) {
-        if (STACK_FRAME.test(line))
-            break;
-        if (!GO_MARKER.test(line))
-            lines.push(line.trimEnd());
-    }
-    return testReport_dedent(lines).join('\n').trim();
-}
-
-;// CONCATENATED MODULE: ./src/verdict/messages.ts
-/** Up to `max` ids, then an ellipsis when there are more. */
-function firstIds(ids, max) {
-    return `${ids.slice(0, max).join(', ')}${ids.length > max ? ', \u2026' : ''}`;
-}
-const VERDICT_MESSAGES = {
-    outputUnreadable: (exitCode, readBefore) => `the test output can no longer be read per test (exit code ${exitCode}, but none of the ${readBefore} test(s) ` +
-        'read before shows in it): the test command, its configuration or the runner may have been changed',
-    targetUnreadable: (say) => 'its result cannot be read: the test output is not read per test ' +
-        `(have the test command write a JUnit report and name it with ${say.option('junitFile')})`,
-    suiteFailsBesideTests: (exitCode) => `the test command exited ${exitCode}, where it exited 0 before this cycle, and no test in its output failed: ` +
-        'something else it checks (a linter, a coverage threshold, a teardown, a step after the tests) fails now',
-    preexistingForAgent: (ids) => `Failing before this cycle and not this issue's (leave them unless the issue asks): ${firstIds(ids, 10)}`,
-    pytestUnnamed: (exitCode, namedBefore) => `pytest's output no longer names its tests (exit code ${exitCode}; it named ${namedBefore} before): ` +
-        'its short test summary was turned off (--no-summary, or -r, in its configuration or the test command?), ' +
-        'so no test can be judged',
-    baselineCannotRun: (command, why) => `the test command \`${command}\` cannot run on the base branch: ${why}`,
-    baselineCannotRunAdvice: (say) => 'Make the suite run before any agent works on it: install what it needs (the error above names it), ' +
-        `or give a test command that runs here (${say.option('testCommand')}; ` +
-        'e.g. pytest --continue-on-collection-errors runs the files that do import). No agent ran.',
-    baselineUnreadable: (command, exitCode) => `the test command \`${command}\` fails on the base branch (exit code ${exitCode}) and its output could not be ` +
-        "read per test, so a failure after the agent's work could not be told apart from one that was already there",
-    baselineUnreadableAdvice: (say) => `Have the test command write a JUnit XML report and name it with ${say.option('junitFile')} ` +
-        "(e.g. pytest --junitxml=junit.xml, jest-junit, go-junit-report), or make the base branch's suite green. No agent ran.",
-    /** How to write a command YAML would misread. */
-    quotingHint: "a command holding ': ' or ' #' (as `node -e \"\u2026? 0 : 1)\"` does) must be quoted in YAML: " +
-        'verify: \'node -e "\u2026"\' (single quotes around double ones), ' +
-        'or a block scalar (verify: |, the command on the next line, indented)',
 };
 
-;// CONCATENATED MODULE: ./src/verdict/results.ts
-/**
- * A test suite's run, read per test: what the verdicts (judge.ts) compare between the baseline and
- * the agent's work. Each test is `group::name` where the runner names a group (a file, a package,
- * a test binary), else `name`. A group's own outcome covers the tests the runner did not list in
- * it: jest, vitest and go name only the failing tests of a file or package, so there a test not
- * listed in a group that ran passed (or no longer exists), and every test of a group that passed
- * passed; in a group where the run lists a passing test, a test not listed did not run.
- * Pure data and pure functions.
- */
-
-const MESSAGE_MAX = 600;
-const GROUP_SEPARATOR = '::';
-function testId(group, name) {
-    return group ? `${group}${GROUP_SEPARATOR}${name}` : name;
-}
-/**
- * Records `outcome` for test `id`. A name that shows more than once (node's runner and mocha name a
- * test without its file, so two files may each have one by that name; a JUnit report or a run
- * repeated with go's -count) fails when any of them failed, else passes when any passed: the last
- * one read must not hide a failure.
- */
-function recordOutcome(run, id, outcome) {
-    const before = run.tests[id];
-    run.tests[id] =
-        before === 'failed' || outcome === 'failed'
-            ? 'failed'
-            : before === 'passed' || outcome === 'passed'
-                ? 'passed'
-                : 'skipped';
-}
-/** The group a test id belongs to, when the run names one for it. */
-function groupOf(run, id) {
-    for (let at = id.indexOf(GROUP_SEPARATOR); at > 0; at = id.indexOf(GROUP_SEPARATOR, at + GROUP_SEPARATOR.length)) {
-        const group = id.slice(0, at);
-        if (group in run.groups)
-            return group;
-    }
-    return undefined;
-}
-function results_statusOf(run, id) {
-    const listed = run.tests[id];
-    if (listed)
-        return listed;
-    const group = groupOf(run, id);
-    if (!group)
-        return 'absent';
-    const g = run.groups[group];
-    if (g === 'error')
-        return 'failed';
-    if (g === 'skipped')
-        return 'skipped';
-    // A group in which the run lists a passing test lists its tests (pytest -rA, jest --verbose, a
-    // vitest file with a failure, a JUnit report): one it does not list there did not run (deleted,
-    // renamed). Until 2026-11-28 it was presumed passed because its file ran, so a failing target the
-    // agent deleted "passed", and a passing test it deleted with the code it covered was not missed.
-    if (listsPassesIn(run, group))
-        return 'absent';
-    return 'passed';
-}
-const listing = new WeakMap();
-/**
- * Whether `run` lists a passing test in `group`: then it lists the group's tests (jest without
- * --verbose, go without -v and a vitest file that passed list none). Pure (remembered per run's tests).
- */
-function listsPassesIn(run, group) {
-    let groups = listing.get(run.tests);
-    if (!groups) {
-        groups = new Set();
-        for (const [id, outcome] of Object.entries(run.tests)) {
-            if (outcome !== 'passed')
-                continue;
-            const g = groupOf(run, id);
-            if (g !== undefined)
-                groups.add(g);
-        }
-        // Only a finished run is remembered (a reader still adding tests is never asked).
-        listing.set(run.tests, groups);
-    }
-    return groups.has(group);
-}
-/** Ids that failed: listed failures, and the groups that did not load (as `group::*`). */
-function failedIds(run) {
-    const tests = Object.entries(run.tests)
-        .filter(([, o]) => o === 'failed')
-        .map(([id]) => id);
-    const groups = Object.entries(run.groups)
-        .filter(([, o]) => o === 'error')
-        .map(([g]) => `${g}${GROUP_SEPARATOR}*`);
-    return [...tests, ...groups];
-}
-/** Whether `id` (a test, or `group::*` for a group that did not load) failed in `run`. */
-function failedIn(run, id) {
-    return id.endsWith(`${GROUP_SEPARATOR}*`) ? run.groups[id.slice(0, -3)] === 'error' : results_statusOf(run, id) === 'failed';
-}
-/** Whether `id` (a test, or `group::*`: the group loaded) passed in `run`. */
-function passedIn(run, id) {
-    return id.endsWith(`${GROUP_SEPARATOR}*`)
-        ? id.slice(0, -3) in run.groups && run.groups[id.slice(0, -3)] !== 'error'
-        : results_statusOf(run, id) === 'passed';
-}
-/** Marks `run` as an empty suite: the runner found no test at all (cannot run, but no halt at baseline). */
-function markNoTests(run, message) {
-    run.cannotRun = message;
-    run.noTests = true;
-}
-function emptyRun(exitCode) {
-    return { exitCode, tests: {}, groups: {}, messages: {} };
-}
-/** Whether the run was read per test. */
-const isReadable = (run) => run.reader !== undefined;
-/** How many tests (else groups) a run read: 0 when it read none. */
-const readCount = (run) => Object.keys(run.tests).length || Object.keys(run.groups).length;
-/**
- * Why `now` cannot be judged test by test although it was read, or undefined when it can. pytest runs
- * with -rA (agent-loop adds it), so its short summary names every test that ran; a run that names none
- * where the baseline named some had its summary turned off (`--no-summary` in the configuration, which
- * the agent can edit), and its files' outcomes alone would count every test of a file that ran as
- * passing: a failing target, or a passing test deleted. Both workflows' verdicts read it.
- */
-function unjudgeableBecause(baseline, now) {
-    if (baseline.reader === 'pytest' &&
-        now.reader === 'pytest' &&
-        Object.keys(baseline.tests).length > 0 &&
-        Object.keys(now.tests).length === 0 &&
-        Object.values(now.groups).some((g) => g !== 'error'))
-        return VERDICT_MESSAGES.pytestUnnamed(now.exitCode, Object.keys(baseline.tests).length);
-    return undefined;
-}
-function clipMessage(text) {
-    const t = text.trim();
-    return t.length <= MESSAGE_MAX ? t : `${t.slice(0, MESSAGE_MAX - 1)}\u2026`;
-}
-
-;// CONCATENATED MODULE: ./src/verdict/readers/types.ts
-/** Lines as the reader sees them: colours and terminal escapes removed, line ends trimmed. */
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[@-Z\\-_]/g;
-const plain = (line) => line.replace(ANSI, '').replace(/\r$/, '').trimEnd();
-/** The suites enclosing a line of an indented listing (describe blocks, subtests), by indentation. */
-class Nesting {
-    stack = [];
-    /** A suite's title at `indent`: it closes the suites at the same or a deeper indentation. */
-    open(indent, name) {
-        this.close(indent);
-        this.stack.push({ indent, name });
-    }
-    /** The names from the outermost suite down to `name`, a test at `indent`. */
-    path(indent, name) {
-        this.close(indent);
-        return [...this.stack.map((s) => s.name), name];
-    }
-    reset() {
-        this.stack = [];
-    }
-    close(indent) {
-        this.stack = this.stack.filter((s) => s.indent < indent);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/verdict/readers/cargoTest.ts
-/**
- * `cargo test`: each test binary starts with `Running unittests src/lib.rs (target/\u2026)` or
- * `Running tests/x.rs (\u2026)` (the group, named by its source: the target's hash changes with every
- * build), then `test path::name ... ok|FAILED|ignored`, then `test result: ok|FAILED. \u2026`. Without
- * --no-fail-fast, cargo stops after the first binary that fails: the later ones did not run.
- * A compile error (`error: could not compile`) means nothing ran.
- */
+;// CONCATENATED MODULE: ./src/core/result.ts
 
 
-const RUNNING = /^\s*Running (?:unittests )?(\S+) \(/;
-const DOC = /^\s*Doc-tests (\S+)$/;
-const TEST = /^test (.+?) \.\.\. (ok|FAILED|ignored)$/;
-const RESULT = /^test result: (ok|FAILED)\./;
-function cargoTestReader() {
-    const run = emptyRun(null);
-    let group;
-    let results = 0;
-    let compileError;
-    let panicFor;
+/** The loop's totals as the state holds them. Pure. */
+function loopTotals(state) {
     return {
-        name: 'cargo-test',
-        feed(raw) {
-            const line = plain(raw);
-            const g = RUNNING.exec(line) ?? DOC.exec(line);
-            if (g) {
-                group = DOC.test(line) ? `doc-tests ${g[1]}` : g[1];
-                run.groups[group] = 'passed';
-                return;
-            }
-            const t = TEST.exec(line);
-            if (t) {
-                const id = testId(group, t[1]);
-                recordOutcome(run, id, t[2] === 'ok' ? 'passed' : t[2] === 'ignored' ? 'skipped' : 'failed');
-                if (t[2] === 'FAILED' && group)
-                    run.groups[group] = 'failed';
-                return;
-            }
-            const r = RESULT.exec(line);
-            if (r) {
-                results++;
-                if (group && r[1] === 'FAILED')
-                    run.groups[group] = 'failed';
-                return;
-            }
-            const c = /^error: could not compile `([^`]+)`/.exec(line);
-            if (c) {
-                compileError = line;
-                return;
-            }
-            const panic = /^---- (.+) stdout ----$/.exec(line);
-            if (panic) {
-                panicFor = testId(group, panic[1]);
-                return;
-            }
-            if (panicFor && /panicked at|assertion|left:|right:/.test(line)) {
-                run.messages[panicFor] = clipMessage(`${run.messages[panicFor] ?? ''}\n${line}`);
-            }
-            if (/^failures:$/.test(line) && panicFor)
-                panicFor = undefined;
-        },
-        finish(exitCode) {
-            if (results === 0 && compileError === undefined)
-                return undefined;
-            run.reader = 'cargo-test';
-            run.exitCode = exitCode;
-            if (results === 0)
-                run.cannotRun = `cargo could not build the tests: ${compileError}`;
-            return run;
-        },
+        iterations: state.iteration,
+        failedIterations: state.failedIterations,
+        successfulIterations: state.successfulIterations,
+        testFailures: state.testFailures,
+        testsPassed: state.testsPassed,
+        issuesClosed: state.issuesClosed,
+        issuesEscalated: state.issuesEscalated,
+        issuesNoChange: state.issuesNoChange,
+        pullRequests: state.pullRequests,
+        completedIterations: state.completedIterations,
+        costUsd: state.costUsd,
+        tokens: state.tokens,
     };
 }
-
-;// CONCATENATED MODULE: ./src/verdict/readers/goTest.ts
 /**
- * `go test ./...`. Without -v only failing tests are named (`--- FAIL: TestX (0.00s)`, subtests
- * indented as `TestX/case`), before the line that ends their package: `ok  pkg 0.01s`,
- * `FAIL pkg 0.02s`, `FAIL pkg [build failed]` (nothing in it ran), `? pkg [no test files]`.
- * With -v, `--- PASS:` and `--- SKIP:` lines name the rest.
+ * What one run did, from the loop's state as the run found it (`start`) and as it left it: the
+ * counters' differences, and the issues and pull requests that are new in the loop's lists. An
+ * issue landed by this run from an earlier run's outbox is this run's (it was not closed before).
+ * Pure.
  */
-
-
-const goTest_RESULT = /^(\s*)--- (PASS|FAIL|SKIP): (\S+) \([\d.]+s\)$/;
-const PKG_OK = /^ok\s+(\S+)\s+(?:[\d.]+s|\(cached\))/;
-const PKG_FAIL = /^FAIL\s+(\S+)\s+(?:[\d.]+s|\[(build failed|setup failed)\])/;
-const NO_FILES = /^\?\s+(\S+)\s+\[no test files\]/;
-function goTestReader() {
-    const run = emptyRun(null);
-    let pending = [];
-    let last;
-    let buildError = [];
-    let packages = 0;
-    const settle = (pkg) => {
-        packages++;
-        for (const p of pending) {
-            const id = testId(pkg, p.name);
-            recordOutcome(run, id, p.outcome);
-            if (p.message.length > 0)
-                run.messages[id] = clipMessage(p.message.join('\n'));
-        }
-        pending = [];
-        last = undefined;
+function runPart(start, state) {
+    const added = (before, after) => {
+        const had = new Set(before);
+        return after.filter((id) => !had.has(id));
     };
+    const prKey = (p) => `${p.number} ${p.iteration} ${p.url} ${p.issueIds.join(' ')}`;
+    const hadPr = new Set(start.pullRequests.map(prKey));
+    const history = state.history.filter((r) => r.n > start.iteration);
+    const tested = history.some((r) => r.tests !== undefined);
+    const judged = history.some((r) => r.verdict !== undefined);
     return {
-        name: 'go-test',
-        feed(raw) {
-            const line = plain(raw);
-            const r = goTest_RESULT.exec(line);
-            if (r) {
-                const entry = {
-                    name: r[3],
-                    outcome: (r[2] === 'PASS' ? 'passed' : r[2] === 'SKIP' ? 'skipped' : 'failed'),
-                    message: [],
-                };
-                pending.push(entry);
-                last = entry;
-                return;
-            }
-            const ok = PKG_OK.exec(line);
-            if (ok) {
-                run.groups[ok[1]] = 'passed';
-                settle(ok[1]);
-                return;
-            }
-            const fail = PKG_FAIL.exec(line);
-            if (fail) {
-                const pkg = fail[1];
-                run.groups[pkg] = fail[2] ? 'error' : 'failed';
-                if (fail[2])
-                    run.messages[`${pkg}::*`] = clipMessage(buildError.join('\n') || fail[2]);
-                buildError = [];
-                settle(pkg);
-                return;
-            }
-            if (NO_FILES.test(line))
-                return;
-            if (/^# \S+/.test(line)) {
-                buildError = [];
-                return;
-            }
-            if (last && /^\s{4,}\S/.test(line) && last.message.length < 6) {
-                last.message.push(line.trim());
-                return;
-            }
-            if (/^\S+\.go:\d+:\d+: /.test(line) && buildError.length < 6)
-                buildError.push(line);
+        iterations: state.iteration - start.iteration,
+        failedIterations: state.failedIterations - start.failedIterations,
+        successfulIterations: state.successfulIterations - start.successfulIterations,
+        testFailures: state.testFailures - start.testFailures,
+        testsPassed: tested ? state.testsPassed : null,
+        issuesClosed: added(start.issuesClosed, state.issuesClosed),
+        // An issue escalated again in this run (edited since, tried again) is this run's as well.
+        issuesEscalated: [
+            ...new Set([
+                ...added(start.issuesEscalated, state.issuesEscalated),
+                ...state.escalations.filter((e) => e.iteration > start.iteration).flatMap((e) => e.issueIds),
+            ]),
+        ],
+        issuesNoChange: added(start.issuesNoChange, state.issuesNoChange),
+        preexistingFailures: judged || tested ? state.preexistingFailures : [],
+        pullRequests: state.pullRequests.filter((p) => !hadPr.has(prKey(p))),
+        completedIterations: state.completedIterations.filter((n) => n > start.iteration),
+        costUsd: spent(state.costUsd - start.costUsd),
+        tokens: {
+            input: state.tokens.input - start.tokens.input,
+            output: state.tokens.output - start.tokens.output,
         },
-        finish(exitCode) {
-            if (packages === 0)
-                return undefined;
-            run.reader = 'go-test';
-            run.exitCode = exitCode;
-            const groups = Object.values(run.groups);
-            if (groups.length > 0 && groups.every((g) => g === 'error'))
-                run.cannotRun = `no package built (${Object.keys(run.groups).slice(0, 3).join(', ')}): ${Object.values(run.messages)[0] ?? 'build failed'}`;
-            return run;
-        },
+        history,
     };
 }
-
-;// CONCATENATED MODULE: ./src/verdict/readers/jest.ts
-/**
- * Jest. Each file is a group (`PASS path` / `FAIL path`); a failing test is `\u25cf Describe \u203a name`
- * under its file, a file that could not load is `\u25cf Test suite failed to run`. With --verbose (or
- * a single test file) every test is listed with \u2713 \u2715 \u25cb under its describe blocks, by indentation.
- */
-
-
-const FILE = /^(PASS|FAIL) (\S+)(?: \([\d.]+ m?s\))?$/;
-const BULLET = /^ {2}\u25cf (.+)$/;
-const VERBOSE = /^(\s+)(\u2713|\u2715|\u25cb|\u221a|\u00d7) (?:(?:skipped|todo) )?(.+?)(?: \(\d+ m?s\))?$/;
-const SUMMARY = /^Tests:\s+.*\d+ total$/;
-function closeFailing(s) {
-    const { failing, run } = s;
-    if (failing && failing.lines.length > 0 && !run.messages[failing.id])
-        run.messages[failing.id] = clipMessage(failing.lines.join('\n'));
-    s.failing = undefined;
-}
-/** A `\u25cf title` line under a file: a failing test, or the file that could not run. */
-function bulletLine(s, file, title) {
-    closeFailing(s);
-    if (title === 'Test suite failed to run') {
-        s.run.groups[file] = 'error';
-        s.failing = { id: `${file}${'::'}*`, lines: [] };
-    }
-    else {
-        const id = testId(file, title);
-        s.run.tests[id] = 'failed';
-        s.failing = { id, lines: [] };
-    }
-}
-/** A line within a file's section: a failing test, a verbose test line, a failure's message, a describe block. */
-function fileLine(s, file, raw, line) {
-    if (/^Summary of all failing tests$/.test(line))
-        return closeFailing(s);
-    const b = BULLET.exec(line);
-    if (b)
-        return bulletLine(s, file, b[1]);
-    const v = VERBOSE.exec(raw.replace(/\r$/, ''));
-    if (v && !s.failing) {
-        const [, indent, mark, name] = v;
-        const id = testId(file, s.describe.path(indent.length, name).join(' \u203a '));
-        recordOutcome(s.run, id, mark === '\u2713' || mark === '\u221a' ? 'passed' : mark === '\u25cb' ? 'skipped' : 'failed');
-        return;
-    }
-    if (s.failing) {
-        if (s.failing.lines.length < 8 && line.trim() !== '' && !/^\s+at /.test(line))
-            s.failing.lines.push(line.trim());
-        return;
-    }
-    // A describe block's name in verbose output: indented text that is no test line.
-    const d = /^(\s+)(\S.*)$/.exec(line);
-    if (d)
-        s.describe.open(d[1].length, d[2]);
-}
-function feedJest(s, raw) {
-    const line = plain(raw);
-    if (SUMMARY.test(line) || /^Test Suites: /.test(line)) {
-        s.recognised = true;
-        closeFailing(s);
-        s.file = undefined;
-        return;
-    }
-    if (/^No tests found/.test(line)) {
-        s.noTests = true;
-        s.recognised = true;
-        return;
-    }
-    const f = FILE.exec(line);
-    if (f) {
-        closeFailing(s);
-        const file = f[2];
-        s.file = file;
-        s.describe.reset();
-        if (s.run.groups[file] !== 'error')
-            s.run.groups[file] = f[1] === 'PASS' ? 'passed' : 'failed';
-        return;
-    }
-    if (s.file)
-        fileLine(s, s.file, raw, line);
-}
-function finishJest(s, exitCode) {
-    closeFailing(s);
-    if (!s.recognised)
-        return undefined;
-    const { run } = s;
-    run.reader = 'jest';
-    run.exitCode = exitCode;
-    const groups = Object.values(run.groups);
-    if (s.noTests || groups.length === 0)
-        markNoTests(run, 'jest found no tests');
-    else if (groups.every((g) => g === 'error')) {
-        const files = Object.keys(run.groups).slice(0, 3).join(', ');
-        run.cannotRun = `no test file could run (${files}: ${Object.values(run.messages)[0] ?? 'test suite failed to run'})`;
-    }
-    return run;
-}
-function jestReader() {
-    const s = { run: emptyRun(null), recognised: false, describe: new Nesting(), noTests: false };
-    return { name: 'jest', feed: (raw) => feedJest(s, raw), finish: (exitCode) => finishJest(s, exitCode) };
-}
-
-;// CONCATENATED MODULE: ./src/verdict/readers/mocha.ts
-/**
- * Mocha's default `spec` reporter: suites as indented titles, tests as `\u2714 name` (`\u2713` on older
- * versions), `N) name` when failing, `- name` when pending; then `N passing`, `N failing`, and the
- * failures' details, numbered like the tests. "Exception during run" means no test ran.
- */
-
-
-const mocha_TEST = /^(\s+)(\u2714|\u2713|\d+\)|-) (.+?)(?: \(\d+ms\))?$/;
-function mochaReader() {
-    const run = emptyRun(null);
-    let recognised = false;
-    let inList = true;
-    const suites = new Nesting();
-    const failingByNumber = new Map();
-    let details;
-    let exception;
+/** A difference of dollar sums, without the float's noise (1e-9 of a cent) or a negative zero. */
+const spent = (usd) => Math.max(0, Math.round(usd * 1e9) / 1e9);
+function buildResult(input) {
+    const { state } = input;
+    const part = runPart(input.start, state);
     return {
-        name: 'mocha',
-        feed(raw) {
-            const line = plain(raw);
-            const ex = /^\s*Exception during run: (.*)$/.exec(line);
-            if (ex) {
-                exception = ex[1];
-                recognised = true;
-                return;
-            }
-            if (/^\s+\d+ (passing|failing|pending)( \(\d+m?s\))?$/.test(line)) {
-                recognised = true;
-                inList = false;
-                return;
-            }
-            if (inList) {
-                const t = mocha_TEST.exec(line);
-                if (t) {
-                    const [, indent, mark, title] = t;
-                    const id = suites.path(indent.length, title).join(' \u203a ');
-                    recordOutcome(run, id, mark === '-' ? 'skipped' : /^\d+\)$/.test(mark) ? 'failed' : 'passed');
-                    if (/^\d+\)$/.test(mark))
-                        failingByNumber.set(mark, id);
-                    return;
-                }
-                const s = /^(\s+)(\S.*)$/.exec(line);
-                if (s)
-                    suites.open(s[1].length, s[2]);
-                return;
-            }
-            // The details: "  1) Suite" \u2026 "       test:" then the error's first lines.
-            const head = /^\s+(\d+\)) /.exec(line);
-            if (head) {
-                details = failingByNumber.has(head[1])
-                    ? { id: failingByNumber.get(head[1]), lines: [], body: false }
-                    : undefined;
-                return;
-            }
-            // The titles end at the first blank line; the error follows.
-            if (details && !details.body) {
-                details.body = line.trim() === '';
-                return;
-            }
-            if (details && line.trim() !== '' && !/^\s+at /.test(line) && details.lines.length < 6) {
-                details.lines.push(line.trim());
-                run.messages[details.id] = clipMessage(details.lines.join('\n'));
-            }
-        },
-        finish(exitCode) {
-            if (!recognised)
-                return undefined;
-            run.reader = 'mocha';
-            run.exitCode = exitCode;
-            if (exception !== undefined && Object.keys(run.tests).length === 0)
-                run.cannotRun = `mocha stopped before running any test: ${exception}`;
-            else if (Object.keys(run.tests).length === 0)
-                markNoTests(run, 'mocha ran no tests');
-            return run;
-        },
+        status: input.status,
+        haltReason: state.halt?.reason ?? null,
+        error: state.halt?.message ?? null,
+        ...part,
+        maxIterations: state.maxIterations,
+        checkpointId: input.checkpointId,
+        loop: loopTotals(state),
+        sliceIterations: part.iterations,
+        durationMs: Math.round(input.durationMs),
+        interrupted: input.interrupted,
+        tddError: state.tddError ?? null,
+        diagnostic: input.diagnostic ?? null,
+        standing: input.standing ?? null,
+        resume: input.status === 'halted' && state.halt ? resumeWays(state.halt) : null,
+        idle: input.idle ?? false,
+        issuesClaimedElsewhere: input.claimedElsewhere ?? [],
+        deferred: input.deferred ?? null,
+        unchanged: input.unchanged ?? (input.idle === true || input.standing != null),
+    };
+}
+/**
+ * The run's exit code (the README's Exit codes): halted, its reason's (src/core/haltReasons.ts: 1); 75 deferred (sysexits.h EX_TEMPFAIL,
+ * "temporary failure; the user is invited to retry": nothing was lost, the next run retries); 0
+ * otherwise.
+ */
+const result_EXIT_DEFERRED = 75;
+/** A halted result without its reason. */
+const result_HALTED = 1;
+function exitCodeFor(result) {
+    if (result.status === 'halted')
+        return result.haltReason ? HALT_REASONS[result.haltReason].exitCode : result_HALTED;
+    return result.status === 'deferred' ? result_EXIT_DEFERRED : 0;
+}
+/** The head line of a deferred run: what failed, and that nothing was lost. */
+function deferredLine(d) {
+    return (`DEFERRED: ${d.message.replace(/\.$/, '')}. Nothing was lost, and no issue was started on an incomplete ` +
+        `list: the issues are as they were, the checkpoint keeps what this run did, and the next run lists them again.`);
+}
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** The closing lines in text mode: how the run ended, what this run did, then the loop's totals. */
+function summaryLine(r) {
+    const head = r.standing
+        ? `STILL HALTED (${r.haltReason}) since ${r.standing.since ?? 'an earlier run'}: ${r.error}; no agent ran`
+        : r.deferred
+            ? deferredLine(r.deferred)
+            : r.status === 'halted'
+                ? `HALTED (${r.haltReason}): ${r.error}`
+                : r.idle
+                    ? 'COMPLETE: nothing to do (no ready issue, no cycle in flight); nothing was written'
+                    : r.status === 'complete'
+                        ? 'COMPLETE'
+                        : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
+    const loop = r.loop;
+    return [
+        head,
+        `  this run: ${plural(r.iterations, 'iteration')} (${r.successfulIterations} agent ok, ${r.failedIterations}` +
+            ` agent failed, ${r.testFailures} test failures); tests passed: ${testsPassedWords(r)}`,
+        `  closed in this run: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
+        ...(r.issuesNoChange.length ? [`  no change needed: ${noChangeWords(r)}`] : []),
+        ...(r.preexistingFailures.length
+            ? [
+                `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}` +
+                    `${r.preexistingFailures.length > 10 ? ', \u2026' : ''}`,
+            ]
+            : []),
+        ...(r.issuesClaimedElsewhere.length
+            ? [`  left to other runs (claimed): ${r.issuesClaimedElsewhere.join(', ')}`]
+            : []),
+        ...(r.pullRequests.length
+            ? [
+                `  pull requests of this run: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`,
+            ]
+            : []),
+        ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0
+            ? [
+                `  agent spend of this run: $${r.costUsd.toFixed(4)}` +
+                    (r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''),
+            ]
+            : []),
+        `  the loop so far: iterations ${loop.iterations}/${r.maxIterations}; ${plural(loop.issuesClosed.length, 'issue')}` +
+            ` closed, ${loop.issuesEscalated.length} escalated${loop.pullRequests.length ? `, ${plural(loop.pullRequests.length, 'pull request')}` : ''}` +
+            `${loop.costUsd > 0 ? `; spend $${loop.costUsd.toFixed(4)}` : ''}`,
+        `  checkpoint ${r.checkpointId || 'none'}`,
+    ].join('\n');
+}
+/**
+ * The closing line's "tests passed": the last verdict, with the failures it did not count beside it
+ * (a test failing before the cycle is no failure of the work, and is not hidden either).
+ */
+function testsPassedWords(r) {
+    if (r.testsPassed === null)
+        return 'not run';
+    const before = r.preexistingFailures.length;
+    return r.testsPassed && before > 0 ? `true, except ${before} failing before (listed below)` : String(r.testsPassed);
+}
+/** The issues that needed no change: which were closed, which are left open for a person. */
+function noChangeWords(r) {
+    const { closed, open } = splitNoChange(r);
+    return [
+        ...(closed.length ? [`${closed.join(', ')} (closed)`] : []),
+        ...(open.length ? [`${open.join(', ')} (labelled agent-loop:no-change, left open)`] : []),
+    ].join('; ');
+}
+/** issuesNoChange split into those closed and those left open for a person. Pure. */
+function splitNoChange(r) {
+    return {
+        closed: r.issuesNoChange.filter((id) => r.issuesClosed.includes(id)),
+        open: r.issuesNoChange.filter((id) => !r.issuesClosed.includes(id)),
     };
 }
 
-;// CONCATENATED MODULE: ./src/verdict/readers/nodeTest.ts
+;// CONCATENATED MODULE: ./src/verdict/baseline.ts
 /**
- * Node's test runner (`node --test`): TAP (the default when the output is not a terminal on
- * Node 20) and the `spec` reporter (the default on a terminal, and on Node 22+). Subtests nest by
- * indentation; a test that has subtests is a suite, its leaves are the tests (`suite \u203a test`). A
- * file that fails outside its tests (an import that fails, a syntax error) appears as a failing
- * test named by its absolute path: it is read as a group that did not load (`<path>::*`), with the
- * error node printed before it (its stderr) as the message.
+ * The baseline: the suite as it stood on a cycle's starting tree (the base branch's, also when the
+ * cycle continues an earlier cycle's branch), per test, run before the cycle's first agent run.
+ * Kept in `<state-dir>/baselines/<key>.json`, keyed by that commit and the test command, so that
+ * a resumed slice, a retried cycle or a later cycle on the same tree reads it instead of running the
+ * suite again.
  */
 
 
-const TAP_SUBTEST = /^(\s*)# Subtest: (.+)$/;
-const TAP_RESULT = /^(\s*)(ok|not ok) \d+ - (.+?)(?: # (SKIP|TODO)\b.*)?$/;
-const SPEC_RESULT = /^(\s*)(\u2714|\u2716|\ufe63) (.+?)(?: \([\d.]+m?s\))?(?: # (SKIP|TODO)\b.*)?$/;
-const SPEC_SUITE = /^(\s*)\u25b6 (.+?)(?: \([\d.]+m?s\))?$/;
-/** How node names a test file that failed outside its tests. */
-const FILE_PATH = /^(\/|[A-Za-z]:\\).+\.[cm]?[jt]sx?$/;
-/** The line of a file's stderr that says what went wrong (`SyntaxError: \u2026`, `Error [ERR_MODULE_NOT_FOUND]: \u2026`). */
-const ERROR_LINE = /^(\w*Error|\w+Exception)\b.*?:/;
-/** The message of a file that did not load: its error line, after where it happened. */
-function loadError(lines) {
-    const at = lines.findIndex((l) => ERROR_LINE.test(l));
-    if (at === -1)
-        return 'the file failed outside its tests';
-    const where = lines.slice(0, at).find((l) => /^file:\/\/|:\d+$/.test(l));
-    return clipMessage([lines[at], where].filter(Boolean).join('\n'));
+
+
+
+const BASELINES_DIR = 'baselines';
+/** Per test command, the failing tests of its last recorded baseline (whatever the commit). */
+const LAST_FAILING_DIR = 'baselines-last-failing';
+/** The key of a baseline: the tree it ran on (a commit, or a run-specific id without git) and the command. */
+function baselineKey(tree, command, junitFile) {
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256')
+        .update(`${tree}\0${command}\0${junitFile ?? ''}`)
+        .digest('hex')
+        .slice(0, 24);
 }
-function nodeTestReader() {
-    const run = emptyRun(null);
-    let format;
-    let counted = false;
-    const stack = new Nesting();
-    const seen = [];
-    let errorFor;
-    let block;
-    let afterList = false;
-    /** What node printed between two results: a failing file's stderr. */
-    let between = [];
-    /** Records a result; false when it is a file that did not load (a group, not a test). */
-    const record = (indent, name, outcome) => {
-        const printed = between;
-        between = [];
-        if (indent === 0 && outcome === 'failed' && FILE_PATH.test(name)) {
-            run.groups[name] = 'error';
-            run.messages[`${name}::*`] = loadError(printed);
-            return false;
-        }
-        seen.push({ path: stack.path(indent, name), outcome });
-        return true;
-    };
+/** A short digest of a value as JSON: the checkpoint holds one of each record kept where the agent can write. Pure. */
+const digestOf = (value) => (0,external_node_crypto_namespaceObject.createHash)('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 24);
+/** A digest of a baseline's run, as it is kept: the run's checkpoint holds it, so a kept file rewritten since is known. Pure. */
+const baselineDigest = (run) => digestOf(run);
+/** The key of a test command's record in LAST_FAILING_DIR (its file's name) and in `LoopState.lastFailing`. Pure. */
+function lastFailingKey(command) {
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(command).digest('hex');
+}
+/** A digest of a last-failing record, as this run wrote it: the checkpoint holds it (`LoopState.lastFailing`). Pure. */
+const failingDigest = (failing) => digestOf(failing);
+function baselineStore(files) {
+    const file = (key) => external_node_path_default().join(files.dir, BASELINES_DIR, `${key.replace(/[^0-9a-f]/g, '')}.json`);
+    const last = (command) => external_node_path_default().join(files.dir, LAST_FAILING_DIR, `${lastFailingKey(command)}.json`);
     return {
-        name: 'node-test',
-        feed(raw) {
-            const line = plain(raw);
-            if (/^TAP version \d+$/.test(line)) {
-                format = 'tap';
-                return;
+        async load(key) {
+            try {
+                const text = await files.read(file(key));
+                if (text === undefined)
+                    return undefined;
+                const run = JSON.parse(text);
+                // A file that is not a run (hand-edited, cut short) is run again, never trusted.
+                if (!run ||
+                    typeof run !== 'object' ||
+                    typeof run.tests !== 'object' ||
+                    typeof run.groups !== 'object' ||
+                    typeof run.messages !== 'object')
+                    return undefined;
+                return run;
             }
-            if (/^(# |\u2139 )(tests|pass|fail) \d+$/.test(line)) {
-                counted = true;
-                return;
-            }
-            if (format !== 'tap' && /^\u2716 failing tests:$/.test(line)) {
-                afterList = true;
-                return;
-            }
-            if (afterList)
-                return;
-            if (format === 'tap') {
-                const sub = TAP_SUBTEST.exec(line);
-                if (sub) {
-                    stack.open(sub[1].length, sub[2]);
-                    return;
-                }
-                const r = TAP_RESULT.exec(line);
-                if (r) {
-                    const isTest = record(r[1].length, r[3], r[4] ? 'skipped' : r[2] === 'ok' ? 'passed' : 'failed');
-                    block = undefined;
-                    errorFor = r[2] === 'not ok' && isTest ? { id: seen.at(-1)?.path.join(' \u203a ') ?? '', lines: [] } : undefined;
-                    return;
-                }
-                const comment = /^# (.*)$/.exec(line);
-                if (comment) {
-                    between.push(comment[1].trimEnd());
-                    return;
-                }
-                if (block && errorFor) {
-                    // The lines of a block scalar (error: |-), more indented than its key.
-                    if (line.trim() === '' || line.length - line.trimStart().length > block.indent) {
-                        block.lines.push(line.trim());
-                        run.messages[errorFor.id] = clipMessage(block.lines.join('\n'));
-                        return;
-                    }
-                    block = undefined;
-                }
-                const e = /^(\s+)error: (.*)$/.exec(line);
-                if (e && errorFor) {
-                    const value = e[2].trim();
-                    if (/^[|>][-+]?$/.test(value))
-                        block = { indent: e[1].length, lines: [] };
-                    else
-                        run.messages[errorFor.id] = clipMessage(unquoteYaml(value));
-                }
-                return;
-            }
-            const suite = SPEC_SUITE.exec(line);
-            if (suite) {
-                format = 'spec';
-                stack.open(suite[1].length, suite[2]);
-                return;
-            }
-            const r = SPEC_RESULT.exec(line);
-            if (r) {
-                format = 'spec';
-                const isTest = record(r[1].length, r[3], r[4] ? 'skipped' : r[2] === '\u2714' ? 'passed' : r[2] === '\ufe63' ? 'skipped' : 'failed');
-                errorFor = r[2] === '\u2716' && isTest ? { id: seen.at(-1)?.path.join(' \u203a ') ?? '', lines: [] } : undefined;
-                return;
-            }
-            if (line.trim() !== '')
-                between.push(line.trimEnd());
-            if (errorFor && line.trim() !== '' && !/^\s+at /.test(line) && errorFor.lines.length < 4) {
-                errorFor.lines.push(line.trim());
-                run.messages[errorFor.id] = clipMessage(errorFor.lines.join('\n'));
+            catch {
+                return undefined;
             }
         },
-        finish(exitCode) {
-            if (!format || (!counted && seen.length === 0))
+        async save(key, run) {
+            await files.write(file(key), `${JSON.stringify(run)}\n`);
+        },
+        async lastFailing(command) {
+            try {
+                const text = await files.read(last(command));
+                const ids = text === undefined ? undefined : JSON.parse(text);
+                return Array.isArray(ids) && ids.every((id) => typeof id === 'string') ? ids : undefined;
+            }
+            catch {
                 return undefined;
-            run.reader = 'node-test';
-            run.exitCode = exitCode;
-            // A suite is a test some other test is nested in: only the leaves are tests.
-            const ids = seen.map((s) => s.path.join(' \u203a '));
-            for (const [i, s] of seen.entries()) {
-                const id = ids[i];
-                if (ids.some((other) => other.startsWith(`${id} \u203a `)))
+            }
+        },
+        async rememberFailing(command, failing) {
+            await files.write(last(command), `${JSON.stringify(failing)}\n`);
+        },
+        async remove(key) {
+            await files.remove(file(key));
+        },
+        async forget() {
+            // What the last baselines had failing goes too (not counted: they are not baselines); never through a link.
+            const lastDir = (await files.list(files.dir)).find((e) => e.name === LAST_FAILING_DIR);
+            if (lastDir && !lastDir.stamp.endsWith(':link'))
+                for (const { name } of await files.list(external_node_path_default().join(files.dir, LAST_FAILING_DIR), { names: true }))
+                    if (name.endsWith('.json'))
+                        await files.remove(external_node_path_default().join(files.dir, LAST_FAILING_DIR, name)).catch(() => undefined);
+            const dir = external_node_path_default().join(files.dir, BASELINES_DIR);
+            // A symlink at the directory's name is not ours to read through: the link goes (and with it
+            // every baseline read through it), never a file where it points.
+            const entry = (await files.list(files.dir)).find((e) => e.name === BASELINES_DIR);
+            if (entry?.stamp.endsWith(':link')) {
+                await files.remove(dir);
+                return 0;
+            }
+            let forgotten = 0;
+            for (const { name } of await files.list(dir, { names: true })) {
+                if (!name.endsWith('.json'))
                     continue;
-                recordOutcome(run, id, s.outcome);
-            }
-            const files = Object.keys(run.groups);
-            if (Object.keys(run.tests).length === 0 && files.length > 0)
-                run.cannotRun = `no test file could run (${files.slice(0, 3).join(', ')}: ${run.messages[`${files[0]}::*`]?.split('\n')[0]})`;
-            else if (Object.keys(run.tests).length === 0)
-                markNoTests(run, 'node --test ran no tests');
-            return run;
-        },
-    };
-}
-/** A TAP YAML scalar as text: a quoted one unquoted, a block indicator (|, >) dropped, a plain one as it is. */
-function unquoteYaml(value) {
-    const v = value.trim();
-    if (v.length >= 2 && v.startsWith("'") && v.endsWith("'"))
-        return v.slice(1, -1).replace(/''/g, "'");
-    if (v.length >= 2 && v.startsWith('"') && v.endsWith('"')) {
-        try {
-            return JSON.parse(v);
-        }
-        catch {
-            return v.slice(1, -1);
-        }
-    }
-    return v.replace(/^[|>][-+]?\s*$/, '');
-}
-
-;// CONCATENATED MODULE: ./src/verdict/readers/pytest.ts
-/**
- * pytest. agent-loop runs the suite with `-rA` added to PYTEST_ADDOPTS (baseline.ts), so the short
- * summary names every test with its outcome (`PASSED tests/a.py::test_x`); without it the summary
- * still names the failing ones, and the progress lines (`tests/a.py ..F.`) or `-v` lines
- * (`tests/a.py::test_x PASSED`) tell which files ran. A collection error interrupts the whole
- * session: nothing ran.
- */
-
-
-const pytest_SUMMARY = /^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S+)(?: - (.*))?$/;
-const pytest_VERBOSE = /^(\S+::\S.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b/;
-const PROGRESS = /^(\S+\.py) ([.FEsxX]+)(?:\s+\[\s*\d+%\])?$/;
-const FINAL = /^=*\s*(?:(?:\d+ (?:passed|failed|skipped|deselected|xfailed|xpassed|errors?|warnings?)(?:, )?)+|no tests ran) in [\d.]+s(?: \([^)]*\))?\s*=*$/;
-const outcome = (word) => word === 'PASSED' || word === 'XFAIL' ? 'passed' : word === 'SKIPPED' ? 'skipped' : 'failed';
-const groupOfId = (id) => id.split('::')[0];
-/** A short summary line (`FAILED tests/a.py::test_x - message`), or a file that could not be collected. */
-function summaryLine(s, word, id, message) {
-    const { run } = s;
-    if (!id.includes('::')) {
-        // `ERROR tests/a.py`: the file could not be collected.
-        run.groups[id] = 'error';
-        s.collectErrors.push(id);
-        return;
-    }
-    recordOutcome(run, id, outcome(word));
-    if (message && run.tests[id] === 'failed')
-        run.messages[id] = clipMessage(message);
-    const g = groupOfId(id);
-    if (run.groups[g] !== 'error')
-        run.groups[g] = run.tests[id] === 'failed' || run.groups[g] === 'failed' ? 'failed' : 'passed';
-}
-/** A test's `-v` line or a file's progress marks. */
-function progressLine(run, line) {
-    const v = pytest_VERBOSE.exec(line);
-    if (v) {
-        const [, id, word] = v;
-        if (!run.tests[id])
-            run.tests[id] = outcome(word);
-        const g = groupOfId(id);
-        if (run.groups[g] !== 'error' && run.groups[g] !== 'failed')
-            run.groups[g] = run.tests[id] === 'failed' ? 'failed' : 'passed';
-        return;
-    }
-    const p = PROGRESS.exec(line);
-    if (p) {
-        const [, file, marks] = p;
-        if (run.groups[file] !== 'error' && run.groups[file] !== 'failed')
-            run.groups[file] = /[FE]/.test(marks) ? 'failed' : 'passed';
-    }
-}
-function feedPytest(s, raw) {
-    const line = plain(raw);
-    if (/^=+ test session starts =+$/.test(line)) {
-        s.recognised = true;
-        s.started = true;
-        return;
-    }
-    if (FINAL.test(line)) {
-        s.recognised = true;
-        s.finished = true;
-        if (/no tests ran/.test(line))
-            s.noTests = !/\d+ (passed|failed)/.test(line);
-        return;
-    }
-    const interrupt = /^!+ Interrupted: (.*?) !+$/.exec(line);
-    if (interrupt) {
-        s.interrupted = interrupt[1];
-        return;
-    }
-    const summary = pytest_SUMMARY.exec(line);
-    if (summary) {
-        const [, word, id, message] = summary;
-        return summaryLine(s, word, id, message);
-    }
-    progressLine(s.run, line);
-}
-function finishPytest(s, exitCode) {
-    const { run } = s;
-    if (!s.recognised && Object.keys(run.tests).length === 0)
-        return undefined;
-    run.reader = 'pytest';
-    run.exitCode = exitCode;
-    if (s.started && !s.finished) {
-        // The process died mid-run (os._exit, a crash, a kill): the tests it listed ran; a file's
-        // progress marks say nothing of its tests after the crash, so no file vouches for them.
-        for (const g of Object.keys(run.groups))
-            if (run.groups[g] !== 'error')
-                delete run.groups[g];
-        if (Object.keys(run.tests).length === 0)
-            run.cannotRun = `pytest stopped before its summary (exit code ${exitCode}): no test result could be read`;
-        return run;
-    }
-    // 5: no tests were collected; 4: usage error; 3: internal error.
-    const files = s.collectErrors.length ? ` (${s.collectErrors.slice(0, 5).join(', ')})` : '';
-    if (s.interrupted && Object.keys(run.tests).length === 0)
-        run.cannotRun = `pytest stopped before running any test: ${s.interrupted}${files}`;
-    else if (exitCode === 5 || s.noTests)
-        markNoTests(run, 'pytest collected no tests');
-    else if (exitCode === 4 || exitCode === 3)
-        run.cannotRun = `pytest could not run (exit code ${exitCode}: ${exitCode === 4 ? 'usage error' : 'internal error'})`;
-    return run;
-}
-function pytestReader() {
-    const s = {
-        run: emptyRun(null),
-        recognised: false,
-        started: false,
-        finished: false,
-        noTests: false,
-        collectErrors: [],
-    };
-    return { name: 'pytest', feed: (raw) => feedPytest(s, raw), finish: (exitCode) => finishPytest(s, exitCode) };
-}
-
-;// CONCATENATED MODULE: ./src/verdict/readers/tape.ts
-/**
- * tape (and tap-producing runners like it): TAP whose tests are `# name` comment lines, each
- * followed by its assertions `ok N message` / `not ok N message` (no ` - ` before the message, which
- * is how node's own TAP names a test). A test fails when one of its assertions fails; a test whose
- * assertions are all `# SKIP` is skipped. The message of a failing test is its first failing
- * assertion's, with the `operator`, `expected` and `actual` lines of its YAML block. A run that
- * dies before tape's summary fails the test it died in, with the crash as its message.
- */
-
-
-const HEADER = /^# (.+)$/;
-/** The summary comments at the end: `# tests 12`, `# pass 11`, `# fail 1`, `# ok`, `# skip 2`, `# todo 0`. */
-const tape_SUMMARY = /^# (tests|pass|fail|skip|todo) +\d+$|^# ok$/;
-const ASSERTION = /^(ok|not ok) \d+ (?!- )(.*?)(?: # (SKIP|TODO)\b.*)?$/;
-const DETAIL = /^\s+(operator|expected|actual): (.*)$/;
-/** A test tape skipped whole (`test(name, { skip: true }, \u2026)`): `# SKIP name`. */
-const SKIPPED = /^# SKIP (.+)$/;
-/** An assertion of the current test. */
-function assertionLine(s, current, a) {
-    s.assertions++;
-    const t = s.tests.get(current) ?? { failed: false, skipped: true };
-    const failed = a[1] === 'not ok' && a[3] !== 'TODO';
-    s.tests.set(current, { failed: t.failed || failed, skipped: t.skipped && a[3] === 'SKIP' });
-    s.details = undefined;
-    if (failed && s.run.messages[current] === undefined) {
-        s.details = { id: current, lines: [a[2].trim()] };
-        s.run.messages[current] = clipMessage(s.details.lines.join('\n'));
-    }
-}
-/** A line of a failing assertion's YAML block: its operator, expected and actual values kept. */
-function detailLine(run, details, line) {
-    if (details.lines.length >= 4)
-        return;
-    const d = DETAIL.exec(line);
-    if (d) {
-        // A block scalar (`expected: |-`) has its value on the next line.
-        const value = d[2].trim();
-        details.pending = /^[|>][-+]?$/.test(value) ? d[1] : undefined;
-        if (!details.pending)
-            details.lines.push(`${d[1]}: ${value}`);
-    }
-    else if (details.pending) {
-        details.lines.push(`${details.pending}: ${line.trim()}`);
-        details.pending = undefined;
-    }
-    else
-        return;
-    run.messages[details.id] = clipMessage(details.lines.join('\n'));
-}
-function feedTape(s, raw) {
-    const line = plain(raw);
-    const a = ASSERTION.exec(line);
-    if (a && s.current !== undefined)
-        return assertionLine(s, s.current, a);
-    if (tape_SUMMARY.test(line)) {
-        if (line.startsWith('# tests'))
-            s.summarised = true;
-        s.current = undefined;
-        s.stoppedIn = undefined;
-        return;
-    }
-    const skipped = SKIPPED.exec(line);
-    if (skipped) {
-        s.current = undefined;
-        s.stoppedIn = undefined;
-        s.tests.set(skipped[1].trim(), { failed: false, skipped: true });
-        return;
-    }
-    const h = HEADER.exec(line);
-    if (h && !line.startsWith('# Subtest:')) {
-        s.current = h[1].trim();
-        s.stoppedIn = s.current;
-        s.details = undefined;
-        return;
-    }
-    if (s.crash === undefined && /^(\w*Error|\w+Exception)\b.*?:/.test(line))
-        s.crash = line.trim();
-    if (s.details)
-        detailLine(s.run, s.details, line);
-}
-function finishTape(s, exitCode) {
-    const { run, stoppedIn, crash, assertions } = s;
-    if (assertions === 0)
-        return undefined;
-    run.reader = 'tape';
-    run.exitCode = exitCode;
-    for (const [name, t] of s.tests)
-        run.tests[name] = t.failed ? 'failed' : t.skipped ? 'skipped' : 'passed';
-    // A run that died before its summary: the test it died in fails with the crash; the tests after it
-    // never ran and are not listed (the verdict counts those that passed before as broken). Some tests
-    // ran, so it is a verdict, not a suite that cannot run (which would bounce, and halt a red baseline).
-    if (!s.summarised && exitCode !== 0 && stoppedIn !== undefined) {
-        run.tests[stoppedIn] = 'failed';
-        const why = `exit code ${exitCode}${crash ? `: ${crash}` : ''}`;
-        const earlier = run.messages[stoppedIn] ? `\n${run.messages[stoppedIn]}` : '';
-        run.messages[stoppedIn] = clipMessage(`tape stopped in this test after ${assertions} assertion(s), before its summary (${why})${earlier}`);
-    }
-    return run;
-}
-function tapeReader() {
-    const s = { run: emptyRun(null), assertions: 0, summarised: false, tests: new Map() };
-    return { name: 'tape', feed: (raw) => feedTape(s, raw), finish: (exitCode) => finishTape(s, exitCode) };
-}
-
-;// CONCATENATED MODULE: ./src/verdict/readers/vitest.ts
-/**
- * Vitest. A file that passed is one line (` \u2713 path (3 tests) 2ms`): its tests are not listed; a
- * file with a failure lists each test (`\u2713`, `\u00d7`, `\u2193` skipped) under ` \u276f path`. Files that could not
- * load are listed under "Failed Suites" as ` FAIL  path [ path ]`; failing tests again under
- * "Failed Tests" as ` FAIL  path > describe > name`, with their message on the next line.
- */
-
-
-const vitest_FILE = /^ (\u2713|\u276f|\u00d7|\u2193) (\S+) \((\d+) tests?(?: \| (\d+) failed)?(?: \| \d+ skipped)?\)(?: \d+m?s)?$/;
-const vitest_TEST = /^ {3,}(\u2713|\u00d7|\u2193|\u2717) (.+?)(?: \d+m?s)?$/;
-const FAILED = /^ FAIL {1,2}(\S+?)(?: > (.+?))?(?: \[ (\S+) \])?$/;
-function vitestReader() {
-    const run = emptyRun(null);
-    let recognised = false;
-    let file;
-    let messageFor;
-    let noFiles = false;
-    return {
-        name: 'vitest',
-        feed(raw) {
-            const line = plain(raw);
-            if (/^ RUN {1,2}v\d/.test(line) || /^ {0,6}Test Files /.test(line)) {
-                recognised = true;
-                return;
-            }
-            if (/No test files found/.test(line)) {
-                recognised = true;
-                noFiles = true;
-                return;
-            }
-            if (messageFor) {
-                if (line.trim() !== '') {
-                    run.messages[messageFor] = clipMessage(line);
-                    messageFor = undefined;
+                try {
+                    await files.remove(external_node_path_default().join(dir, name));
+                    forgotten++;
                 }
-                return;
-            }
-            const f = vitest_FILE.exec(line);
-            if (f) {
-                file = f[2];
-                run.groups[file] = f[1] === '\u2713' ? 'passed' : f[1] === '\u2193' ? 'skipped' : 'failed';
-                return;
-            }
-            const failed = FAILED.exec(line);
-            if (failed) {
-                file = undefined;
-                const [, path, name, suite] = failed;
-                if (suite !== undefined || name === undefined) {
-                    run.groups[path] = 'error';
-                    messageFor = `${path}::*`;
+                catch (error) {
+                    // A directory made there was never a baseline (none is read from it): left alone.
+                    if (!['EISDIR', 'ERR_FS_EISDIR'].includes(error.code ?? ''))
+                        throw error;
                 }
-                else {
-                    const id = testId(path, name);
-                    run.tests[id] = 'failed';
-                    messageFor = id;
-                }
-                return;
             }
-            const t = file ? vitest_TEST.exec(line) : null;
-            if (t && file) {
-                const [, mark, name] = t;
-                recordOutcome(run, testId(file, name), mark === '\u2713' ? 'passed' : mark === '\u2193' ? 'skipped' : 'failed');
-                return;
-            }
-            if (!/^ {3,}/.test(line))
-                file = undefined;
-        },
-        finish(exitCode) {
-            if (!recognised)
-                return undefined;
-            run.reader = 'vitest';
-            run.exitCode = exitCode;
-            const groups = Object.values(run.groups);
-            if (noFiles || groups.length === 0)
-                markNoTests(run, 'vitest found no test files');
-            else if (groups.every((g) => g === 'error'))
-                run.cannotRun = `no test file could run (${Object.keys(run.groups).slice(0, 3).join(', ')})`;
-            return run;
+            return forgotten;
         },
     };
 }
-
-;// CONCATENATED MODULE: ./src/verdict/readers/index.ts
+/** One line on a baseline for the log. Pure. */
+function describeBaseline(run) {
+    if (!isReadable(run))
+        return run.exitCode === 0 ? 'passes (read by its exit code only)' : `fails (exit code ${run.exitCode})`;
+    const failing = failedIds(run);
+    const total = Object.keys(run.tests).length;
+    const failingNow = failing.length
+        ? `, ${failing.length} failing before any change: ${firstIds(failing, 5)}`
+        : ', none failing';
+    return `${total} test(s) read (${run.reader})${failingNow}`;
+}
 /**
- * Reading a suite's run per test: the JUnit report when the user names one (--junit-file),
- * else whichever built-in reader understands the console output, fed line by line while it
- * streams. Nothing understood: only the exit code counts (`reader` undefined).
+ * Whether a red baseline's failures need a second run to tell a flake from a failure that is there:
+ * when one of them did not fail in the last baseline recorded for the same command (or none was
+ * recorded). A suite that stays red the same way from commit to commit is run once per baseline, as
+ * a green one is; a test that starts failing (a flake, or a real break on the base) is run again. Pure.
  */
-
-
-
-
-
-
-
-
-
-
-function createSuiteReader() {
-    const readers = [
-        pytestReader(),
-        jestReader(),
-        vitestReader(),
-        mochaReader(),
-        nodeTestReader(),
-        tapeReader(),
-        goTestReader(),
-        cargoTestReader(),
-    ];
-    return {
-        feed(line) {
-            for (const r of readers)
-                r.feed(line);
-        },
-        finish(exitCode, junitXml) {
-            const fromJUnit = junitXml !== undefined ? readJUnit(junitXml, exitCode) : undefined;
-            const read = readers.map((r) => r.finish(exitCode)).filter((r) => r !== undefined);
-            const size = (r) => Object.keys(r.tests).length + Object.keys(r.groups).length;
-            const best = fromJUnit ?? read.sort((a, b) => size(b) - size(a))[0] ?? emptyRun(exitCode);
-            if (exitCode === 127 || exitCode === 126)
-                best.cannotRun = `the test command could not be run (exit code ${exitCode}: ${exitCode === 127 ? 'command not found' : 'not executable'})`;
-            return best;
-        },
-    };
-}
-/** Reads a whole console output (tests, benchmarks, recorded fixtures). */
-function readSuiteOutput(output, exitCode, junitXml) {
-    const reader = createSuiteReader();
-    for (const line of output.split('\n'))
-        reader.feed(line);
-    return reader.finish(exitCode, junitXml);
-}
-/** A JUnit report as a run: each testcase `classname::name` (or `file::name`), its suite file as the group when given. */
-function readJUnit(xml, exitCode) {
-    const report = parseJUnitXml(xml);
-    if (report.cases.length === 0)
-        return undefined;
-    const run = emptyRun(exitCode);
-    run.reader = 'junit';
-    for (const c of report.cases)
-        recordOutcome(run, testId(c.classname ?? c.file, c.name), c.outcome);
-    for (const f of report.failed) {
-        const id = testId(f.classname ?? f.file, f.name);
-        if (run.tests[id] === 'failed')
-            run.messages[id] = clipMessage(f.message || f.details);
-    }
-    return run;
-}
-
-;// CONCATENATED MODULE: ./src/loop/testGate.ts
-/** The test gate: which command proves the work is done, and running it. */
-
-
-
-/**
- * The test command detected from the repository at `cwd`; undefined when there is none. In order:
- * a package.json test script \u2192 npm test; pytest's configuration, or test_*.py / *_test.py files
- * at the top, in tests/ or in test/ \u2192 pytest; go.mod \u2192 go test ./...; Cargo.toml \u2192 cargo test; a
- * Makefile with a test target \u2192 make test. A tests/ directory alone says nothing about the
- * language (a Cargo crate has one too). Reads a few files only.
- */
-function detectTestCommand(cwd) {
-    const at = (f) => external_node_path_default().join(cwd, f);
-    const read = (f) => {
-        try {
-            return (0,external_node_fs_namespaceObject.readFileSync)(at(f), 'utf8');
-        }
-        catch {
-            return undefined;
-        }
-    };
-    const pkg = read('package.json');
-    if (pkg !== undefined) {
-        try {
-            const scripts = JSON.parse(pkg).scripts;
-            if (scripts?.test && !/no test specified/.test(scripts.test))
-                return 'npm test';
-        }
-        catch {
-            // An unreadable package.json is not a test configuration.
-        }
-    }
-    if (['pytest.ini', 'conftest.py'].some((f) => (0,external_node_fs_namespaceObject.existsSync)(at(f))))
-        return 'pytest';
-    if (/^\[pytest\]/m.test(read('tox.ini') ?? '') ||
-        /\[tool\.pytest/.test(read('pyproject.toml') ?? '') ||
-        /\[tool:pytest\]/.test(read('setup.cfg') ?? ''))
-        return 'pytest';
-    if (['.', 'tests', 'test'].some((dir) => pythonTests(at(dir))))
-        return 'pytest';
-    if ((0,external_node_fs_namespaceObject.existsSync)(at('go.mod')))
-        return 'go test ./...';
-    if ((0,external_node_fs_namespaceObject.existsSync)(at('Cargo.toml')))
-        return 'cargo test';
-    for (const f of ['Makefile', 'makefile', 'GNUmakefile']) {
-        if (/^test\s*:/m.test(read(f) ?? ''))
-            return 'make test';
-    }
-    return undefined;
-}
-/** Whether `dir` holds a pytest-style test file (test_*.py or *_test.py), looking at its entries only. */
-function pythonTests(dir) {
-    try {
-        return (0,external_node_fs_namespaceObject.readdirSync)(dir).some((name) => /^test_.+\.py$|^.+_test\.py$/.test(name));
-    }
-    catch {
+function needsConfirmation(failing, lastFailing) {
+    if (failing.length === 0)
         return false;
+    if (lastFailing === undefined)
+        return true;
+    const known = new Set(lastFailing);
+    return failing.some((id) => !known.has(id));
+}
+/**
+ * A red baseline checked by a second run on the same tree: a test that failed in the first and
+ * passes in the second is flaky, and counts as passing at baseline (the work must keep it passing;
+ * the verdict's own confirmation run tells a flake from a break there). Otherwise a flake at
+ * baseline, kept for the commit, would excuse a real break of that test in every cycle on it. Pure.
+ */
+function confirmBaselineFailures(first, second) {
+    if (!isReadable(first) || !isReadable(second) || second.cannotRun)
+        return { run: first, flaky: [] };
+    const flaky = failedIds(first).filter((id) => passedIn(second, id));
+    if (flaky.length === 0)
+        return { run: first, flaky };
+    const run = {
+        ...first,
+        tests: { ...first.tests },
+        groups: { ...first.groups },
+        messages: { ...first.messages },
+    };
+    for (const id of flaky) {
+        const group = id.endsWith(`${GROUP_SEPARATOR}*`) ? id.slice(0, -GROUP_SEPARATOR.length - 1) : undefined;
+        if (group !== undefined)
+            run.groups[group] = second.groups[group] ?? 'passed';
+        else
+            run.tests[id] = 'passed';
+        delete run.messages[id];
     }
+    return { run, flaky };
 }
+
+;// CONCATENATED MODULE: ./src/loop/baseline.ts
+/**
+ * A cycle's baseline: the suite run on the base branch's tree as the cycle starts (its `baseTip`),
+ * before its first agent run (src/verdict/baseline.ts keeps it, keyed by that commit and the
+ * command). Every verdict in the cycle compares the agent's work with it. A cycle that continues an
+ * earlier cycle's branch (escalated, its rejected work kept as wip:) starts from a tree that holds
+ * that work: its baseline is still the base tip's, so that what the earlier work broke is the
+ * cycle's to mend, not a failure "before any change".
+ */
+
+
+
 
 
 
 
 /**
- * The environment the test command runs in: pytest also prints a line per passed test (-rA), so
- * that its results can be read per test without a report file.
+ * A --fresh start forgets every recorded baseline: one recorded while the environment was broken (a
+ * service down, a dependency missing) would otherwise go on excusing the same failures after the
+ * work, under the same commit. Each cycle's suite then runs again on its base.
  */
-function testEnv(env) {
-    const addopts = env.PYTEST_ADDOPTS ?? '';
-    return /(^|\s)-r\S*A/.test(addopts) ? env : { ...env, PYTEST_ADDOPTS: `${addopts} -rA`.trim() };
+async function forgetBaselines(deps) {
+    const forgotten = await baselineStore(filesOf(deps)).forget();
+    if (forgotten > 0)
+        deps.logger.info('tests.baseline', `${surface(deps.settings?.terms).given('fresh')}: ${forgotten} recorded baseline${forgotten === 1 ? '' : 's'}` +
+            ` forgotten (${external_node_path_default().join(deps.stateDir, BASELINES_DIR)}); each cycle's suite runs again on its base.`, { forgotten });
 }
 /**
- * Runs the test command through the shell; exit code 0 is a pass. Output streams to `onLine`, a
- * bounded tail is kept, and every line is read per test (src/verdict/readers); with `junitFile`,
- * the report the command writes there (removed first) is read instead.
+ * The end of a slice: the baselines this run remembers that were rewritten or removed since (by the
+ * agent: agent-loop never rewrites one). The one this slice holds (`held`, its current cycle's) is
+ * written back as the run had it; any other rewritten one is removed, so that a later run, which
+ * does not remember it, runs the suite again rather than trusting it. Returns what it did, by key.
  */
-async function runTestCommand(command, opts) {
-    const reader = createSuiteReader();
-    if (opts.junitFile)
-        await removeStaleReport(opts.junitFile, opts.cwd);
-    const r = await runProcess({
-        command,
-        shell: true,
-        cwd: opts.cwd,
-        env: testEnv(opts.purpose ? { ...opts.env, AGENT_LOOP_TEST_PURPOSE: opts.purpose } : opts.env),
-        timeoutMs: opts.timeoutMs,
-        signal: opts.signal,
-        tailBytes: 16 * 1024,
-        onSpawn: opts.onSpawn,
-        mask: opts.mask,
-        onLine: (line, stream, cut) => {
-            reader.feed(line);
-            opts.onLine(line, stream, cut);
-        },
+async function mendBaselines(deps, state, held) {
+    const store = baselineStore(filesOf(deps));
+    const restored = [];
+    const removed = [];
+    for (const [key, digest] of Object.entries(state.baselines ?? {})) {
+        const kept = await store.load(key);
+        if (kept && baselineDigest(kept) === digest)
+            continue;
+        if (held?.key === key && baselineDigest(held.run) === digest) {
+            await store.save(key, held.run);
+            restored.push(key);
+        }
+        else if (kept) {
+            await store.remove(key);
+            removed.push(key);
+        }
+    }
+    const where = external_node_path_default().join(deps.stateDir, BASELINES_DIR);
+    if (restored.length > 0)
+        deps.logger.warn('tests.baseline', `The baseline of this cycle (${restored.join(', ')}) in ${where} was changed or removed during this ` +
+            `slice, not by agent-loop (most likely by the agent): written back as this run recorded it.`, { keys: restored });
+    if (removed.length > 0)
+        deps.logger.warn('tests.baseline', `${removed.length} recorded baseline${removed.length === 1 ? '' : 's'} in ${where} changed during ` +
+            `this slice, not by agent-loop (most likely by the agent): removed, so that no later run trusts ${removed.length === 1 ? 'it' : 'them'}` +
+            `: ${removed.join(', ')}.`, { keys: removed });
+    return { restored, removed };
+}
+/**
+ * The current cycle's baseline: read from the state directory when the base tip's was kept, else
+ * run now (only while the cycle has not changed the tree: a resumed cycle whose baseline is gone is
+ * judged by the exit code alone, and says so). When the checkout holds more than the base tip (an
+ * earlier cycle's branch, merged with the base), the suite runs with the base tip checked out
+ * (detached), and the cycle's branch is checked out again after. What it came to goes to the core
+ * (src/core/baseline.ts), which folds it into the loop state, halts on one that gives no verdict,
+ * and asks for one run now to be kept (`keepBaseline`). undefined: interrupted.
+ */
+async function cycleBaseline(deps, state, checkpointId) {
+    const { settings, logger, git } = deps;
+    const cycle = cycleInFlight(state);
+    const store = baselineStore(filesOf(deps));
+    const junit = settings.junitFile;
+    // The base tip, recorded when the cycle opened; else (no branches, an older checkpoint) HEAD.
+    const baseTip = git ? cycle.baseTip : undefined;
+    const key = cycle.baselineKey ??
+        baselineKey(baseTip ?? (git ? await git.head() : `${checkpointId}:${cycle.startedAtIteration}`), settings.testCommand, junit);
+    const where = external_node_path_default().join(deps.stateDir, BASELINES_DIR);
+    const kept = await trustedKept(deps, state, store, key);
+    if (kept) {
+        if (!cycle.baselineKey)
+            logger.info('tests.baseline', `Baseline for this tree already known (${where}): ${describeBaseline(kept)}.`, {
+                key,
+            });
+        return { key, source: 'kept', run: kept, digest: baselineDigest(kept) };
+    }
+    if (cycle.iterations > 0) {
+        logger.warn('tests.baseline', BASELINE_TEXT.gone(key, where), { key });
+        return { key, source: 'none' };
+    }
+    // The checkout holds more than the base tip: this cycle continues an earlier cycle's branch.
+    const onBase = git && baseTip && (await git.changedFiles(baseTip)).length > 0 ? { git, tip: baseTip } : undefined;
+    if (onBase && (await onBase.git.hasWorkSince(await onBase.git.head()))) {
+        // Uncommitted changes (a run killed during the agent's first run, its baseline lost): the base
+        // tip cannot be checked out without them, and the tree they are in is not the cycle's start.
+        logger.warn('tests.baseline', BASELINE_TEXT.uncommitted(key, where, onBase.tip), { key });
+        return { key, source: 'none' };
+    }
+    logger.info('tests.baseline', onBase
+        ? BASELINE_TEXT.onBase(state.baseBranch, onBase.tip, cycle.branch, settings.testCommand)
+        : `Running the tests on the cycle's starting tree first (the baseline every verdict compares with): ${settings.testCommand}`, { command: settings.testCommand, ...(onBase ? { baseTip: onBase.tip } : {}) });
+    const tests = () => deps.runTests(settings.testCommand, deps.signal, 'baseline');
+    const outcome = onBase
+        ? await onTree(onBase.git, onBase.tip, tests, filesOf(deps), deps.stateDir)
+        : await confirmedRun(deps, state, store, tests);
+    if (deps.signal?.aborted)
+        return undefined;
+    const run = outcome.run ?? emptyRun(outcome.exitCode);
+    logger.info('tests.baseline', `Baseline: ${describeBaseline(run)} (${(outcome.durationMs / 1000).toFixed(1)}s).`, {
+        key,
+        exitCode: outcome.exitCode,
+        reader: run.reader ?? null,
     });
-    const note = r.timedOut
-        ? `\n(test command timed out after ${opts.timeoutMs / 60000} min)`
-        : r.spawnError
-            ? `\n(${r.spawnError})`
-            : '';
-    let xml;
-    if (opts.junitFile) {
-        try {
-            // The report enters the engine here (the verdict quotes its failures, the next prompt too): masked as the output is.
-            const report = readInput(opts.junitFile, 64 * MiB);
-            xml = opts.mask ? opts.mask(report) : report;
-        }
-        catch {
-            xml = undefined; // not written (the runner crashed before): the console output is read
-        }
-    }
-    const read = reader.finish(r.timedOut ? null : r.exitCode, xml);
-    const run = opts.mask ? maskedRun(read, opts.mask) : read;
-    if (r.timedOut)
-        run.cannotRun = `the test command timed out after ${opts.timeoutMs / 60000} min`;
+    const ownTree = !onBase;
+    const failing = ownTree && isReadable(run) && !run.cannotRun ? failedIds(run) : undefined;
     return {
-        passed: r.exitCode === 0 && !r.timedOut,
-        exitCode: r.exitCode,
-        durationMs: r.durationMs,
-        tail: r.tail + note,
+        key,
+        source: 'ran',
         run,
+        digest: baselineDigest(run),
+        ownTree,
+        ...(failing ? { lastFailing: { key: lastFailingKey(settings.testCommand), digest: failingDigest(failing) } } : {}),
     };
 }
 /**
- * Removes the report an earlier run left, so that a run that writes none is not read as the old
- * one: only a regular file inside `workTree`. A path elsewhere, a device, a directory or a link is
- * never touched (a --junit-file of /dev/zero must not remove /dev/zero).
+ * A baseline run now that gives a verdict (the core asked: `keepBaseline`), kept in the state
+ * directory; on the cycle's own tree its failing tests recorded too, for the next red baseline.
  */
-async function removeStaleReport(file, workTree) {
-    const rel = external_node_path_default().relative(external_node_path_default().resolve(workTree), external_node_path_default().resolve(file));
-    if (rel === '' || rel.startsWith('..') || external_node_path_default().isAbsolute(rel))
-        return;
-    const stat = await external_node_fs_namespaceObject.promises.lstat(file).catch(() => undefined);
-    if (stat?.isFile())
-        await external_node_fs_namespaceObject.promises.rm(file, { force: true });
+async function keepBaseline(deps, key, run, ownTree) {
+    const store = baselineStore(filesOf(deps));
+    await store.save(key, run);
+    if (ownTree && isReadable(run) && !run.cannotRun)
+        await store.rememberFailing(deps.settings.testCommand, failedIds(run));
 }
-/** Why the JUnit file option cannot be used in `workTree`, if it cannot: outside it, or not a regular file. */
-function junitFileProblem(file, workTree, say = surface()) {
-    const abs = external_node_path_default().resolve(workTree, file);
-    const rel = external_node_path_default().relative(external_node_path_default().resolve(workTree), abs);
-    if (rel === '' || rel.startsWith('..') || external_node_path_default().isAbsolute(rel)) {
-        return (`${say.option('junitFile')}: '${file}' is outside the repository ${workTree}. Give the path, inside ` +
-            `the repository, where the test command writes its JUnit XML report (e.g. junit.xml or reports/junit.xml).`);
+/** The baseline's longer log lines. */
+const BASELINE_TEXT = {
+    gone: (key, where) => `The baseline of this cycle (${key}) is no longer in ${where} and the tree has moved on: ` +
+        "the agent's work is judged by the test command's exit code alone.",
+    uncommitted: (key, where, tip) => `The baseline of this cycle (${key}) is not in ${where} and the checkout has uncommitted changes, ` +
+        `so the base tip (${tip.slice(0, 12)}) cannot be checked out to run it: the agent's work is judged by the test command's exit code alone.`,
+    onBase: (baseBranch, tip, branch, command) => `Running the tests on ${baseBranch ?? 'the base branch'} as this cycle found it first (${tip.slice(0, 12)}, ` +
+        `checked out for the run; the baseline every verdict compares with): ${branch ?? 'the branch'} holds an earlier cycle's work, ` +
+        `and what it breaks is this cycle's to mend: ${command}`,
+};
+/** The baseline kept for `key` in the state directory, unless it changed since this run (or cycle) recorded it: then removed. */
+async function trustedKept(deps, state, store, key) {
+    const { logger } = deps;
+    const kept = await store.load(key);
+    const cycle = cycleInFlight(state);
+    // Kept in the state directory, where the agent can write: one that changed since this run had it
+    // would excuse what the agent broke as "failing before any change" (in this cycle, or in a later
+    // one on the same base tip: an escalated cycle leaves the base where it was).
+    const digest = state.baselines?.[key] ?? cycle.baselineDigest;
+    if (kept && digest !== undefined && baselineDigest(kept) !== digest) {
+        logger.warn('tests.baseline', `The baseline of this cycle (${key}) in ${external_node_path_default().join(deps.stateDir, BASELINES_DIR)} changed since ` +
+            `this ${cycle.baselineKey === key ? 'cycle' : 'run'} recorded it, not by agent-loop (most likely ` +
+            `by the agent): it is not trusted, and is removed.`, { key });
+        await store.remove(key);
+        return undefined;
     }
-    let stat;
+    return kept;
+}
+/**
+ * On the cycle's own starting tree, a red baseline is run once more (on an earlier cycle's branch,
+ * where the base tip is checked out for the run, it is not: one run while detached).
+ */
+async function confirmedRun(deps, state, store, tests) {
+    const { settings, logger } = deps;
+    const first = await tests();
+    const failing = first.run && isReadable(first.run) && !first.run.cannotRun ? failedIds(first.run) : [];
+    if (deps.signal?.aborted || !first.run || failing.length === 0)
+        return first;
+    // Kept for the commit, a failure here excuses that test in every cycle on it: a flake must not.
+    // Failures the last baseline had too are not run again (a suite that stays red costs one run),
+    // as this run recorded them: the record is in the state directory, where the agent can write, and
+    // one it rewrote to list a test that only flaked now would keep that flake as "failing before any
+    // change", excusing a real break of it (so is one this run did not write: a new run runs it twice).
+    const recorded = await store.lastFailing(settings.testCommand);
+    const vouched = state.lastFailing?.[lastFailingKey(settings.testCommand)];
+    const known = recorded && vouched !== undefined && failingDigest(recorded) === vouched ? recorded : undefined;
+    if (recorded && vouched !== undefined && !known)
+        logger.warn('tests.baseline', `The failing tests of the last baseline recorded in ${external_node_path_default().join(deps.stateDir, LAST_FAILING_DIR)}` +
+            ` changed since this run recorded them, not by agent-loop (most likely by the agent): not trusted, ` +
+            `so this baseline's failures are run again.`);
+    if (!needsConfirmation(failing, known))
+        return first;
+    const fresh = known ? failing.filter((id) => !known.includes(id)) : failing;
+    logger.info('tests.confirm', `${fresh.length} test(s) fail before any change${known ? ' that did not fail in the last baseline' : ''}` +
+        `: ${fresh.slice(0, 5).join(', ')}${fresh.length > 5 ? ', \u2026' : ''}; running the tests once more to ` +
+        `tell a failure that is there from a flaky one.`);
+    const second = await tests();
+    if (deps.signal?.aborted)
+        return first;
+    const { run, flaky } = confirmBaselineFailures(first.run, second.run ?? emptyRun(second.exitCode));
+    if (flaky.length)
+        logger.warn('tests.flaky', `Flaky before any change: ${flaky.join(', ')} failed once and passed on the second run; counted as ` +
+            `passing at baseline, so the work must keep ${flaky.length === 1 ? 'it' : 'them'} passing.`, { flaky });
+    return { ...first, run };
+}
+/**
+ * `run` with `commit` checked out (detached), then the branch (or commit) checked out before,
+ * whatever `run` did: the checkout was clean when it began (cycleBaseline checks), so a change to a
+ * tracked file since is the test run's (a snapshot, a report in the tree) and is thrown away, never
+ * carried onto the branch nor left to stop the switch back. A marker says where the checkout was
+ * while it is detached: a run killed in between is put back by the next (src/safety/baselineCheckout.ts).
+ */
+async function onTree(git, commit, run, files, stateDir) {
+    const back = await git.currentRef();
+    const marker = baselineCheckoutFile(stateDir);
+    await files.write(marker, JSON.stringify({ back, commit }));
+    await git.checkout(commit);
     try {
-        stat = (0,external_node_fs_namespaceObject.lstatSync)(abs);
+        return await run();
+    }
+    finally {
+        await git.checkout(back, { discard: true });
+        await files.remove(marker);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/loop/effects/end.ts
+/** The slice's end: its result built (after the baselines and git's staging settings are put right), or its crash thrown on. */
+
+
+const done = async (effect, ctx) => {
+    const { deps, run } = ctx;
+    const { logger, git, clock } = deps;
+    const seen = run.baselineSeen;
+    // Best effort: a state directory that cannot be written now must not lose the slice's result.
+    await mendBaselines(deps, run.model.loop, seen?.run ? { key: seen.key, run: seen.run } : undefined).catch((error) => logger.warn('tests.baseline', `Could not check the recorded baselines: ${error.message}.`));
+    // Not only before a commit: what an agent changed of what git stages (a filter, a remote
+    // pointed elsewhere, an exclude, an index flag) must not outlive the slice in the person's
+    // repository, nor be taken by the next run, which reads these settings as the person's.
+    await git
+        ?.putBackStaging()
+        .catch((error) => logger.warn('git.staging_restored', `Could not put back what decides what git stages (.git/config, .git/info/attributes, .git/info/exclude, ` +
+        `the index's flags): ${error.message}. Check them before the next run.`));
+    const { model } = run;
+    run.result = buildResult({
+        claimedElsewhere: model.claimedElsewhere ?? [],
+        status: effect.status,
+        state: model.loop,
+        start: ctx.start,
+        checkpointId: ctx.checkpointId,
+        durationMs: clock.now().getTime() - ctx.startedAt,
+        interrupted: effect.interrupted,
+        diagnostic: run.diagnostic,
+        ...(run.deferral ? { deferred: run.deferral } : {}),
+        // Deferred before it did anything: the checkpoint's loop is the one this slice started from.
+        unchanged: effect.status === 'deferred' && JSON.stringify(model.loop) === JSON.stringify(ctx.found),
+    });
+    return undefined;
+};
+const rethrow = async (_effect, { run }) => {
+    throw run.crash;
+};
+
+;// CONCATENATED MODULE: ./src/loop/ownIssues.ts
+/** The records of `ids` in the source now; undefined when it cannot say or put them back (then nothing is). */
+async function ownRecords(deps, ids) {
+    const { source } = deps;
+    if (!source.reinstate || !source.openRecords)
+        return undefined;
+    try {
+        const open = await source.openRecords();
+        return new Map([...open].filter(([id]) => ids.includes(id)));
     }
     catch {
-        return undefined; // not written yet: the test command writes it
+        return undefined; // An unreadable issues file is reported where the issues are read.
     }
-    if (!stat.isFile())
-        return (`${say.option('junitFile')}: '${file}' exists and is not a regular file (` +
-            (stat.isDirectory() ? 'a directory' : stat.isSymbolicLink() ? 'a symbolic link' : 'a device or special file') +
-            `). Give the path of the JUnit XML report the test command writes.`);
-    return undefined;
 }
 /**
- * The run's test ids and texts masked: a reader decodes what the mask saw encoded (an XML character
- * reference such as `&#115;k-ant-\u2026`, a JSON escape in a runner's events), so what it read enters here.
+ * Pure: the issues of `ids` recorded open at the cycle's start whose standing is not that now
+ * (closed, removed, another status or other dependencies). Other edits (a ticked checklist item,
+ * the agent's notes) are the cycle's work and stay.
  */
-function maskedRun(run, mask) {
-    const keys = (record, value) => Object.fromEntries(Object.entries(record).map(([k, v]) => [mask(k), value(v)]));
-    const same = (v) => v;
-    return {
-        ...run,
-        tests: keys(run.tests, same),
-        groups: keys(run.groups, same),
-        messages: keys(run.messages, mask),
-        ...(run.cannotRun !== undefined ? { cannotRun: mask(run.cannotRun) } : {}),
-    };
+function ownIssuesToPutBack(atStart, now, ids) {
+    return ids.filter((id) => {
+        const before = atStart.get(id);
+        return before !== undefined && now.get(id)?.standing !== before.standing;
+    });
 }
-
-;// CONCATENATED MODULE: ./src/util/promptDir.ts
 /**
- * Prompt templates a user keeps in a directory (the tdd-prompts and plan-prompts options): the named
- * files that exist, read. `option.name` is the option as the surface that ran names it (--tdd-prompts).
+ * Before an escalated cycle's work is committed as `wip:` (or left checked out by its halt): each of
+ * its issues that the agent closed, removed or re-statused is put back as it was at the cycle's
+ * start, with a warning; every other line of the file stays as it is.
  */
-
-
-
-function readPromptDir(option, files) {
-    const dir = external_node_path_default().resolve(option.cwd, option.value);
-    const names = Object.values(files);
-    if (!(0,external_node_fs_namespaceObject.existsSync)(dir)) {
-        return {
-            templates: {},
-            problem: `${option.name}: '${option.value}' does not exist. Point it at a directory holding ${names.join(', ')} (any of them).`,
-        };
+async function putBackOwnIssues(deps, atStart, ids) {
+    const { source, logger } = deps;
+    if (!atStart || atStart.size === 0)
+        return;
+    let now;
+    try {
+        now = await source.openRecords?.();
     }
-    const templates = {};
-    for (const [key, file] of Object.entries(files)) {
-        if (!(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(dir, file)))
-            continue;
+    catch {
+        return; // The agent left the file unreadable: the next read of the issues says so.
+    }
+    if (!now)
+        return;
+    for (const id of ownIssuesToPutBack(atStart, now, ids)) {
         try {
-            templates[key] = readInput(external_node_path_default().join(dir, file), MiB);
+            await source.reinstate?.(id, atStart.get(id)?.record);
+            logger.warn('issue.reinstated', `The agent closed, removed or re-statused issue ${id}, whose work was not accepted: put back as it ` +
+                `was when the cycle began, so that the escalation's wip: commit does not hold it closed. Only agent-loop ` +
+                `closes an issue, once its work passes the tests.`, { issueId: id, cycle: [...ids] });
         }
         catch (error) {
-            return {
-                templates: {},
-                problem: `${option.name}: ${error.message}; expected a prompt template file up to 1 MiB.`,
-            };
+            logger.warn('issue.reinstate_failed', `The agent closed or removed issue ${id}, whose work was not accepted, and it could not be put back: ` +
+                `${error.message}. Check ${source.description} and reopen ${id} by hand.`, { issueId: id });
         }
     }
-    return { templates };
+}
+
+;// CONCATENATED MODULE: ./src/loop/effects/branches.ts
+
+
+const openCycle = async (effect, ctx) => {
+    const cycle = await openBranch(ctx.deps, effect.cycle, ctx.run.model.loop.baseBranch);
+    // Its issues as the cycle finds them (on its branch): what an escalation puts back.
+    ctx.run.atCycleStart = await ownRecords(ctx.deps, cycle.issueIds);
+    return { type: 'cycleOpened', cycle };
+};
+const enterCycleBranch = async (effect, ctx) => {
+    const { deps, run } = ctx;
+    const { git, publisher, logger } = deps;
+    const loop = run.model.loop;
+    // A resumed cycle: make sure its branch is checked out (once per slice, not per iteration),
+    // the one an earlier run pushed when this checkout does not have it.
+    const branch = effect.branch;
+    if (git && (await git.currentRef()) !== branch) {
+        if (publisher && !(await git.branchExists(branch)) && (await publisher.fetchBranch(branch))) {
+            logger.info('git.fetched', `Continuing on ${branch} as the previous slice pushed it.`);
+        }
+        await git.switchToBranch(branch, loop.baseBranch ?? 'HEAD');
+    }
+    // A cycle opened by an earlier slice: its issues as this slice finds them, before its agent runs.
+    run.atCycleStart = await ownRecords(deps, loop.currentCycle?.issueIds ?? []);
+    return undefined;
+};
+const leaveCycle = async (effect, { deps, run }) => {
+    const { git, logger } = deps;
+    // A job of a wave works in its own worktree, removed at the wave's end: nothing to switch back.
+    const base = run.model.loop.baseBranch;
+    if (!git || !base || deps.waveJob || (await git.currentRef()) !== effect.branch)
+        return undefined;
+    await git.checkout(base);
+    const own = await git.subjectsSince(base, effect.branch);
+    if (own.length === 0)
+        await git.deleteBranch(effect.branch);
+    logger.info('git.left', `No agent worked on ${effect.branch}: back on ${base}, where the fix goes${own.length === 0 ? ` (${effect.branch} removed)` : ''}` +
+        `; the run that resumes opens the cycle again from ${base} as it is then.`);
+    return undefined;
+};
+/** A new cycle's branch: fetched when an earlier run pushed it, brought up to date with the base, checked out. */
+async function openBranch(deps, cycle, baseBranch) {
+    const { git, logger } = deps;
+    if (!git || !cycle.branch || !baseBranch)
+        return cycle;
+    // The branch of an earlier cycle of these issues (escalated: its work kept as wip:; or its
+    // pull request's, pushed by an earlier run) is brought up to date with the base first, so
+    // that this cycle merges back cleanly. Its baseline is still the base tip's (src/loop/baseline.ts):
+    // what the earlier work broke is this cycle's.
+    if (deps.publisher && !(await git.branchExists(cycle.branch)) && (await deps.publisher.fetchBranch(cycle.branch))) {
+        logger.info('git.fetched', `Continuing on ${cycle.branch} as an earlier run pushed it.`);
+    }
+    const earlier = await git.branchExists(cycle.branch);
+    const baseTip = await git.tipOf(baseBranch);
+    await git.switchToBranch(cycle.branch, baseBranch);
+    if (earlier) {
+        try {
+            await git.merge(baseBranch, `Merge ${baseBranch} into ${cycle.branch}: a new cycle on an earlier cycle's branch`);
+        }
+        catch (error) {
+            if (!(error instanceof MergeConflictError))
+                throw error;
+            // The run stops on the base, where it started: left on the branch, the next run read the
+            // issues from its tree (an issue closed there was taken for done).
+            await git.checkout(baseBranch);
+            throw new Error(`merging ${baseBranch} into ${cycle.branch} conflicts in ${error.conflicted.join(', ')}; the merge ` +
+                `was undone (git merge --abort) and ${baseBranch} is checked out again, as the run found it. Merge ` +
+                `${baseBranch} into ${cycle.branch} by hand (git checkout ${cycle.branch}, git merge ${baseBranch}` +
+                `, commit), check ${baseBranch} out again, then run again`);
+        }
+    }
+    return { ...cycle, baseTip };
+}
+
+;// CONCATENATED MODULE: ./src/loop/effects/claims.ts
+const claimIssues = async (effect, ctx) => {
+    const adopted = [];
+    const won = [];
+    for (const id of effect.issueIds) {
+        const outcome = await ctx.deps.source.claim(id, ctx.me, effect.expires, effect.resuming, effect.progress);
+        if (!outcome.won) {
+            // Lost to an older live claim: the issues claimed so far for this cycle are let go.
+            await letGo(ctx, won, effect.expires);
+            return { type: 'claimed', lost: { id, run: outcome.holder.run, expires: outcome.holder.expires }, adopted };
+        }
+        won.push(id);
+        adopted.push(...outcome.adopted.map((c) => c.run).filter((r) => !adopted.includes(r)));
+    }
+    return { type: 'claimed', adopted };
+};
+const holdClaim = async (effect, ctx) => {
+    for (const [i, id] of effect.issueIds.entries()) {
+        const taken = await ctx.deps.source
+            .renewClaim?.(id, ctx.me, effect.expires, effect.progress)
+            .catch((e) => {
+            claimWarning(ctx, 'renew', id, e);
+            return undefined;
+        });
+        if (!taken)
+            continue;
+        // Taken over: the cycle's other claims go too (theirs to take).
+        await letGo(ctx, effect.issueIds.filter((_, j) => j !== i), effect.expires);
+        return { type: 'claimed', lost: { id, run: taken.run, expires: taken.expires }, adopted: [] };
+    }
+    return { type: 'claimed', adopted: [] };
+};
+const renewClaim = async (effect, ctx) => {
+    for (const id of effect.issueIds)
+        await ctx.deps.source
+            .renewClaim?.(id, ctx.me, effect.expires, effect.progress)
+            .catch((e) => claimWarning(ctx, 'renew', id, e));
+    return undefined;
+};
+const releaseClaim = async (effect, ctx) => {
+    await letGo(ctx, effect.issueIds, effect.at, effect.progress);
+    return undefined;
+};
+/** Claim, renewal or release of one issue failed: the cycle goes on; the lease runs out by itself. */
+function claimWarning({ deps }, what, id, error) {
+    deps.logger.warn('claim.failed', `Could not ${what} the claim on ${id} in ${deps.source.description}: ${error.message}. The work goes on; the claim's lease runs out by itself.`, { issueId: id });
+}
+/** Releases this run's claims on `ids` at `at`; a release that fails is a warning (the lease runs out). */
+async function letGo(ctx, ids, at, progress) {
+    for (const id of ids)
+        await ctx.deps.source.releaseClaim?.(id, ctx.me, at, progress).catch((e) => claimWarning(ctx, 'release', id, e));
+}
+
+;// CONCATENATED MODULE: ./src/loop/effects/clock.ts
+const next = async (_effect, { deps }) => ({
+    type: 'tick',
+    now: deps.clock.now().getTime(),
+    aborted: deps.signal?.aborted ?? false,
+});
+const sleep = async (effect, { deps }) => {
+    await deps.clock.sleep(effect.ms, deps.signal);
+    return { type: 'woke', now: deps.clock.now().getTime() };
+};
+
+;// CONCATENATED MODULE: ./src/issues/fingerprint.ts
+/**
+ * What the core sees of a ready issue, with the fingerprint of its text: a digest of the title and
+ * body as read, so that an escalated issue a person edited since is tried again (issue 14: a halt
+ * lifts when its cause changed). The text is the masked one, as every issue text in the engine.
+ */
+
+
+/**
+ * The checklist's boxes do not count (ticked or not): --workflow tdd ticks them as it works, and that
+ * is no edit by a person that would make an escalated issue worth trying again.
+ */
+function issueFingerprint(issue) {
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(issue.title).update('\0').update(untickAll(issue.body)).digest('hex').slice(0, 16);
+}
+/** The issue as the core reads it (its ReadyIssue): id, title, labels, fingerprint, another run's claim. */
+function toReadyIssue(issue) {
+    return {
+        id: issue.id,
+        title: issue.title,
+        labels: issue.labels,
+        fingerprint: issueFingerprint(issue),
+        ...(issue.claimedBy ? { claimedBy: issue.claimedBy } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/json.ts
+/** Reading GitHub's JSON answers: which values are objects one can look into. */
+function json_isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/errors.ts
+/**
+ * A failed GitHub request as an error that names its cause and what to do about it: a bad token, a
+ * missing permission, a repository the token cannot see, a rate limit (with when to come back), a
+ * server failure.
+ */
+
+/** The error of a failed GitHub request, with the cause named and what to do about it. */
+class GitHubSourceError extends Error {
+    kind;
+    status;
+    resetAt;
+    constructor(message, 
+    /** auth and permission are permanent; rate-limit passes at `resetAt`; server is transient. */
+    kind, status, 
+    /** For rate limits: when GitHub said to come back (UTC epoch seconds), if it said. */
+    resetAt) {
+        super(message);
+        this.kind = kind;
+        this.status = status;
+        this.resetAt = resetAt;
+        this.name = 'GitHubSourceError';
+    }
+}
+function asHttpError(error) {
+    if (!json_isObject(error) || typeof error.status !== 'number')
+        return undefined;
+    return error;
+}
+/** The error for a failed `what` (e.g. "closing issue #3") in the repository `where` (owner/repo). */
+function explainHttpError(error, what, where) {
+    const { status } = error;
+    const headers = error.response?.headers ?? {};
+    const message = apiMessage(error);
+    if (status === 304)
+        return new GitHubSourceError('Not modified', 'other', 304);
+    if (status === 401) {
+        return new GitHubSourceError(`GitHub rejected the token while ${what} (401 ${message}). Check the \`github-token\` input: ` +
+            `it must be a valid token (the default \${{ github.token }}, or a personal access token) that has not expired or been revoked.`, 'auth', 401);
+    }
+    const remaining = headers['x-ratelimit-remaining'];
+    const resetHeader = Number(headers['x-ratelimit-reset']);
+    const primary = (status === 403 || status === 429) && String(remaining) === '0';
+    const secondary = (status === 403 || status === 429) && /secondary rate limit/i.test(message);
+    if (primary || secondary) {
+        const retryAfter = Number(headers['retry-after']);
+        const resetAt = primary && Number.isFinite(resetHeader)
+            ? resetHeader
+            : Number.isFinite(retryAfter)
+                ? Math.floor(Date.now() / 1000) + retryAfter
+                : undefined;
+        const when = resetAt !== undefined ? ` GitHub asks to wait until ${new Date(resetAt * 1000).toISOString()}.` : '';
+        return new GitHubSourceError(`GitHub ${primary ? 'API rate limit' : 'secondary rate limit'} exceeded while ${what} (${status} ${message}).${when} ` +
+            `The request was retried as long as the wait allowed; the next run resumes from the checkpoint.`, 'rate-limit', status, resetAt);
+    }
+    if (status === 403) {
+        return new GitHubSourceError(`The token may not do this while ${what} (403 ${message}). Give the workflow \`permissions: issues: write\`, ` +
+            `or pass a \`github-token\` with read and write access to the issues of ${where}.`, 'permission', 403);
+    }
+    if (status === 410)
+        return new GitHubSourceError(`Gone while ${what} (410 ${message}): it was deleted on GitHub (an issue, or the repository's issues turned off in ${where}).`, 'not-found', 410);
+    if (status === 404) {
+        return new GitHubSourceError(`Not found while ${what} (404 ${message}): check that ${where} exists and that the \`github-token\` input can read it ` +
+            `(GitHub answers 404 for a private repository the token cannot see).`, 'not-found', 404);
+    }
+    if (status >= 500)
+        return new GitHubSourceError(`GitHub failed while ${what} (${status} ${message}), also on retrying.`, 'server', status);
+    return new GitHubSourceError(`GitHub refused the request while ${what} (${status} ${message}).`, 'other', status);
+}
+/** GitHub's own `message` from the error body, else Octokit's. */
+function apiMessage(error) {
+    const data = error.response?.data;
+    if (!json_isObject(data) || typeof data.message !== 'string')
+        return error.message;
+    // A 422's details: "Validation Failed: A pull request already exists for octo:agent-loop/issue-1."
+    const details = Array.isArray(data.errors)
+        ? data.errors.map((e) => (json_isObject(e) && typeof e.message === 'string' ? e.message : undefined)).filter(Boolean)
+        : [];
+    return details.length > 0 ? `${data.message}: ${details.join('; ')}` : data.message;
+}
+
+;// CONCATENATED MODULE: ./src/issues/listing.ts
+/**
+ * A listing the run depends on (the source's open issues on GitHub, or the repository's open pull
+ * requests) that failed after the client's own retries: a 404, a 5xx, the network. It never means
+ * "no issues": the run cannot tell which issues are workable, so it starts none and ends deferred
+ * (src/core/result.ts), nothing lost; the next run lists them again.
+ */
+
+class ListingError extends Error {
+    what;
+    status;
+    constructor(
+    /** What failed, e.g. "listing the open pull requests of octo/widgets". */
+    what, 
+    /** The HTTP status of the last answer, null when there was none (the network). */
+    status, 
+    /** What failed in full: the status, GitHub's own message and what to check. */
+    message, 
+    /** The request's own error (a GitHubSourceError: its kind, a rate limit's reset). */
+    cause) {
+        super(message, cause === undefined ? undefined : { cause });
+        this.what = what;
+        this.status = status;
+        this.name = 'ListingError';
+    }
+}
+/**
+ * What a failed listing (`what`) throws: a ListingError (the run is deferred), keeping a GitHub
+ * request's status and explanation (src/issues/github/errors.ts); anything else is said with its own
+ * message. A token GitHub refuses (401, or 403 not a rate limit: the kinds auth and permission) is
+ * no passing failure: it is thrown as it is, so the run stops and the step fails, naming the token,
+ * rather than every later run being deferred, green, for ever.
+ */
+function listing_listingFailed(error, what) {
+    if (error instanceof ListingError)
+        return error;
+    if (error instanceof GitHubSourceError && (error.kind === 'auth' || error.kind === 'permission'))
+        return error;
+    if (error instanceof GitHubSourceError)
+        return new ListingError(what, error.status ?? null, error.message, error);
+    const message = error instanceof Error ? error.message : String(error);
+    return new ListingError(what, null, `${what} failed: ${message}`, error);
+}
+
+;// CONCATENATED MODULE: ./src/loop/finishedBranches.ts
+/**
+ * With --on-success branch, a finished cycle's work (and its issue's close, in a repository's issues
+ * file) stays on its branch, agent-loop/<id>, until a person merges it: on the base the issue is
+ * still open. Such an issue is not worked again, by this run or a later one (each would run the
+ * agent on top of the finished work, run after run), until its branch is merged or deleted.
+ */
+
+/** Of `ids`, those whose own branch holds a finished cycle's commit that `base` does not: id \u2192 branch. */
+async function finishedBranches(git, base, ids) {
+    const finished = new Map();
+    for (const id of ids) {
+        const branch = cycleBranchName([id]);
+        // The cycle's own commit (src/loop/slice.ts cycleSubject); an escalated cycle's is wip:. A branch
+        // git cannot read this way (a name it refuses, a base it does not know) holds nothing finished.
+        const subjects = (await git.branchExists(branch).catch(() => false))
+            ? await git.subjectsSince(base, branch).catch(() => [])
+            : [];
+        if (subjects.some((s) => s.startsWith(`agent-loop: ${id} `)))
+            finished.set(id, branch);
+    }
+    return finished;
+}
+/** What is said of an issue skipped for it, once per slice. */
+function finishedBranchMessage(id, branch, base) {
+    return (`Skipping ${id}: its work is finished on ${branch}, which is not merged into ${base} (the issue is ` +
+        `closed there). Merge ${branch} to land it, or delete it (git branch -D ${branch}) to have agent-loop ` +
+        `work on the issue again.`);
+}
+
+;// CONCATENATED MODULE: ./src/loop/publish.ts
+/** What a publisher throws when a step of landing the work failed, with what that means (classified by the adapter). */
+class LandingError extends Error {
+    failure;
+    constructor(failure) {
+        super(failure.message);
+        this.failure = failure;
+        this.name = 'LandingError';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/loop/issueWork.ts
+
+
+/** One issue effect; a failure classified: `gone` is warned about and dropped (it can never succeed), the rest returned. */
+async function issueEffect({ deps, redact }, id, what, run) {
+    const { source, logger } = deps;
+    const classify = deps.classifyIssueFailure ??
+        ((error, issue, doing) => ({
+            class: 'transient',
+            message: `could not ${doing} ${issue} in ${source.description}: ${error.message}`,
+        }));
+    try {
+        await run();
+        return undefined;
+    }
+    catch (error) {
+        const failure = classify(error, id, what);
+        if (failure.class !== 'gone')
+            return { ...failure, message: redact(failure.message) };
+        logger.warn('issue.gone', `${redact(failure.message)}: dropped (it can never be done).`, { issueId: id, what });
+        return undefined;
+    }
+}
+/** A finished cycle's issue actions, before its commit; a failure that is not `gone` is the landing's. */
+async function performIssueActions(ports, actions) {
+    const { source } = ports.deps;
+    for (const action of actions ?? []) {
+        const failed = action.kind === 'tick'
+            ? await issueEffect(ports, action.id, `tick "${action.item}" in`, () => tick(ports, action))
+            : action.kind === 'markNoChange' && source.markNoChange
+                ? await issueEffect(ports, action.id, `label ${NO_CHANGE_LABEL}`, () => source.markNoChange(action.id, action.note, action.close))
+                : await issueEffect(ports, action.id, 'close', () => source.close(action.id, action.note));
+        if (failed)
+            throw new LandingError(failed);
+    }
+}
+/** A checklist item's box ticked in its issue (--workflow tdd); sources without checklists do nothing. */
+async function tick({ deps }, action) {
+    const { source, logger } = deps;
+    if (!source.tickChecklistItem || !(await source.tickChecklistItem(action.id, action.item)))
+        return;
+    logger.info('issue.ticked', `Ticked "${action.item}" in ${action.id} (${source.description}).`, {
+        issueId: action.id,
+        item: action.item,
+    });
+}
+/**
+ * A tick as a notice, between iterations: where the issues live in the repository (beads), the
+ * change is committed at once (on the cycle's branch, it lands with the work), so that the next
+ * phase starts from a clean tree. The failures (none: it was done).
+ */
+async function tickNotice(ports, action) {
+    const { source, logger, git } = ports.deps;
+    const failed = await issueEffect(ports, action.id, `tick "${action.item}" in`, () => tick(ports, action));
+    if (failed) {
+        logger.warn('source.warning', `Could not tick "${action.item}" in ${action.id} (${source.description}): ${failed.message}. It stays recorded; the next run tries again.`);
+        return [failed.message];
+    }
+    if (git)
+        await git.commitAll(`agent-loop: ${action.id} ticks "${action.item}"`.slice(0, 120));
+    return [];
+}
+/** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. The failures. */
+async function labelEscalated(ports, ids, note, baseBranch) {
+    const { settings, source, logger, git } = ports.deps;
+    if (settings.closeOnBranch) {
+        // Beads issues published from a runner that is thrown away: a label committed here would never
+        // reach GitHub (and would move the base branch the halt compares with). The checkpoint keeps it.
+        logger.info('escalation.kept', `${ids.join(', ')} escalated: kept in the checkpoint, not labelled in ${source.description} (the ` +
+            `label would not outlast this runner). Later runs skip ${ids.length === 1 ? 'it' : 'them'} until ` +
+            `${ids.length === 1 ? 'it is' : 'they are'} edited on the base branch, or start over with the input fresh: true.`, { issueIds: ids });
+        return [];
+    }
+    const failures = [];
+    for (const id of ids) {
+        const failed = await issueEffect(ports, id, `label ${ESCALATED_LABEL}`, () => source.markEscalated(id, note));
+        if (!failed)
+            continue;
+        failures.push(failed.message);
+        logger.warn('source.warning', `Could not label ${id} as escalated in ${source.description}: ${failed.message}. It stays recorded; the next run tries again.`);
+    }
+    if (git && (await git.currentRef()) === baseBranch)
+        await git.commitAll(`agent-loop: ${ids.join(' ')} escalated`);
+    return failures;
+}
+
+;// CONCATENATED MODULE: ./src/loop/effects/issues.ts
+
+
+
+
+const readIssues = async (_effect, ctx) => {
+    const { deps, run } = ctx;
+    let listed;
+    try {
+        listed = await withoutOpenPullRequests(deps, await deps.source.ready(), run.toldInReview);
+    }
+    catch (error) {
+        // A listing GitHub did not answer: never taken for "no issues" (the run would end complete).
+        if (!(error instanceof ListingError))
+            throw error;
+        run.deferral = { what: error.what, status: error.status, message: ctx.redact(error.message) };
+        return { type: 'issuesUnlisted', failed: run.deferral };
+    }
+    return {
+        type: 'issuesRead',
+        ready: (await withoutFinishedBranches(deps, run.model.loop, listed, run.onBranch)).map(toReadyIssue),
+    };
+};
+const checkSource = async (_effect, ctx) => {
+    const unreadable = await ctx.unreadableSource();
+    return { type: 'sourceChecked', ...(unreadable ? { unreadable } : {}) };
+};
+const updateIssues = async (effect, ctx) => {
+    const { source } = ctx.deps;
+    for (const action of effect.actions) {
+        if (action.kind === 'tick')
+            await tick(ctx, action);
+        else if (action.kind === 'markNoChange' && source.markNoChange)
+            await source.markNoChange(action.id, action.note, action.close);
+        else
+            await source.close(action.id, action.note);
+    }
+    return undefined;
+};
+/**
+ * The ready issues less those whose work waits in an open pull request of agent-loop's (beads issues
+ * in the action: closed on the branch, still open on the base), each told once per slice. When the
+ * pull requests cannot be listed, none is started (none may get a second pull request): a
+ * ListingError, which defers the run; the next run looks again.
+ */
+async function withoutOpenPullRequests(deps, ready, told) {
+    const publisher = deps.publisher;
+    if (!publisher?.inReview || ready.length === 0)
+        return ready;
+    let open;
+    try {
+        open = await publisher.inReview(ready.map((i) => i.id));
+    }
+    catch (error) {
+        throw listing_listingFailed(error, `listing the open pull requests (${publisher.description})`);
+    }
+    for (const [id, pr] of open) {
+        if (told.has(id))
+            continue;
+        told.add(id);
+        deps.logger.info('issue.in_review', `Skipping ${id}: its pull request #${pr.number} (${pr.url}) is open. Merge it (the issue is closed ` +
+            `on its branch), or close it and delete its branch to have agent-loop work on the issue again.`, { issueId: id, number: pr.number, url: pr.url });
+    }
+    return ready.filter((i) => !open.has(i.id));
+}
+/**
+ * With --on-success branch (nothing published): the ready issues less those whose cycle finished on
+ * their own branch, not merged into the base (src/loop/finishedBranches.ts). Each is told once per
+ * slice; `seen` keeps what was looked up (the branch, or undefined).
+ */
+async function withoutFinishedBranches(deps, loop, ready, seen) {
+    const { git, settings, logger } = deps;
+    const base = loop.baseBranch;
+    if (!git || deps.publisher || settings.onSuccess !== 'branch' || !base || ready.length === 0)
+        return ready;
+    // The cycle in flight is the core's to resume, whatever its branch holds.
+    const inFlight = new Set(loop.currentCycle?.issueIds ?? []);
+    const unseen = ready.map((i) => i.id).filter((id) => !inFlight.has(id) && !seen.has(id));
+    const found = await finishedBranches(git, base, unseen);
+    for (const id of unseen) {
+        const branch = found.get(id);
+        seen.set(id, branch);
+        if (branch)
+            logger.info('issue.on_branch', finishedBranchMessage(id, branch, base), { issueId: id, branch });
+    }
+    return ready.filter((i) => inFlight.has(i.id) || seen.get(i.id) === undefined);
+}
+/**
+ * The source's health as the slice starts, and a check against it: the halt when the issues had
+ * readable records and have none now (the agent garbled the file).
+ */
+async function sourceWatch(source) {
+    const startHealth = await source.health?.();
+    return async () => {
+        const health = await source.health?.();
+        if (!health || health.valid > 0 || (health.unreadable === 0 && (startHealth?.valid ?? 0) === 0))
+            return undefined;
+        return {
+            reason: 'source_unreadable',
+            message: `ISSUES UNREADABLE: ${source.description} had ${startHealth?.valid ?? 'some'} issue(s) when the slice ` +
+                `started and now has no readable one (${health.unreadable} malformed line(s))`,
+        };
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/core/cycleSchema.ts
@@ -31988,3201 +32995,6 @@ function appendHistory(state, record) {
     const drop = Math.max(0, history.length - HISTORY_KEPT);
     return { ...state, history: history.slice(drop), compactedIterations: state.compactedIterations + drop };
 }
-
-;// CONCATENATED MODULE: ./src/core/resumeWays.ts
-/**
- * How a standing halt is resumed (issue 14, issue 40): the ways each halt reason's row names
- * (src/core/haltReasons.ts), and each way worded for the surface that ran (src/config/surface.ts), so that the CLI
- * names its flags and the action its inputs. The diagnostic keeps the ways beside its text, for a
- * program to follow. Pure.
- */
-
-
-
-/** A halt's ways to resume, as its reason's row (haltReasons.ts) names them: by hand, by a change of its cause, by starting over. */
-function resumeWays(halt) {
-    const { byHand, liftedBy, startOver } = HALT_REASONS[halt.reason].resume;
-    return [...(byHand ? ['explicit'] : []), ...liftedBy, ...(startOver ? ['fresh'] : [])];
-}
-/** One phrase per way, in the words of the surface that ran (src/config/surface.ts). */
-function describeResumeWay(way, terms, baseBranch) {
-    const say = surface(terms);
-    switch (way) {
-        case 'explicit':
-            // The CLI keeps no options between runs: the resumed run needs the halted run's again.
-            return `once the cause is fixed, ${say.act('resumeHalted')}${terms === 'cli' ? " with the halted run's other options" : ''}`;
-        case 'unlabel':
-            return (`remove the ${ESCALATED_LABEL} label from an issue that should be tried again, or edit the issue ` +
-                `(its title or text) to say more: the next run resumes by itself`);
-        case 'base_commits':
-            // The CLI's base branch is the local one; the action's is the one it checks out.
-            return `${terms === 'cli' ? 'commit' : 'push'} a fix to ${baseBranch ?? 'the base branch'}: the next run resumes by itself`;
-        case 'max_iterations':
-            return `raise ${say.option('maxIterations')} (the count is kept across runs): the next run resumes by itself`;
-        case 'budget':
-            return `raise ${say.option('maxCostUsd')} (the spend is kept across runs): the next run resumes by itself`;
-        case 'fresh':
-            return `or ${say.act('startFresh')} (the loop's counts begin again)`;
-    }
-}
-/** The ways, worded and joined: `a; b; or start over \u2026`. */
-function describeResumeWays(ways, terms, baseBranch) {
-    return ways.map((w) => describeResumeWay(w, terms, baseBranch)).join('; ');
-}
-/** How a halt is resumed, in a sentence: later runs stay halted until one of its ways is taken. */
-function describeResume(ways, terms, baseBranch) {
-    return `Later runs stay halted until it is resumed: ${describeResumeWays(ways, terms, baseBranch)}.`;
-}
-
-;// CONCATENATED MODULE: ./src/core/result.ts
-
-
-/** The loop's totals as the state holds them. Pure. */
-function loopTotals(state) {
-    return {
-        iterations: state.iteration,
-        failedIterations: state.failedIterations,
-        successfulIterations: state.successfulIterations,
-        testFailures: state.testFailures,
-        testsPassed: state.testsPassed,
-        issuesClosed: state.issuesClosed,
-        issuesEscalated: state.issuesEscalated,
-        issuesNoChange: state.issuesNoChange,
-        pullRequests: state.pullRequests,
-        completedIterations: state.completedIterations,
-        costUsd: state.costUsd,
-        tokens: state.tokens,
-    };
-}
-/**
- * What one run did, from the loop's state as the run found it (`start`) and as it left it: the
- * counters' differences, and the issues and pull requests that are new in the loop's lists. An
- * issue landed by this run from an earlier run's outbox is this run's (it was not closed before).
- * Pure.
- */
-function runPart(start, state) {
-    const added = (before, after) => {
-        const had = new Set(before);
-        return after.filter((id) => !had.has(id));
-    };
-    const prKey = (p) => `${p.number} ${p.iteration} ${p.url} ${p.issueIds.join(' ')}`;
-    const hadPr = new Set(start.pullRequests.map(prKey));
-    const history = state.history.filter((r) => r.n > start.iteration);
-    const tested = history.some((r) => r.tests !== undefined);
-    const judged = history.some((r) => r.verdict !== undefined);
-    return {
-        iterations: state.iteration - start.iteration,
-        failedIterations: state.failedIterations - start.failedIterations,
-        successfulIterations: state.successfulIterations - start.successfulIterations,
-        testFailures: state.testFailures - start.testFailures,
-        testsPassed: tested ? state.testsPassed : null,
-        issuesClosed: added(start.issuesClosed, state.issuesClosed),
-        // An issue escalated again in this run (edited since, tried again) is this run's as well.
-        issuesEscalated: [
-            ...new Set([
-                ...added(start.issuesEscalated, state.issuesEscalated),
-                ...state.escalations.filter((e) => e.iteration > start.iteration).flatMap((e) => e.issueIds),
-            ]),
-        ],
-        issuesNoChange: added(start.issuesNoChange, state.issuesNoChange),
-        preexistingFailures: judged || tested ? state.preexistingFailures : [],
-        pullRequests: state.pullRequests.filter((p) => !hadPr.has(prKey(p))),
-        completedIterations: state.completedIterations.filter((n) => n > start.iteration),
-        costUsd: spent(state.costUsd - start.costUsd),
-        tokens: {
-            input: state.tokens.input - start.tokens.input,
-            output: state.tokens.output - start.tokens.output,
-        },
-        history,
-    };
-}
-/** A difference of dollar sums, without the float's noise (1e-9 of a cent) or a negative zero. */
-const spent = (usd) => Math.max(0, Math.round(usd * 1e9) / 1e9);
-function buildResult(input) {
-    const { state } = input;
-    const part = runPart(input.start, state);
-    return {
-        status: input.status,
-        haltReason: state.halt?.reason ?? null,
-        error: state.halt?.message ?? null,
-        ...part,
-        maxIterations: state.maxIterations,
-        checkpointId: input.checkpointId,
-        loop: loopTotals(state),
-        sliceIterations: part.iterations,
-        durationMs: Math.round(input.durationMs),
-        interrupted: input.interrupted,
-        tddError: state.tddError ?? null,
-        diagnostic: input.diagnostic ?? null,
-        standing: input.standing ?? null,
-        resume: input.status === 'halted' && state.halt ? resumeWays(state.halt) : null,
-        idle: input.idle ?? false,
-        issuesClaimedElsewhere: input.claimedElsewhere ?? [],
-        deferred: input.deferred ?? null,
-        unchanged: input.unchanged ?? (input.idle === true || input.standing != null),
-    };
-}
-/**
- * The run's exit code (the README's Exit codes): halted, its reason's (src/core/haltReasons.ts: 1); 75 deferred (sysexits.h EX_TEMPFAIL,
- * "temporary failure; the user is invited to retry": nothing was lost, the next run retries); 0
- * otherwise.
- */
-const result_EXIT_DEFERRED = 75;
-/** A halted result without its reason. */
-const result_HALTED = 1;
-function exitCodeFor(result) {
-    if (result.status === 'halted')
-        return result.haltReason ? HALT_REASONS[result.haltReason].exitCode : result_HALTED;
-    return result.status === 'deferred' ? result_EXIT_DEFERRED : 0;
-}
-/** The head line of a deferred run: what failed, and that nothing was lost. */
-function deferredLine(d) {
-    return (`DEFERRED: ${d.message.replace(/\.$/, '')}. Nothing was lost, and no issue was started on an incomplete ` +
-        `list: the issues are as they were, the checkpoint keeps what this run did, and the next run lists them again.`);
-}
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-/** The closing lines in text mode: how the run ended, what this run did, then the loop's totals. */
-function result_summaryLine(r) {
-    const head = r.standing
-        ? `STILL HALTED (${r.haltReason}) since ${r.standing.since ?? 'an earlier run'}: ${r.error}; no agent ran`
-        : r.deferred
-            ? deferredLine(r.deferred)
-            : r.status === 'halted'
-                ? `HALTED (${r.haltReason}): ${r.error}`
-                : r.idle
-                    ? 'COMPLETE: nothing to do (no ready issue, no cycle in flight); nothing was written'
-                    : r.status === 'complete'
-                        ? 'COMPLETE'
-                        : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
-    const loop = r.loop;
-    return [
-        head,
-        `  this run: ${plural(r.iterations, 'iteration')} (${r.successfulIterations} agent ok, ${r.failedIterations}` +
-            ` agent failed, ${r.testFailures} test failures); tests passed: ${testsPassedWords(r)}`,
-        `  closed in this run: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
-        ...(r.issuesNoChange.length ? [`  no change needed: ${noChangeWords(r)}`] : []),
-        ...(r.preexistingFailures.length
-            ? [
-                `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}` +
-                    `${r.preexistingFailures.length > 10 ? ', \u2026' : ''}`,
-            ]
-            : []),
-        ...(r.issuesClaimedElsewhere.length
-            ? [`  left to other runs (claimed): ${r.issuesClaimedElsewhere.join(', ')}`]
-            : []),
-        ...(r.pullRequests.length
-            ? [
-                `  pull requests of this run: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`,
-            ]
-            : []),
-        ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0
-            ? [
-                `  agent spend of this run: $${r.costUsd.toFixed(4)}` +
-                    (r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''),
-            ]
-            : []),
-        `  the loop so far: iterations ${loop.iterations}/${r.maxIterations}; ${plural(loop.issuesClosed.length, 'issue')}` +
-            ` closed, ${loop.issuesEscalated.length} escalated${loop.pullRequests.length ? `, ${plural(loop.pullRequests.length, 'pull request')}` : ''}` +
-            `${loop.costUsd > 0 ? `; spend $${loop.costUsd.toFixed(4)}` : ''}`,
-        `  checkpoint ${r.checkpointId || 'none'}`,
-    ].join('\n');
-}
-/**
- * The closing line's "tests passed": the last verdict, with the failures it did not count beside it
- * (a test failing before the cycle is no failure of the work, and is not hidden either).
- */
-function testsPassedWords(r) {
-    if (r.testsPassed === null)
-        return 'not run';
-    const before = r.preexistingFailures.length;
-    return r.testsPassed && before > 0 ? `true, except ${before} failing before (listed below)` : String(r.testsPassed);
-}
-/** The issues that needed no change: which were closed, which are left open for a person. */
-function noChangeWords(r) {
-    const { closed, open } = splitNoChange(r);
-    return [
-        ...(closed.length ? [`${closed.join(', ')} (closed)`] : []),
-        ...(open.length ? [`${open.join(', ')} (labelled agent-loop:no-change, left open)`] : []),
-    ].join('; ');
-}
-/** issuesNoChange split into those closed and those left open for a person. Pure. */
-function splitNoChange(r) {
-    return {
-        closed: r.issuesNoChange.filter((id) => r.issuesClosed.includes(id)),
-        open: r.issuesNoChange.filter((id) => !r.issuesClosed.includes(id)),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/issues/guard.ts
-/* eslint-disable no-control-regex -- control characters are what this removes */
-const guard_ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]/g;
-const CONTROL_BUT_NEWLINE_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-/* eslint-enable no-control-regex */
-/** One line of plain text. Pure. */
-function cleanLine(text) {
-    return text
-        .replace(guard_ANSI, '')
-        .replace(/[\r\n\t\u2028\u2029]+/g, ' ')
-        .replace(CONTROL_BUT_NEWLINE_TAB, '')
-        .replace(/ {2,}/g, ' ')
-        .trim();
-}
-/** Text that may span lines (a body): newlines and tabs kept, CRLF made LF. Pure. */
-function cleanText(text) {
-    return text.replace(guard_ANSI, '').replace(/\r\n?/g, '\n').replace(CONTROL_BUT_NEWLINE_TAB, '');
-}
-function cleanIssue(issue, redact) {
-    return {
-        ...issue,
-        title: redact(cleanLine(issue.title)),
-        body: redact(cleanText(issue.body)),
-        labels: issue.labels.map((l) => cleanLine(l)),
-    };
-}
-/**
- * The source, with every issue it returns cleaned and masked, and the engine's text it writes into an
- * issue (a close reason, an escalation's or a no-change note) masked on its way out: what they quote
- * was masked where it entered, and a beads file or bd, unlike GitHub's comments, masks nothing itself.
- */
-function guardIssues(source, redact) {
-    return {
-        ...forwarding(source),
-        ready: async () => (await source.ready()).map((i) => cleanIssue(i, redact)),
-        get: async (id) => {
-            const issue = await source.get(id);
-            return issue ? cleanIssue(issue, redact) : undefined;
-        },
-        close: (id, reason) => source.close(id, redact(reason)),
-        markEscalated: (id, note) => source.markEscalated(id, redact(note)),
-        ...(source.markNoChange
-            ? { markNoChange: (id, note, close) => source.markNoChange(id, redact(note), close) }
-            : {}),
-    };
-}
-/**
- * The source whose first ready() answers what was read already (before the run started: the idle
- * check), without asking again; later calls ask the source. Its state was imported before that read,
- * so the run does not import the checkpoint's older one over it.
- */
-function withFirstReady(source, first) {
-    let pending = first;
-    return {
-        ...forwarding(source),
-        ready: async () => {
-            const answer = pending ?? (await source.ready());
-            pending = undefined;
-            return answer;
-        },
-        importState: undefined,
-    };
-}
-/** Every method of the source, called on it. */
-function forwarding(source) {
-    return {
-        description: source.description,
-        ...(source.issuesFile !== undefined ? { issuesFile: source.issuesFile } : {}),
-        ready: () => source.ready(),
-        get: (id) => source.get(id),
-        close: (id, reason) => source.close(id, reason),
-        markEscalated: (id, note) => source.markEscalated(id, note),
-        ...(source.markNoChange
-            ? { markNoChange: (id, note, close) => source.markNoChange(id, note, close) }
-            : {}),
-        ...(source.tickChecklistItem
-            ? { tickChecklistItem: (id, item) => source.tickChecklistItem(id, item) }
-            : {}),
-        ...(source.exportState ? { exportState: () => source.exportState?.() } : {}),
-        ...(source.importState ? { importState: (state) => source.importState?.(state) } : {}),
-        ...(source.trust ? { trust: (ids) => source.trust?.(ids) } : {}),
-        ...(source.health ? { health: () => source.health() } : {}),
-        ...(source.openRecords ? { openRecords: () => source.openRecords() } : {}),
-        ...(source.reinstate ? { reinstate: (id, record) => source.reinstate(id, record) } : {}),
-        ...(source.claim ? { claim: source.claim.bind(source) } : {}),
-        ...(source.renewClaim ? { renewClaim: source.renewClaim.bind(source) } : {}),
-        ...(source.releaseClaim ? { releaseClaim: source.releaseClaim.bind(source) } : {}),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/core/branch.ts
-/**
- * The branch a cycle works on, named after its issues, as git accepts it: agent-loop/<id>,
- * agent-loop/issue-<n> for a GitHub issue number, agent-loop/batch-<first>-and-<n>-more. Pure.
- */
-function cycleBranchName(issueIds) {
-    const safe = (s) => /^\d+$/.test(s) ? `issue-${s}` : s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'issue';
-    const first = safe(issueIds[0] ?? 'issue');
-    return issueIds.length > 1 ? `agent-loop/batch-${first}-and-${issueIds.length - 1}-more` : `agent-loop/${first}`;
-}
-
-;// CONCATENATED MODULE: ./src/loop/finishedBranches.ts
-/**
- * With --on-success branch, a finished cycle's work (and its issue's close, in a repository's issues
- * file) stays on its branch, agent-loop/<id>, until a person merges it: on the base the issue is
- * still open. Such an issue is not worked again, by this run or a later one (each would run the
- * agent on top of the finished work, run after run), until its branch is merged or deleted.
- */
-
-/** Of `ids`, those whose own branch holds a finished cycle's commit that `base` does not: id \u2192 branch. */
-async function finishedBranches(git, base, ids) {
-    const finished = new Map();
-    for (const id of ids) {
-        const branch = cycleBranchName([id]);
-        // The cycle's own commit (src/loop/slice.ts cycleSubject); an escalated cycle's is wip:. A branch
-        // git cannot read this way (a name it refuses, a base it does not know) holds nothing finished.
-        const subjects = (await git.branchExists(branch).catch(() => false))
-            ? await git.subjectsSince(base, branch).catch(() => [])
-            : [];
-        if (subjects.some((s) => s.startsWith(`agent-loop: ${id} `)))
-            finished.set(id, branch);
-    }
-    return finished;
-}
-/** What is said of an issue skipped for it, once per slice. */
-function finishedBranchMessage(id, branch, base) {
-    return (`Skipping ${id}: its work is finished on ${branch}, which is not merged into ${base} (the issue is ` +
-        `closed there). Merge ${branch} to land it, or delete it (git branch -D ${branch}) to have agent-loop ` +
-        `work on the issue again.`);
-}
-
-;// CONCATENATED MODULE: ./src/core/landing.ts
-function landingMode(onSuccess, publisher) {
-    if (onSuccess === 'merge')
-        return publisher?.pushesToBase ? 'pushToBase' : 'merge';
-    if (onSuccess === 'pull-request' && publisher)
-        return 'pullRequest';
-    return 'branch';
-}
-
-;// CONCATENATED MODULE: ./src/core/resumable.ts
-/**
- * Which checkpoint `run` resumes by itself, decided once for `run` and `status` alike (so what
- * status calls "would be resumed" is what run resumes): the newest resumable one (phase, then
- * timestamp and sequence) whose loop state is one this version understands and whose timestamp is
- * not in the future. A future timestamp is a wrong clock or a forged file (an agent writing a
- * checkpoint dated 2099 at iteration 0 would otherwise reset --max-iterations); it is skipped and
- * reported, and `--resume ID` still resumes it deliberately. Pure.
- */
-
-
-
-/** Clocks of two machines may differ a little; a checkpoint further ahead than this is not trusted. */
-const FUTURE_SKEW_MS = 5 * 60_000;
-/** Why `run` would not resume this checkpoint by itself; undefined when it would. */
-function unrunnableReason(checkpoint, now, terms) {
-    const time = checkpointTime(checkpoint);
-    if (time > now.getTime() + FUTURE_SKEW_MS) {
-        return (`its timestamp ${checkpoint.timestamp} is in the future (a wrong clock, or a file agent-loop did ` +
-            `not write); not resumed by itself: ${surface(terms).given('resume', checkpoint.id)} resumes it deliberately`);
-    }
-    if (checkpoint.state.loop !== undefined) {
-        const loop = parseLoopState(checkpoint.state);
-        if (typeof loop === 'string')
-            return loop;
-    }
-    return undefined;
-}
-/** `terms`: whose words the reasons use (default: the CLI's). */
-function pickRunnable(checkpoints, now, terms) {
-    const skipped = [];
-    for (const checkpoint of resume_newestFirst(checkpoints).filter(isResumable)) {
-        const reason = unrunnableReason(checkpoint, now, terms);
-        if (!reason)
-            return { checkpoint, skipped };
-        skipped.push({ checkpoint, reason });
-    }
-    return { checkpoint: undefined, skipped };
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown.ts
-/**
- * Text quoted verbatim in Markdown (CommonMark, as GitHub renders halt.md, the job summary and
- * comments). A fenced code block ends at a fence of at least its opening fence's length, so a fence
- * longer than every backtick run in the text keeps the text whole and unchanged: what a reader
- * copies is what was printed, with no invisible character put in. Pure.
- */
-/** The longest run of backticks in `text` (0 when there is none). */
-function longestBacktickRun(text) {
-    let longest = 0;
-    for (const run of text.match(/`+/g) ?? [])
-        longest = Math.max(longest, run.length);
-    return longest;
-}
-/** The lines of a fenced code block holding `text` as it is (`info`: the language, e.g. yaml). */
-function fencedBlock(text, info = '') {
-    const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
-    return [`${fence}${info}`, text, fence];
-}
-/**
- * Text on one line: a line break of any kind (CommonMark ends a line at a lone CR too) would end the
- * list item or the quote it stands in and start markdown of the text's own.
- */
-const oneLine = (text) => text.replace(/[\r\n]+/g, ' ');
-/** `text` on one line as inline code, whatever it holds: a delimiter longer than its backtick runs. */
-function inlineCode(text) {
-    const flat = oneLine(text);
-    const ticks = '`'.repeat(longestBacktickRun(flat) + 1);
-    // CommonMark strips one space each side when both are there: added when the text starts or ends with a backtick.
-    const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
-    return `${ticks}${pad}${flat}${pad}${ticks}`;
-}
-
-;// CONCATENATED MODULE: ./src/report/diagnostic.ts
-
-const OUTPUT_CHARS = 500;
-/** id as people refer to it: #42 for GitHub numbers, bd-a1 for beads. */
-const issueRef = (id) => (/^\d+$/.test(id) ? `#${id}` : id);
-/** Output quoted as it is, in a fence longer than any backtick run inside it (nothing invisible added). */
-const fence = (text) => fencedBlock(text.trimEnd() || '(no output)');
-/**
- * Which run the agent output below comes from. An issue can be escalated before any agent run (an
- * agent-loop block that cannot be read), and the output is then an earlier issue's: said, so that it
- * is never read as the halted issue's.
- */
-function lastRunLine(d) {
-    if (!d.lastRun)
-        return 'none in this run, so there is no agent output below';
-    const on = `iteration ${d.lastRun.iteration} on ${d.lastRun.issueIds.map(issueRef).join(', ')}`;
-    const halted = new Set(d.issues.map((i) => i.id));
-    return d.issues.length > 0 && !d.lastRun.issueIds.some((id) => halted.has(id))
-        ? `${on}, not one of the issues above: the agent output below is that run's`
-        : on;
-}
-function renderMarkdown(d) {
-    const lines = [
-        `# agent-loop halted: ${d.headline}`,
-        '',
-        `- Loop type: ${d.loopType}`,
-        `- Issues: ${d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` "${i.title}"` : ''}`).join(', ') || 'none'}`,
-        `- Steps involved: ${d.steps.join(', ') || 'none'}`,
-        `- Escalations: ${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} in the loop so far`,
-        `- Iteration: ${d.iteration}; checkpoint ${d.checkpointId}`,
-        `- Last agent run: ${lastRunLine(d)}`,
-        ...(d.tddError
-            ? [`- Error type: ${d.tddError.type} (${d.tddError.retry_count} attempts): ${d.tddError.message}`]
-            : []),
-        '',
-        `What to do: ${d.advice}`,
-        '',
-        ...(d.lastFailure
-            ? [
-                `Last failure (${d.lastFailure.kind === 'tests' ? 'the test gate' : 'the agent'}): ${d.lastFailure.message}`,
-                '',
-                ...fence(d.lastFailure.tail),
-                '',
-            ]
-            : []),
-        // No agent run, no output to quote (a baseline that cannot be read halts before any): said once, above.
-        ...(d.lastRun || d.lastOutput.trim()
-            ? [`Last ${OUTPUT_CHARS} characters of agent output:`, '', ...fence(d.lastOutput), '']
-            : []),
-        'Nothing was reset: the checkpoint, the branch, the working tree and the escalation labels are as the run left them.',
-    ];
-    return `${lines.join('\n')}\n`;
-}
-function toDiscordMessage(d) {
-    return {
-        title: `agent-loop halted: ${d.loopType}`,
-        summary: `${d.headline}\n\n${d.advice}`,
-        fields: [
-            {
-                name: 'Issues',
-                value: d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` ${i.title}` : ''}`).join('\n') || 'none',
-            },
-            { name: 'Steps', value: d.steps.join(', ') || 'none', inline: true },
-            {
-                name: 'Escalations',
-                value: `${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} total`,
-                inline: true,
-            },
-            ...(d.tddError ? [{ name: 'Error type', value: `${d.tddError.type}: ${d.tddError.message}` }] : []),
-            { name: 'Checkpoint', value: `${d.checkpointId} (iteration ${d.iteration})` },
-            { name: 'Last agent run', value: lastRunLine(d) },
-        ],
-        outputTail: d.lastFailure?.kind === 'tests'
-            ? `${d.lastFailure.message}\n${d.lastFailure.tail}\n--- agent output ---\n${d.lastOutput}`
-            : d.lastOutput,
-        color: 0xd73a49,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/core/cycle.ts
-/**
- * The cycle step machine: one target worked through its workflow's steps. Pure.
- * Per step: a failure is retried (with the failure as context) up to --max-retries-per-step; a
- * failed precondition steps back to the previous step (a bounce); more retries than allowed, or
- * more bounces than allowed in the cycle, escalate.
- */
-
-/** The `implement` workflow: the agent works (implement), then the work is checked (verify: test gate). */
-const WORKFLOWS = {
-    implement: ['implement', 'verify'],
-};
-const initialProgress = () => ({ index: 0, retries: {}, bounces: 0, trail: [] });
-function transition(workflow, progress, event, maxRetriesPerStep, 
-/** Whose words the escalation's reason uses (default: the CLI's). */
-terms) {
-    const step = workflow[progress.index] ?? workflow[0] ?? 'implement';
-    switch (event.type) {
-        case 'succeeded': {
-            const index = progress.index + 1;
-            const next = { ...progress, index };
-            return index >= workflow.length
-                ? { progress: next, decision: { kind: 'done' } }
-                : { progress: next, decision: { kind: 'run', step: workflow[index] } };
-        }
-        case 'failed': {
-            const count = (progress.retries[step] ?? 0) + 1;
-            const resumeAt = Math.max(0, Math.min(event.resumeAt ?? progress.index, workflow.length - 1));
-            const next = {
-                ...progress,
-                index: resumeAt,
-                retries: { ...progress.retries, [step]: count },
-                trail: [...progress.trail, step],
-            };
-            if (count > maxRetriesPerStep) {
-                return {
-                    progress: next,
-                    decision: {
-                        kind: 'escalate',
-                        reason: `step ${step} failed ${count} times (retries exhausted: ${surface(terms).given('maxRetriesPerStep', String(maxRetriesPerStep))}` +
-                            `); last: ${event.reason}`,
-                        bounceLoop: false,
-                    },
-                };
-            }
-            return { progress: next, decision: { kind: 'run', step: workflow[resumeAt] } };
-        }
-        case 'precondition_failed': {
-            const bounces = progress.bounces + 1;
-            const index = Math.max(0, progress.index - 1);
-            const next = {
-                ...progress,
-                index,
-                bounces,
-                trail: [...progress.trail, `${step}\u2192${workflow[index]}`],
-            };
-            if (bounces > maxRetriesPerStep) {
-                return {
-                    progress: next,
-                    decision: {
-                        kind: 'escalate',
-                        reason: `${bounces} step-back transitions (${step} \u2192 ${workflow[index]}): ${event.reason}`,
-                        bounceLoop: true,
-                    },
-                };
-            }
-            return { progress: next, decision: { kind: 'run', step: workflow[index] } };
-        }
-        case 'escalate':
-            return {
-                progress: { ...progress, trail: [...progress.trail, step] },
-                decision: { kind: 'escalate', reason: event.reason, bounceLoop: false },
-            };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/core/events.ts
-/**
- * The parts of the loop state an iteration (of any workflow) writes: the interpreter hands the core
- * only those that changed (`IteratedOutcome.delta`), and the core folds them in (src/core/fold.ts);
- * every other part (the outbox, the notices, the escalations, the halt, \u2026) is the core's alone.
- */
-const ITERATION_FIELDS = [
-    'iteration',
-    'failedIterations',
-    'successfulIterations',
-    'testFailures',
-    'testsPassed',
-    'issuesClosed',
-    'issuesNoChange',
-    'consecutiveEscalations',
-    'completedIterations',
-    'currentCycle',
-    'costUsd',
-    'tokens',
-    'environmentFailures',
-    'tddError',
-    'preexistingFailures',
-    'lastAgentOutput',
-    'history',
-    'compactedIterations',
-];
-/** A line for the log, as an effect. */
-const log = (level, event, message, data) => ({ kind: 'log', level, event, message, ...(data ? { data } : {}) });
-
-;// CONCATENATED MODULE: ./src/core/diagnostic.ts
-/**
- * The halt diagnostic built from the loop's state (seed 002 AC4): which issues and steps were
- * involved, the counts, the last output and what a person should do, by halt reason, in the words
- * of the surface that ran (src/config/surface.ts), with the ways to resume kept beside the text;
- * the loop type, what to fix and how to resume are the reason's row (haltReasons.ts).
- * Pure; the renderers are src/report/diagnostic.ts.
- */
-
-
-
-
-/** A halt's advice: what to fix (its own, or its reason's), then how to resume, in the words of `terms`. */
-function haltAdvice(input) {
-    const row = HALT_REASONS[input.reason];
-    const resume = resumeWays(input);
-    const fix = input.advice ?? row.advice(surface(input.terms));
-    const onResume = row.onResume;
-    return {
-        advice: [fix, describeResume(resume, input.terms, input.baseBranch), ...(onResume ? [onResume] : [])].join(' '),
-        resume,
-    };
-}
-function buildDiagnostic(input) {
-    const { state, reason } = input;
-    const { advice, resume } = haltAdvice({
-        reason,
-        terms: input.terms ?? 'cli',
-        ...(input.advice ? { advice: input.advice } : {}),
-        ...(state.baseBranch ? { baseBranch: state.baseBranch } : {}),
-    });
-    const involved = reason === 'failure_loop' || reason === 'all_escalated'
-        ? state.escalations.slice(reason === 'failure_loop' ? -state.consecutiveEscalations : 0)
-        : [];
-    const issues = involved.length > 0
-        ? involved.flatMap((e) => e.issueIds.map((id, i) => ({ id, title: e.titles[i] ?? '' })))
-        : (state.currentCycle?.issueIds ?? state.escalations.at(-1)?.issueIds ?? []).map((id, i) => ({
-            id,
-            title: state.currentCycle?.titles[i] ?? state.escalations.at(-1)?.titles[i] ?? '',
-        }));
-    // A halting escalation has already closed its cycle: then its steps are in its record.
-    const cycleSteps = state.currentCycle
-        ? state.currentCycle.progress.trail
-        : involved.length === 0
-            ? (state.escalations.at(-1)?.steps ?? [])
-            : [];
-    const steps = [...new Set([...involved.flatMap((e) => e.steps), ...cycleSteps])];
-    return {
-        reason,
-        headline: input.message,
-        loopType: HALT_REASONS[reason].loopType,
-        issues: dedupe(issues),
-        steps,
-        escalations: {
-            consecutive: state.consecutiveEscalations,
-            limit: input.maxConsecutiveEscalations,
-            total: state.totalEscalations,
-        },
-        lastOutput: state.lastAgentOutput.slice(-OUTPUT_CHARS),
-        ...lastRunOf(state),
-        ...(lastFailureOf(state, involved) ? { lastFailure: lastFailureOf(state, involved) } : {}),
-        advice,
-        resume,
-        checkpointId: input.checkpointId,
-        iteration: state.iteration,
-        ...(reason === 'workflow_aborted' && state.tddError
-            ? {
-                tddError: {
-                    type: state.tddError.type,
-                    message: state.tddError.message,
-                    retry_count: state.tddError.retry_count,
-                },
-            }
-            : {}),
-    };
-}
-/** The run whose output the state keeps (the history's last record: every agent run adds one, and sets that output). */
-function lastRunOf(state) {
-    const last = state.history.at(-1);
-    return last ? { lastRun: { iteration: last.n, issueIds: [...last.issueIds] } } : {};
-}
-function lastFailureOf(state, involved) {
-    const f = involved.at(-1)?.lastFailure ?? state.currentCycle?.lastFailure ?? state.escalations.at(-1)?.lastFailure;
-    return f ? { ...f, tail: f.tail.slice(-OUTPUT_CHARS) } : undefined;
-}
-function dedupe(items) {
-    const seen = new Set();
-    return items.filter((i) => (seen.has(i.id) ? false : (seen.add(i.id), true)));
-}
-
-;// CONCATENATED MODULE: ./src/core/model.ts
-/**
- * Whether a halt is posted to Discord (issue 40). Not when the run was resumed by hand and halts
- * before any agent ran in it (only escalated issues left, GitHub still refusing, a limit still
- * reached): the person who resumed it is reading its output, and Discord was told of the halt they
- * resumed. Said in the run's log instead, when a webhook is set. Pure.
- */
-function haltPosted(model, settings) {
-    return !(settings.resumedByHand && model.loop.iteration === model.sliceStartIteration);
-}
-function initialModel(loop, now) {
-    return { loop, sliceStartIteration: loop.iteration, errors: [], now, onCycleBranch: false };
-}
-
-;// CONCATENATED MODULE: ./src/core/notices.ts
-/** `what` recorded at `at` (RFC 3339): the loop with the notice last in its outbox, and the notice. */
-function withNotice(loop, what, at) {
-    const notice = {
-        id: `${what.kind}-${loop.iteration}-${at}-${loop.notices.length}`,
-        what,
-        recordedAt: at,
-        attempts: 0,
-    };
-    return { loop: { ...loop, notices: [...loop.notices, notice] }, notice };
-}
-/** The notices once sent: the done ones leave the outbox, the others stay for the next run, their attempts counted. */
-function afterNoticesSent(notices, results) {
-    const byId = new Map(results.map((r) => [r.id, r]));
-    return notices
-        .filter((n) => !byId.get(n.id)?.done)
-        .map((n) => {
-        const r = byId.get(n.id);
-        return r ? { ...n, attempts: n.attempts + 1, ...(r.error ? { lastError: r.error } : {}) } : n;
-    });
-}
-
-;// CONCATENATED MODULE: ./src/core/finish.ts
-/**
- * The slice's end and its records: the checkpoint saved, a notice recorded in the outbox (saved
- * before it is sent), and the slice finished (a halt's diagnostic, halt.md and Discord post, the
- * open cycle kept where work is published). Part of the core (src/core/slice.ts).
- */
-
-
-
-
-
-
-
-
-/** Records a notice in the outbox: saved before it is sent, dropped once `noticesSent` says it is done. */
-function recordNotice(model, what, status) {
-    const { loop, notice } = withNotice(model.loop, what, rfc3339(new Date(model.now)));
-    const m = { ...model, loop };
-    return { model: m, effects: [save(m, status), { kind: 'sendNotice', notice }] };
-}
-function save(model, status = 'continuing') {
-    return { kind: 'save', status, loop: model.loop, errors: model.errors };
-}
-/** The slice ends: the halt's diagnostic, the checkpoint, the open cycle kept where work is published. */
-function finish(model, config, status, halt, interrupted = false, before = [], 
-/** Effects to perform right after the halt's save (an escalation's push and label, recorded in it). */
-after = [], 
-/** A cycle the halt gave up before any agent worked on it: the diagnostic names it, the state no longer holds it. */
-givenUp) {
-    let m = model;
-    const effects = [...before];
-    if (halt) {
-        m = {
-            ...m,
-            loop: {
-                ...m.loop,
-                halt: {
-                    reason: halt.reason,
-                    message: halt.message,
-                    ...(halt.advice ? { advice: halt.advice } : {}),
-                    at: rfc3339(new Date(m.now)),
-                },
-            },
-            errors: [...m.errors, halt.message],
-        };
-        const diagnostic = buildDiagnostic({
-            reason: halt.reason,
-            message: halt.message,
-            state: givenUp ? { ...m.loop, currentCycle: givenUp } : m.loop,
-            checkpointId: config.checkpointId,
-            maxConsecutiveEscalations: config.settings.maxConsecutiveEscalations,
-            advice: halt.advice,
-            terms: config.settings.terms ?? 'cli',
-        });
-        // A wave job's share or issue ran out: its end, not the run's halt (the coordinator's reduce decides that).
-        const jobLocal = config.waveJob === true && haltReasons_JOB_LOCAL_HALTS.has(halt.reason);
-        effects.push({ kind: 'recordHalt', halt, diagnostic, ...(jobLocal ? { jobLocal } : {}) });
-        if (haltPosted(m, config.settings)) {
-            // The Discord post: recorded (saved with the halt), then sent.
-            const posted = recordNotice({ ...m, ended: status }, { kind: 'notify', diagnostic: { ...diagnostic } }, status);
-            m = posted.model;
-            const [saved, post] = posted.effects;
-            effects.push(saved, ...after, post);
-        }
-        else {
-            m = { ...m, ended: status };
-            effects.push(save(m, status), ...after);
-            if (config.settings.posts)
-                effects.push(log('info', 'discord.skipped', `Not posted to Discord: this run was resumed by hand (${surface(config.settings.terms).given('resumeHalted')}` +
-                    `) and halted before any agent ran, so whoever resumed it reads the halt here; Discord was told of ` +
-                    `the halt it resumed.`));
-        }
-    }
-    else {
-        m = { ...m, ended: status };
-        effects.push(save(m, status), ...after);
-    }
-    effects.push(...keepOpenCycle(m, config, status, halt), { kind: 'done', status, interrupted });
-    return { model: m, effects };
-}
-/**
- * A cycle still in flight at the slice's end: on a runner that is thrown away its branch is
- * pushed (work as wip:), and the next slice fetches it. Also when a bound ends it (iterations or
- * spend used up: a wave's job whose share ran out): the work is sound, the run resumes it.
- */
-function keepOpenCycle(m, config, status, halt) {
-    const open = m.loop.currentCycle;
-    const bound = status === 'halted' && halt !== undefined && LIMIT_HALTS.has(halt.reason);
-    if (!config.publishes || !open?.branch || (status !== 'continuing' && !bound))
-        return [];
-    const why = bound ? `${halt?.reason} reached` : 'slice ended';
-    return [
-        {
-            kind: 'keepOpenCycle',
-            branch: open.branch,
-            message: `wip: ${open.issueIds.join(' ')} (${why} at iteration ${m.loop.iteration})`.slice(0, 120),
-        },
-    ];
-}
-
-;// CONCATENATED MODULE: ./src/core/claims.ts
-
-
-
-
-/** The lease taken or renewed now ends at this time (RFC 3339, whole seconds up). */
-function leaseEnd(model, leaseMs) {
-    return rfc3339(new Date(Math.ceil((model.now + leaseMs) / 1000) * 1000));
-}
-/** `ownEarlier`: a run of this loop claimed these issues before it was killed: that claim is taken on in place. */
-function claims_claim(model, config, issueIds, claiming, ownEarlier = false) {
-    return {
-        model: { ...model, claiming },
-        effects: [
-            {
-                kind: 'claimIssues',
-                issueIds,
-                expires: leaseEnd(model, config.leaseMs ?? 0),
-                resuming: claiming === 'resumed' || ownEarlier,
-                progress: working(model, claiming === 'resumed' ? model.loop.currentCycle : undefined),
-            },
-        ],
-    };
-}
-/** The claims of a finished cycle's issues released (where the source claims), saying how it ended. */
-function release(issueIds, model, config, progress) {
-    return config.leaseMs !== undefined
-        ? [{ kind: 'releaseClaim', issueIds, at: rfc3339(new Date(model.now)), progress }]
-        : [];
-}
-/**
- * A cycle's iterations and spend up to iteration `upTo` (issue 15, the claim comment): one cycle
- * runs at a time, so the loop's iterations from the cycle's first are its own; the spend is what
- * the agent reported for them in the history.
- */
-function cycleProgress(loop, cycle, upTo) {
-    const from = cycle.startedAtIteration;
-    const spent = loop.history
-        .filter((h) => h.n >= from && h.n <= upTo && h.agent.costUsd !== undefined)
-        .reduce((sum, h) => sum + (h.agent.costUsd ?? 0), 0);
-    return { iterations: Math.max(0, upTo - from + 1), ...(spent > 0 ? { costUsd: spent } : {}) };
-}
-/** The claim comment while the cycle runs: its iterations and spend so far (none before it opens). */
-function working(model, cycle) {
-    return { state: 'working', ...(cycle ? cycleProgress(model.loop, cycle, model.loop.iteration) : { iterations: 0 }) };
-}
-/**
- * Issue 14: the listed issues another run's live claim holds (or that one held earlier in this
- * slice: `skipped`) are left alone; `newly`: those not logged yet. Pure.
- */
-function leaveClaimed(listed, skipped, ownCheckpoint) {
-    // A claim of this loop's own checkpoint (a run of it killed after claiming) is this run's to take on.
-    const elsewhere = (i) => i.claimedBy !== undefined && i.claimedBy.checkpoint !== ownCheckpoint;
-    const claimed = listed.filter((i) => elsewhere(i) || skipped.includes(i.id));
-    return {
-        free: listed.filter((i) => !claimed.includes(i)),
-        claimed,
-        newly: claimed.filter((i) => !skipped.includes(i.id)),
-    };
-}
-/**
- * The claim found taken: a new cycle's issue is left to the run that claimed it first; a resumed
- * cycle whose lease expired and was taken over is dropped from this loop (saved), theirs now.
- */
-function claimLost(m, lost, resumed) {
-    const claimedElsewhere = [...new Set([...(m.claimedElsewhere ?? []), lost.id])];
-    if (!resumed)
-        return {
-            model: { ...m, next: undefined, claimedElsewhere },
-            effects: [
-                log('info', 'claim.lost', `Left ${issueRef(lost.id)} to run ${lost.run}, which claimed it first (its lease runs until ${lost.expires}).`, { issueId: lost.id, run: lost.run, expires: lost.expires }),
-                { kind: 'next' },
-            ],
-        };
-    // This loop's lease had expired and another run took the cycle over: it is theirs now.
-    const dropped = {
-        ...m,
-        cycle: undefined,
-        claimedElsewhere,
-        loop: { ...m.loop, currentCycle: undefined },
-    };
-    return {
-        model: dropped,
-        effects: [
-            log('warn', 'claim.lost', `The cycle on ${issueRef(lost.id)} was taken over by run ${lost.run} after this loop's lease expired ` +
-                `(its lease runs until ${lost.expires}); this loop leaves it to that run.`, { issueId: lost.id, run: lost.run, expires: lost.expires }),
-            save(dropped),
-            { kind: 'next' },
-        ],
-    };
-}
-
-;// CONCATENATED MODULE: ./src/core/describe.ts
-/** `its-1 "Title", its-2 "Other"`. */
-function describeTargets(cycle) {
-    return cycle.issueIds.map((id, i) => `${id} "${cycle.titles[i] ?? ''}"`).join(', ');
-}
-/** A duration in seconds with one decimal: `2.5s`. */
-const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
-
-;// CONCATENATED MODULE: ./src/core/fold.ts
-/**
- * An iteration's outcome folded into the loop state by the core: the interpreter hands it what the
- * iteration changed (`IterationDelta`: only the parts an iteration may write, ITERATION_FIELDS), and
- * the core keeps every other part as it holds it. Pure.
- */
-
-const OWN = new Set(ITERATION_FIELDS);
-/**
- * What an iteration changed of the loop state it was given: the parts it may write that differ.
- * Throws when it wrote a part the core owns (a workflow's bug: the core would not see it).
- */
-function iterationDelta(before, after) {
-    const delta = {};
-    for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-        if (before[key] === after[key])
-            continue;
-        if (!OWN.has(key))
-            throw new Error(`agent-loop: an iteration changed the loop state's ${key}, which only the core writes`);
-        delta[key] = after[key];
-    }
-    return delta;
-}
-/** A workflow's outcome as the core is told it: its state as the delta from `before`. */
-function toIterated(before, outcome) {
-    const { state, ...rest } = outcome;
-    return { ...rest, delta: iterationDelta(before, state) };
-}
-/** The loop with an iteration's delta folded in. */
-function foldIteration(loop, delta) {
-    const next = { ...loop };
-    for (const [key, value] of Object.entries(delta)) {
-        if (value === undefined)
-            delete next[key];
-        else
-            next[key] = value;
-    }
-    return next;
-}
-
-;// CONCATENATED MODULE: ./src/core/escalate.ts
-/**
- * An escalated cycle: recorded in the checkpoint and the source (a notice), its work shelved; a
- * failure or bounce loop halts. Part of the core (src/core/slice.ts).
- */
-
-
-
-
-
-
-
-
-/** Records an escalated cycle in the checkpoint and the source; a failure or bounce loop halts. */
-function escalate(model, reason, bounceLoop, config) {
-    const { settings } = config;
-    let loop = model.loop;
-    const cycle = cycleInFlight(loop);
-    const record = escalationRecord(loop, cycle, reason, rfc3339(new Date(model.now)));
-    const note = record.note;
-    loop = {
-        ...loop,
-        issuesEscalated: [...loop.issuesEscalated, ...cycle.issueIds.filter((id) => !loop.issuesEscalated.includes(id))],
-        consecutiveEscalations: loop.consecutiveEscalations + 1,
-        totalEscalations: loop.totalEscalations + 1,
-        escalations: [...loop.escalations, record].slice(-100),
-    };
-    const effects = [
-        log('error', 'cycle.escalated', `Escalated ${describeTargets(cycle)}: ${reason} (${loop.consecutiveEscalations} escalation(s) in a row, limit ${settings.maxConsecutiveEscalations}).`, {
-            issueIds: cycle.issueIds,
-            reason,
-            steps: record.steps,
-            consecutiveEscalations: loop.consecutiveEscalations,
-            bounceLoop,
-        }),
-    ];
-    const halt = escalationHalt(loop, cycle, reason, bounceLoop, settings.maxConsecutiveEscalations);
-    // The escalated cycle is over: its claim is released after the label (the escalated label keeps runs
-    // off it), as part of the same notice, so a run killed before the release leaves it to the next run.
-    const leased = config.leaseMs !== undefined;
-    const claimState = leased ? { claimHeld: false } : {};
-    // The label and the note are a notice: recorded in the outbox, then sent (again by a later run until done).
-    // Record before act: the escalation and its notice are saved (with the halt, when it halts) before
-    // the wip: push and the label, so a run killed during either never works the cycle again.
-    const l = recordNotice({ ...model, ...claimState, loop: { ...loop, currentCycle: undefined } }, {
-        kind: 'markEscalated',
-        issueIds: cycle.issueIds,
-        note,
-        ...(leased ? { releaseClaims: true, progress: cycleProgress(loop, cycle, loop.iteration) } : {}),
-    });
-    const [recorded, send] = l.effects;
-    const shelve = [{ kind: 'shelveCycle', cycle, reason, halting: !!halt }];
-    if (halt && !config.publishes) {
-        // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
-        // branch and edits stay for inspection (the next run parks them).
-        const parked = { ...l.model, loop: { ...l.model.loop, parkedBranch: cycle.branch } };
-        return { model: parked, effects, halt, after: [send] };
-    }
-    if (halt)
-        return { model: l.model, effects, halt, after: [...shelve, send] };
-    return { model: l.model, effects: [...effects, recorded, ...shelve, send] };
-}
-/** The escalation as the checkpoint keeps it, with the note the issue gets. */
-function escalationRecord(loop, cycle, reason, at) {
-    const note = `agent-loop escalated this issue at iteration ${loop.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL}` +
-        ` label to let agent-loop try it again.`;
-    return {
-        issueIds: cycle.issueIds,
-        titles: cycle.titles,
-        iteration: loop.iteration,
-        steps: [...new Set(cycle.progress.trail)],
-        reason,
-        at,
-        note,
-        ...(cycle.lastFailure
-            ? { lastFailure: { ...cycle.lastFailure, tail: cycle.lastFailure.tail.slice(-OUTPUT_CHARS) } }
-            : {}),
-        ...(cycle.fingerprints ? { fingerprints: cycle.fingerprints } : {}),
-    };
-}
-/** The halt an escalation brings, if any: a bounce loop, or a failure loop at the escalations-in-a-row limit. */
-function escalationHalt(loop, cycle, reason, bounceLoop, maxConsecutiveEscalations) {
-    const refs = (ids) => ids.map(issueRef).join(', ');
-    if (bounceLoop)
-        return {
-            reason: 'bounce_loop',
-            message: `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)}` +
-                ` (${cycle.progress.trail.join(', ')})`,
-        };
-    if (loop.consecutiveEscalations >= maxConsecutiveEscalations) {
-        const recent = loop.escalations.slice(-loop.consecutiveEscalations).flatMap((e) => e.issueIds);
-        return {
-            reason: 'failure_loop',
-            message: `FAILURE LOOP DETECTED: ${loop.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
-        };
-    }
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/core/outcome.ts
-/**
- * An iteration's outcome, folded into the loop state (src/core/fold.ts) and acted on: its issue
- * actions, a halt, the finished cycle checked before it is recorded, an escalation, a rate-limit
- * wait. Part of the core (src/core/slice.ts).
- */
-
-
-
-
-
-
-
-/**
- * Beads issues where work is published (closeOnBranch): a cycle that needed no change still closed
- * its issue in the repository's issues file, a change that lands like any other (not a branch
- * dropped). Pure.
- */
-function landsAsChange(outcome, settings) {
-    return settings.closeOnBranch && outcome.noChange ? { ...outcome, noChange: false } : outcome;
-}
-function iterated(model, told, now, config) {
-    if (told.interrupted)
-        return finish({ ...model, now }, config, 'continuing', undefined, true);
-    const outcome = landsAsChange(told, config.settings);
-    let m = { ...model, now, loop: foldIteration(model.loop, outcome.delta), outcome };
-    const effects = outcome.violation ? [{ kind: 'appendError', entry: outcome.violation }] : [];
-    // A finished cycle's issue actions go into the outbox with its work (sourceChecked); others are done now:
-    // a checklist item's tick as a notice (record before act), the rest at once.
-    if (outcome.issueActions?.length && !(outcome.cycleDone && !outcome.halt)) {
-        const now = outcome.issueActions.filter((a) => a.kind !== 'tick');
-        if (now.length)
-            effects.push({ kind: 'updateIssues', actions: now });
-        for (const tick of outcome.issueActions.filter((a) => a.kind === 'tick')) {
-            const recorded = recordNotice(m, tick);
-            m = recorded.model;
-            effects.push(...recorded.effects);
-        }
-    }
-    if (outcome.halt)
-        return finish(m, config, 'halted', outcome.halt, false, effects);
-    // The agent stays in its lane: the iteration checked right after the agent ran; this covers what followed.
-    effects.push({ kind: 'verifyLane', what: `go on after iteration ${m.loop.iteration}` });
-    if (outcome.cycleDone) {
-        // A "finished" cycle that left the issues unreadable is not merged.
-        return { model: { ...m, checking: 'finishCycle' }, effects: [...effects, { kind: 'checkSource' }] };
-    }
-    const after = afterCycle(m, outcome, config);
-    return { model: after.model, effects: [...effects, ...after.effects] };
-}
-/** After the iteration (and its cycle's finish): escalation, the rate-limit wait, the checkpoint. */
-function afterCycle(model, outcome, config) {
-    let m = { ...model, outcome: undefined };
-    const effects = [];
-    if (outcome.escalate && m.loop.currentCycle) {
-        const e = escalate(m, outcome.escalate.reason, outcome.escalate.bounceLoop, config);
-        m = e.model;
-        effects.push(...e.effects);
-        if (e.halt)
-            return finish(m, config, 'halted', e.halt, false, effects, e.after);
-    }
-    if (outcome.waitMs !== undefined) {
-        const until = m.now + outcome.waitMs;
-        if (config.deadline !== undefined && until > config.deadline) {
-            // Whole seconds, rounded up: the next run must not start inside the window.
-            const rateLimitedUntil = rfc3339(new Date(Math.ceil(until / 1000) * 1000));
-            m = { ...m, loop: { ...m.loop, rateLimitedUntil } };
-            return finish(m, config, 'continuing', undefined, false, [
-                ...effects,
-                log('info', 'rate.limited', `Rate limited until ${rateLimitedUntil}, past this slice's end: the next run waits or resumes then.`, { rateLimitedUntil }),
-            ]);
-        }
-        m = { ...m, waking: 'retry' };
-        // The claim outlives the wait (issue 14): renewed now until the wait's end plus a lease.
-        const held = m.loop.currentCycle;
-        const renew = config.leaseMs !== undefined && held && m.claimHeld
-            ? [
-                {
-                    kind: 'renewClaim',
-                    issueIds: held.issueIds,
-                    expires: leaseEnd({ ...m, now: m.now + outcome.waitMs }, config.leaseMs),
-                    progress: working(m, held),
-                },
-            ]
-            : [];
-        effects.push(log('info', 'rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, {
-            waitMs: outcome.waitMs,
-        }), save(m), ...renew, { kind: 'sleep', ms: outcome.waitMs });
-        return { model: m, effects };
-    }
-    return { model: m, effects: [...effects, save(m), { kind: 'next' }] };
-}
-
-;// CONCATENATED MODULE: ./src/verdict/baselineRules.ts
-/**
- * The pure rules of a cycle's baseline (no files, no hashing): whether it gives a verdict at all, and
- * how a run remembers the digests of its baselines. The core (src/core/baseline.ts) decides with
- * them; src/verdict/baseline.ts keeps the baselines themselves.
- */
-
-
-
-/** How many baselines a run remembers the digest of (the newest): one per base tip its cycles started on. */
-const BASELINES_REMEMBERED = 20;
-/** `remembered` with `key`'s digest, newest last, the newest BASELINES_REMEMBERED kept. Pure. */
-function rememberBaseline(remembered, key, digest) {
-    const entries = Object.entries(remembered ?? {}).filter(([k]) => k !== key);
-    entries.push([key, digest]);
-    return Object.fromEntries(entries.slice(-BASELINES_REMEMBERED));
-}
-/**
- * Why no verdict is possible on this baseline, if none is: it failed and cannot be read per test,
- * so a failure after the agent's work cannot be told apart from one that was there before. Pure.
- */
-function baselineProblem(run, command, say = surface()) {
-    // Not one test ran (not found, not executable, an import error in collection, timed out): every verdict would be
-    // "cannot run". An empty suite is not that: the agent may be the one to write its first tests.
-    if (run.cannotRun && !run.noTests) {
-        return {
-            message: VERDICT_MESSAGES.baselineCannotRun(command, run.cannotRun),
-            advice: VERDICT_MESSAGES.baselineCannotRunAdvice(say),
-        };
-    }
-    if (isReadable(run) || run.exitCode === 0)
-        return undefined;
-    return {
-        message: VERDICT_MESSAGES.baselineUnreadable(command, run.exitCode),
-        advice: VERDICT_MESSAGES.baselineUnreadableAdvice(say),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/core/baseline.ts
-/**
- * A cycle's baseline as the core sees it: what the interpreter found or ran (`BaselineDelta`, the
- * `baselineRan` event's), folded into the loop state here, and judged here: a baseline that gives
- * no verdict (a red suite not read per test, or one that cannot run) halts `baseline_unreadable`.
- * Pure.
- */
-
-
-
-/**
- * The loop with the baseline folded in: the cycle's baseline key, the run's digest remembered, and
- * (run on the cycle's own tree, and kept) the digest of its failing tests. A baseline run now that
- * halts is not kept, and leaves the loop as it was.
- */
-function foldBaseline(loop, delta, halted) {
-    if (delta.source === 'seen' || (halted && delta.source === 'ran'))
-        return loop;
-    const { key, digest, lastFailing } = delta;
-    return {
-        ...loop,
-        currentCycle: { ...cycleInFlight(loop), baselineKey: key },
-        ...(digest !== undefined ? { baselines: rememberBaseline(loop.baselines, key, digest) } : {}),
-        ...(lastFailing && !halted ? { lastFailing: { ...loop.lastFailing, [lastFailing.key]: lastFailing.digest } } : {}),
-    };
-}
-/** The halt when the baseline gives no verdict: the agent's work could not be told from what was there before. */
-function baselineHalt(delta, settings, waveJob) {
-    if (!delta.run)
-        return undefined;
-    const problem = baselineProblem(delta.run, settings.testCommand ?? '', surface(settings.terms));
-    if (!problem)
-        return undefined;
-    return {
-        reason: 'baseline_unreadable',
-        message: `NO VERDICT POSSIBLE: ${problem.message}`,
-        advice: waveJob ? `${problem.advice} ${WAVE_JOB_HINT}` : problem.advice,
-    };
-}
-/** Why a suite that runs in the user's checkout may not run in a `--parallel` job's. */
-const WAVE_JOB_HINT = [
-    "This is a job of run --parallel: it runs in a fresh worktree of the base branch, which has none of your checkout's",
-    'untracked or ignored files (node_modules, a virtualenv, build output), so a suite that runs in your checkout may not run there.',
-    "Make the test command work in a fresh checkout (install first, e.g. --test-command 'npm ci && npm test';",
-    'or use absolute paths to the installed tools), or run without --parallel.',
-].join(' ');
-
-;// CONCATENATED MODULE: ./src/core/iteration.ts
-/** Splits a step's effects at its end: the effects before it, and the outcome when it finished. */
-function untilFinish(effects) {
-    const before = [];
-    for (const effect of effects) {
-        if (effect.kind === 'finish')
-            return { effects: before, outcome: effect.outcome };
-        before.push(effect);
-    }
-    return { effects: before };
-}
-/** A machine whose iteration starts by reading the cycle's issues; `step` gets its own model back (an IterationStart at first). */
-function readingIssuesFirst(step) {
-    return {
-        start: (before, baseline) => ({
-            sub: { before, ...(baseline ? { baseline } : {}) },
-            effects: [{ kind: 'readCycleIssues' }],
-        }),
-        step: (sub, event) => step(sub, event),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/core/iterationSteps.ts
-/**
- * The workflow's iteration as the core steps it (src/core/iteration.ts): the cycle's baseline folded
- * in and judged, the sub-machine started, its events routed to it, its outcome folded in when it
- * finishes. Part of the core (src/core/slice.ts).
- */
-
-
-
-
-
-/** The workflow's iteration begins (its sub-machine, CoreConfig.machine), after `before` (the baseline kept, the checkpoint saved). */
-function startIteration(model, before, baseline, config) {
-    const started = config.machine.start(model.loop, baseline);
-    return subStep({ ...model, iteration: { before: model.loop, sub: started.sub } }, started.effects, before, config);
-}
-/** One of the iteration's events, stepped by its sub-machine. */
-function iterationStepped(model, event, config) {
-    const held = model.iteration;
-    if (!held)
-        throw new Error(`agent-loop: ${event.type} with no iteration in progress`);
-    const stepped = config.machine.step(held.sub, event);
-    const now = 'now' in event ? event.now : model.now;
-    return subStep({ ...model, iteration: { ...held, sub: stepped.sub } }, stepped.effects, [], config, now);
-}
-/** The sub-machine's effects asked as the core's; once it finishes, its outcome folded in as any iteration's. */
-function subStep(model, effects, before, config, now = model.now) {
-    const split = untilFinish(effects);
-    const held = model.iteration;
-    if (!split.outcome || !held)
-        return { model, effects: [...before, ...split.effects] };
-    const done = iterated({ ...model, iteration: undefined }, toIterated(held.before, split.outcome), now, config);
-    return { model: done.model, effects: [...before, ...split.effects, ...done.effects] };
-}
-/**
- * The cycle's baseline, folded into the loop state and judged: one that gives no verdict halts
- * (`baseline_unreadable`); one run now and sound is kept; then the iteration.
- */
-function baselineRan(model, event, config) {
-    const delta = event.baseline;
-    if (event.interrupted || !delta)
-        return finish(model, config, 'continuing', undefined, true);
-    const hadKey = model.loop.currentCycle?.baselineKey !== undefined;
-    const halt = baselineHalt(delta, config.settings, config.waveJob === true);
-    const loop = foldBaseline(model.loop, delta, halt !== undefined);
-    const m = { ...model, loop, cycle: loop.currentCycle };
-    if (halt) {
-        const cycle = m.loop.currentCycle;
-        // No agent has worked on the cycle (issue 40): it is given up, the base branch checked out
-        // again, so that the fix the halt names (the suite, on the base branch) is made where it counts,
-        // and the run that resumes opens the cycle afresh from the base as it is then.
-        if (cycle && m.loop.iteration < cycle.startedAtIteration)
-            return finish({ ...m, cycle: undefined, loop: { ...m.loop, currentCycle: undefined } }, config, 'halted', halt, false, cycle.branch ? [{ kind: 'leaveCycle', branch: cycle.branch }] : [], [], cycle);
-        return finish(m, config, 'halted', halt);
-    }
-    const keep = delta.source === 'ran' && delta.run
-        ? [{ kind: 'keepBaseline', key: delta.key, run: delta.run, ownTree: delta.ownTree === true }]
-        : [];
-    return startIteration(m, [...keep, ...(hadKey ? [] : [save(m)])], delta.run, config);
-}
-
-;// CONCATENATED MODULE: ./src/core/landingSteps.ts
-/**
- * How a slice opens (an earlier run's work landed first, its notices resent) and how a finished
- * cycle lands: recorded in the outbox, committed, merged, left or published, and what a failed
- * landing comes to. Part of the core (src/core/slice.ts).
- */
-
-
-
-
-
-
-
-
-/**
- * The slice opens: work an earlier run finished and could not land is landed first (the agent does
- * not run for it); then a rate-limit window carried over from the previous slice is waited out.
- */
-function started(model, config) {
-    if (!model.noticesResent && model.loop.notices.length > 0) {
-        // Notices an earlier run recorded and did not see done: sent again first (idempotent; a Discord post at most twice).
-        const next = started({ ...model, noticesResent: true }, config);
-        return {
-            model: next.model,
-            effects: [...model.loop.notices.map((notice) => ({ kind: 'sendNotice', notice })), ...next.effects],
-        };
-    }
-    const refused = config.settings.refusedBeforehand;
-    if (refused)
-        return finish(model, config, 'halted', {
-            reason: 'publish_refused',
-            message: `PUBLISH REFUSED: ${refused.message}`,
-            advice: refused.advice,
-        });
-    const pending = model.loop.outbox[0];
-    if (pending)
-        return land(model, pending, config, true);
-    const until = model.loop.rateLimitedUntil;
-    if (!until)
-        return { model, effects: [{ kind: 'next' }] };
-    const wait = Date.parse(until) - model.now;
-    if (wait > 0 && config.deadline !== undefined && model.now + wait > config.deadline) {
-        return finish(model, config, 'continuing', undefined, false, [
-            log('info', 'rate.limited', `Rate limited until ${until}: nothing to do in this slice; the next run continues.`, {
-                rateLimitedUntil: until,
-            }),
-        ]);
-    }
-    if (wait > 0) {
-        return {
-            model: { ...model, waking: 'carried' },
-            effects: [
-                log('info', 'rate.limited', `Rate limited until ${until}: waiting ${seconds(wait)}.`, {
-                    rateLimitedUntil: until,
-                }),
-                { kind: 'sleep', ms: wait },
-            ],
-        };
-    }
-    return { model: { ...model, loop: { ...model.loop, rateLimitedUntil: undefined } }, effects: [{ kind: 'next' }] };
-}
-/** Lands a finished cycle's work (merge, or push and pull request), recorded in the outbox first. */
-function land(model, entry, config, resumed) {
-    const what = `the work on ${describeTargets(entry.cycle)} (finished at iteration ${entry.iteration})`;
-    if (resumed && entry.notBefore !== undefined && Date.parse(entry.notBefore) > model.now)
-        return finish(model, config, 'continuing', undefined, false, [
-            log('info', 'cycle.landing_later', `Landing ${what} failed ${entry.attempts} time(s), last: ${entry.lastError ?? 'unknown'}. The next ` +
-                `attempt is due at ${entry.notBefore}; nothing else runs before it.`, { issueIds: entry.cycle.issueIds, attempts: entry.attempts, notBefore: entry.notBefore }),
-        ]);
-    const effects = resumed
-        ? [
-            log('info', 'cycle.landing', `Landing ${what}, recorded by an earlier run${entry.attempts ? ` (attempt ${entry.attempts + 1})` : ''}: the agent does not run again for it.`, { issueIds: entry.cycle.issueIds, attempts: entry.attempts }),
-        ]
-        : [];
-    // Where work is published, this slice's work is committed (and its commit recorded) before the push.
-    const commitFirst = !resumed && config.publishes && !entry.noChange && entry.tip === undefined;
-    effects.push(commitFirst
-        ? { kind: 'commitCycle', cycle: entry.cycle, ...(entry.issueActions ? { issueActions: entry.issueActions } : {}) }
-        : finishCycleEffect(entry, resumed));
-    return { model: { ...model, landing: { entry, resumed } }, effects };
-}
-function finishCycleEffect(entry, resumed) {
-    return {
-        kind: 'finishCycle',
-        cycle: entry.cycle,
-        noChange: entry.noChange,
-        ...(resumed ? { resumed } : {}),
-        ...(entry.tip ? { tip: entry.tip } : {}),
-        ...(entry.committed !== undefined ? { committed: entry.committed } : {}),
-        ...(entry.issueActions ? { issueActions: entry.issueActions } : {}),
-    };
-}
-/** The notices sent: the done ones leave the outbox, the others stay for the next run, counted. */
-function noticesSent(model, results) {
-    const m = { ...model, loop: { ...model.loop, notices: afterNoticesSent(model.loop.notices, results) } };
-    return { model: m, effects: [save(m, model.ended)] };
-}
-/**
- * The cycle of a landing begun in this slice back in flight, its outbox entry dropped, its issues
- * no longer counted closed (nothing of it was committed: the run that lands it closes them).
- */
-function unrecord(model) {
-    const landing = model.landing;
-    if (!landing || landing.resumed)
-        return model;
-    return notClosed({
-        ...model,
-        landing: undefined,
-        loop: {
-            ...model.loop,
-            currentCycle: landing.entry.cycle,
-            outbox: model.loop.outbox.filter((e) => e !== landing.entry),
-        },
-    }, landing.entry.cycle.issueIds);
-}
-/** The model with `ids` taken out of the loop's closed (and closed-as-no-change) issues. */
-function notClosed(model, ids) {
-    const keep = (list) => list.filter((id) => !ids.includes(id));
-    return {
-        ...model,
-        loop: {
-            ...model.loop,
-            issuesClosed: keep(model.loop.issuesClosed),
-            issuesNoChange: keep(model.loop.issuesNoChange),
-        },
-    };
-}
-/** The landing's answer: the entry leaves the outbox, or stays with the failure (a refusal halts). */
-function cycleFinished(model, published, failed, config) {
-    const landing = model.landing;
-    // The entry in flight is the outbox's first: older ones are landed before anything else runs.
-    const others = model.loop.outbox.filter((e) => e !== landing?.entry);
-    if (!failed || failed.class === 'lost')
-        return cycleOver(model, published, failed, config, others);
-    return landingFailed(model, failed, config);
-}
-/** The cycle is over: landed (its issues closed), or lost (its issues free to be worked again); its claim released. */
-function cycleOver(model, published, failed, config, others) {
-    const landing = model.landing;
-    // Lost work is not done: its issues may be picked again. Landed work closes its issues now.
-    const lostIds = failed && landing ? new Set(landing.entry.cycle.issueIds) : undefined;
-    const closed = model.loop.issuesClosed;
-    const landedIds = !failed ? (landing?.entry.closes ?? []).filter((id) => !closed.includes(id)) : [];
-    const m = {
-        ...model,
-        landing: undefined,
-        loop: {
-            ...model.loop,
-            currentCycle: undefined,
-            outbox: others,
-            issuesClosed: lostIds ? closed.filter((id) => !lostIds.has(id)) : [...closed, ...landedIds],
-            ...(published ? { pullRequests: [...model.loop.pullRequests, published].slice(-100) } : {}),
-        },
-    };
-    const lost = failed && landing
-        ? [
-            log('warn', 'cycle.lost', `The work on ${describeTargets(landing.entry.cycle)} is lost: ${failed.message}. Its issues stay open and are worked again.`, { issueIds: landing.entry.cycle.issueIds }),
-        ]
-        : [];
-    // The cycle is over (landed, or lost and free to be worked again): its claim is released, saying how it ended.
-    if (landing) {
-        const { entry } = landing;
-        const ended = {
-            state: failed ? 'lost' : published ? 'pull_request' : entry.noChange ? 'no_change' : 'done',
-            ...cycleProgress(model.loop, entry.cycle, entry.iteration),
-            ...(published && !failed
-                ? { pullRequest: { number: published.number, url: published.url, reused: published.reused } }
-                : {}),
-        };
-        lost.push(...release(entry.cycle.issueIds, m, config, ended));
-    }
-    const freed = landing && config.leaseMs !== undefined ? { ...m, claimHeld: false } : m;
-    if (landing?.resumed) {
-        const next = started(freed, config);
-        return { model: next.model, effects: [...lost, save(freed), ...next.effects] };
-    }
-    const after = afterCycle(freed, model.outcome ?? { delta: {} }, config);
-    return { model: after.model, effects: [...lost, ...after.effects] };
-}
-/** The landing failed: a refusal halts, a transient failure waits out its backoff (or halts, given up). */
-function landingFailed(model, failed, config) {
-    const landing = model.landing;
-    const attempts = (landing?.entry.attempts ?? 0) + 1;
-    // Transient failures that go on for about a day halt as a refusal does: a person must look.
-    const inRow = failed.class === 'transient' ? (landing?.entry.transientFailures ?? 0) + 1 : 0;
-    const givenUp = failed.class === 'transient' && exhausted(LANDING_POLICY, inRow);
-    const notBefore = failed.class === 'transient' && !givenUp
-        ? rfc3339(new Date(Math.ceil((model.now + backoffMs(LANDING_POLICY, attempts)) / 1000) * 1000))
-        : undefined;
-    // A halt (a refusal, or given up) starts the row over: a resumed run has the whole policy again.
-    const entry = landing && {
-        ...landing.entry,
-        attempts,
-        transientFailures: givenUp ? undefined : inRow || undefined,
-        lastError: failed.message,
-        notBefore,
-    };
-    const m = {
-        ...model,
-        landing: undefined,
-        outcome: undefined,
-        loop: {
-            ...model.loop,
-            currentCycle: undefined,
-            outbox: entry ? model.loop.outbox.map((e) => (e === landing?.entry ? entry : e)) : model.loop.outbox,
-        },
-    };
-    if (failed.class === 'refused')
-        return finish(m, config, 'halted', {
-            reason: 'publish_refused',
-            message: `PUBLISH REFUSED: ${failed.message}`,
-            ...(failed.advice ? { advice: failed.advice } : {}),
-        });
-    if (givenUp)
-        return finish(m, config, 'halted', {
-            reason: 'publish_refused',
-            message: `PUBLISH FAILING: landing the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'}` +
-                ` failed ${inRow} times in a row, each time for a reason that should pass by itself (a server error, ` +
-                `the network, a rate limit); the last: ${failed.message}`,
-            advice: "Check the remote's status (GitHub's: https://www.githubstatus.com), the network from this machine " +
-                'or runner, and the token. Resumed, the landing is tried again, its retries counted from the start; ' +
-                'the agent does not run again for this work, which stays recorded in the outbox.',
-        });
-    return finish(m, config, 'continuing', undefined, false, [
-        log('warn', 'cycle.landing_failed', `Could not land the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} (attempt ` +
-            `${attempts}): ${failed.message}. It stays recorded; a later run tries again from ${notBefore}, without running the agent.`, { attempts, notBefore, error: failed.message }),
-    ]);
-}
-
-;// CONCATENATED MODULE: ./src/core/targets.ts
-/**
- * Which ready issues the next cycle takes, and what an earlier wave carried for them. Pure. Part
- * of the core (src/core/slice.ts).
- */
-
-/** The issues of escalations whose label is still to be written (markEscalated notices: refused, or a run killed first), once each. Pure. */
-function unlabelledEscalations(loop) {
-    return [...new Set(loop.notices.flatMap((n) => (n.what.kind === 'markEscalated' ? n.what.issueIds : [])))];
-}
-/** What to work on next: the ready issues, less those done in this run and the escalated ones. */
-function selectTargets(ready, loop, batch, sliceStartIteration, only, 
-/** The checkpoint's escalations stand in for the label (CoreSettings.closeOnBranch). */
-labelsDoNotLast = false) {
-    // Issues closed in this run stay done even when the base branch's issue file still lists them
-    // open (--on-success branch leaves the closing commit on the cycle's branch).
-    const open = ready.filter((i) => !loop.issuesClosed.includes(i.id) && !loop.issuesNoChange.includes(i.id) && (!only || only.includes(i.id)));
-    // Across slices the label decides (removing it makes the issue eligible again), or the checkpoint
-    // where the label does not last, unless the issue was edited since its escalation; within this
-    // slice the escalations themselves, in case a label could not be written.
-    const inThisSlice = new Set(loop.escalations.filter((e) => e.iteration > sliceStartIteration).flatMap((e) => e.issueIds));
-    const everEscalated = new Set(labelsDoNotLast ? loop.escalations.flatMap((e) => e.issueIds) : []);
-    // An escalation whose label is still to be sent (a notice a killed run left) is labelled all the same.
-    const labelling = new Set(unlabelledEscalations(loop));
-    const labelled = (i) => i.labels.includes(ESCALATED_LABEL) || labelling.has(i.id) || everEscalated.has(i.id);
-    const isEscalated = (i) => inThisSlice.has(i.id) || (labelled(i) && !editedSinceEscalation(i, loop));
-    const eligible = open.filter((i) => !isEscalated(i));
-    return { targets: batch ? eligible : eligible.slice(0, 1), escalated: open.filter(isEscalated).map((i) => i.id) };
-}
-/**
- * The issue's title or body changed since the loop last escalated it (its fingerprint then and now
- * differ): whatever made it fail may be what the edit fixed. An escalation that recorded no
- * fingerprint (an older checkpoint) or an issue read without one says nothing.
- */
-function editedSinceEscalation(issue, loop) {
-    if (issue.fingerprint === undefined)
-        return false;
-    for (let k = loop.escalations.length - 1; k >= 0; k--) {
-        const then = loop.escalations[k]?.fingerprints?.[issue.id];
-        if (then !== undefined)
-            return then !== issue.fingerprint;
-    }
-    return false;
-}
-/**
- * What an issue brought from its earlier waves' jobs, for a cycle of that one issue (nothing for any
- * other cycle): a fan-out job's `carried`, else the loop's issueCounts (a serial run after a wave).
- * Its stuck checks then count every wave's runs. Pure.
- */
-function carriedCounts(loop, carried, next) {
-    const id = next.length === 1 ? next[0]?.id : undefined;
-    if (id === undefined)
-        return {};
-    const counts = carried?.issueId === id ? carried : loop.issueCounts?.[id];
-    if (!counts)
-        return {};
-    return {
-        ...(counts.unfinishedRuns > 0 ? { unfinishedRuns: counts.unfinishedRuns } : {}),
-        ...(counts.silentIterations > 0 ? { silentIterations: counts.silentIterations } : {}),
-    };
-}
-/** `counts` without the entries of `ids`; absent when none is left. Pure. */
-function without(counts, ids) {
-    if (!counts || !ids.some((id) => id in counts))
-        return counts;
-    const left = Object.fromEntries(Object.entries(counts).filter(([id]) => !ids.includes(id)));
-    return Object.keys(left).length > 0 ? left : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/core/sliceEvents.ts
-/**
- * The slice's events that are neither an iteration's nor a landing's, one handler each (routed by
- * slice.ts's step): waking from a wait, the issues unlisted, the source checked (the finished cycle
- * recorded, or the slice's end), a cycle opened, a cycle committed, a git operation refused.
- */
-
-
-
-
-
-
-/** Woken from a wait: a rate limit carried from an earlier run is cleared, else the wait is saved as done. */
-function woke(model, event) {
-    const m = { ...model, now: event.now, waking: undefined };
-    if (model.waking === 'carried')
-        return { model: { ...m, loop: { ...m.loop, rateLimitedUntil: undefined } }, effects: [{ kind: 'next' }] };
-    return { model: m, effects: [save(m), { kind: 'next' }] };
-}
-/** Never "no issues": which are workable is unknown, so none is started; the next run lists them again. */
-function issuesUnlisted(model, event, config) {
-    return finish(model, config, 'deferred', undefined, false, [
-        log('warn', 'run.deferred', `Deferred: ${event.failed.message.replace(/\.$/, '')}. No issue is started on an incomplete list; ` +
-            `the checkpoint keeps what this run did, and the next run lists the issues again.`, { what: event.failed.what, status: event.failed.status }),
-    ]);
-}
-/** The source's health: a halt when unreadable; else the finished cycle recorded and landed, or the slice's end. */
-function sourceChecked(model, event, config) {
-    const m = { ...model, checking: undefined };
-    // A cycle about to be recorded stays in flight: nothing of it was committed, so it closed nothing yet.
-    if (event.unreadable)
-        return finish(model.checking === 'finishCycle' && model.cycle ? notClosed(m, model.cycle.issueIds) : m, config, 'halted', event.unreadable);
-    if (model.checking === 'finishCycle' && model.cycle)
-        return recordFinishedCycle(model, m, model.cycle, config);
-    const elsewhere = m.claimedElsewhere?.length ?? 0;
-    return finish(m, config, 'complete', undefined, false, [
-        log('info', 'run.complete', elsewhere > 0
-            ? `No ready issue left for this run: ${elsewhere} being worked by other runs (${m.loop.issuesClosed.length} closed by the loop so far).`
-            : `No ready issues left: the work is done (${m.loop.issuesClosed.length} closed by the loop so far).`),
-    ]);
-}
-/**
- * Record before act: the finished cycle goes into the outbox, with the iteration's counts, before
- * anything is committed or pushed; a run that dies or is refused from here on lands it later,
- * without running the agent again.
- */
-function recordFinishedCycle(model, m, cycle, config) {
-    // Where work is published, its issues count as closed only once it has landed (cycleFinished).
-    const closes = config.publishes ? cycle.issueIds.filter((id) => m.loop.issuesClosed.includes(id)) : [];
-    const actions = model.outcome?.issueActions ?? [];
-    const entry = {
-        kind: 'finishCycle',
-        cycle,
-        noChange: !!model.outcome?.noChange,
-        iteration: m.loop.iteration,
-        recordedAt: rfc3339(new Date(m.now)),
-        attempts: 0,
-        ...(closes.length ? { closes } : {}),
-        // The issues' close or label travels with the work: performed before its commit, again by a later run until done.
-        ...(actions.length ? { issueActions: actions } : {}),
-    };
-    const recorded = {
-        ...m,
-        loop: {
-            ...m.loop,
-            currentCycle: undefined,
-            outbox: [...m.loop.outbox, entry],
-            issuesClosed: m.loop.issuesClosed.filter((id) => !closes.includes(id)),
-        },
-    };
-    const landing = land(recorded, entry, config, false);
-    return { model: landing.model, effects: [save(recorded), ...landing.effects] };
-}
-/** The new cycle, saved before its first agent run; then its baseline. */
-function cycleOpened(model, event) {
-    const cycle = event.cycle;
-    // The counts an earlier wave carried for its issues are now the cycle's (carriedCounts): none stays behind.
-    const loop = { ...model.loop, currentCycle: cycle, issueCounts: without(model.loop.issueCounts, cycle.issueIds) };
-    const m = { ...model, loop, next: undefined, onCycleBranch: true };
-    return {
-        model: m,
-        // Record before act: the cycle (its issues, branch and base tip) is in the checkpoint before
-        // its first agent run, so a run killed during that run resumes this cycle instead of skipping it.
-        effects: [
-            save(m),
-            log('info', 'cycle.start', `Cycle for ${describeTargets(cycle)}${cycle.branch ? ` on branch ${cycle.branch}` : ''}`, {
-                issueIds: cycle.issueIds,
-                branch: cycle.branch,
-            }),
-            { kind: 'runBaseline' },
-        ],
-    };
-}
-/** The cycle's commit, recorded before it leaves the machine; then the cycle is finished (pushed, published). */
-function cycleCommitted(model, event) {
-    const landing = model.landing;
-    if (!landing)
-        return { model, effects: [{ kind: 'next' }] };
-    // Record the commit before it leaves the machine: a later run lands only a branch that holds it.
-    // The issue actions were performed before the commit: done.
-    const { issueActions: _done, ...before } = landing.entry;
-    const entry = {
-        ...before,
-        committed: event.committed,
-        ...(event.tip ? { tip: event.tip } : {}),
-    };
-    const m = {
-        ...model,
-        landing: { ...landing, entry },
-        loop: { ...model.loop, outbox: model.loop.outbox.map((e) => (e === landing.entry ? entry : e)) },
-    };
-    return { model: m, effects: [save(m), finishCycleEffect(entry, landing.resumed)] };
-}
-/**
- * Refused while landing this slice's cycle (its commit held a secret, or the repository moved):
- * nothing of it was committed, so it is the cycle again, not work to land: a runner thrown
- * away meanwhile would otherwise land whatever older wip: of the branch GitHub holds.
- */
-function refused(model, event, config) {
-    return finish(unrecord(model), config, 'halted', {
-        reason: event.reason,
-        message: event.reason === 'repository_moved'
-            ? `REPOSITORY MOVED: ${event.message}`
-            : `SECRET IN CHANGE: ${event.message}; nothing was committed`,
-    });
-}
-
-;// CONCATENATED MODULE: ./src/core/slice.ts
-/**
- * The engine's core, pure: one slice of the loop as `step(model, event) \u2192 (model, effects)`
- * (seed 001 REQ_019, seed 000 REQ_021, seed 002). It picks the next issues, keeps the run's and the
- * slice's bounds, starts cycles, hands each iteration to the workflow, finishes or escalates the
- * cycle, detects failure and bounce loops from the counters in the checkpoint, waits out rate
- * limits, and halts with a diagnostic. It performs nothing: src/loop/slice.ts performs the effects
- * through the ports and feeds back what happened. No processes, files or clocks here, so every path
- * is a unit test (__tests__/core/slice.test.ts). Its parts, by what they decide: model.ts (what a
- * slice is given and keeps), targets.ts (which issues next), claims.ts (leases), iterationSteps.ts
- * (the baseline and the workflow's iteration, a sub-machine), outcome.ts (an iteration's outcome),
- * escalate.ts, landingSteps.ts (the slice's opening, a cycle's landing), finish.ts (the save, the
- * notices, the slice's end); here each event is routed, and what comes before an iteration decided.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-function step(model, event, config) {
-    switch (event.type) {
-        case 'started':
-            return started({ ...model, now: event.now }, config);
-        case 'woke':
-            return woke(model, event);
-        case 'tick': {
-            const m = { ...model, now: event.now };
-            if (event.aborted)
-                return finish(m, config, 'continuing', undefined, true);
-            if (!m.loop.currentCycle)
-                return { model: m, effects: [{ kind: 'readIssues' }] };
-            return beforeIteration(m, config);
-        }
-        case 'issuesRead':
-            return issuesRead(model, event.ready, config);
-        case 'issuesUnlisted':
-            return issuesUnlisted(model, event, config);
-        case 'sourceChecked':
-            return sourceChecked(model, event, config);
-        case 'cycleOpened':
-            return cycleOpened(model, event);
-        case 'baselineRan':
-            return baselineRan(model, event, config);
-        case 'iterated':
-            return iterated(model, event.outcome, event.now, config);
-        case 'cycleCommitted':
-            return cycleCommitted(model, event);
-        case 'cycleFinished':
-            return cycleFinished(model, event.published, event.failed, config);
-        case 'refused':
-            return refused(model, event, config);
-        case 'noticesSent':
-            return noticesSent(model, event.results);
-        case 'claimed':
-            return claimed(model, event.lost, event.adopted, config);
-        case 'crashed':
-            if (event.unreadable)
-                return finish(model, config, 'halted', event.unreadable);
-            return { model, effects: [{ kind: 'rethrow' }] };
-        case 'cycleIssuesRead':
-        case 'agentRan':
-        case 'closedRead':
-        case 'judged':
-        case 'notesRead':
-        case 'headRead':
-        case 'workRead':
-        case 'filesRead':
-        case 'testsRan':
-        case 'noteWritten':
-            return iterationStepped(model, event, config);
-        case 'interrupted':
-            return finish({ ...model, iteration: undefined }, config, 'continuing', undefined, true);
-    }
-}
-function issuesRead(model, listed, config) {
-    // Issues another run is working on are left alone (issue 14), each logged once per slice.
-    const { free: ready, claimed, newly } = leaveClaimed(listed, model.claimedElsewhere ?? [], config.checkpointId);
-    if (newly.length > 0) {
-        const m = {
-            ...model,
-            claimedElsewhere: [...(model.claimedElsewhere ?? []), ...newly.map((i) => i.id)],
-        };
-        const next = issuesRead(m, listed, config);
-        return {
-            model: next.model,
-            effects: [
-                ...newly.map((i) => log('info', 'claim.skipped', `Skipped ${issueRef(i.id)}: run ${i.claimedBy?.run} is working on it (its lease runs until ${i.claimedBy?.expires}); it is left to that run.`, { issueId: i.id, run: i.claimedBy?.run, expires: i.claimedBy?.expires })),
-                ...next.effects,
-            ],
-        };
-    }
-    const { targets, escalated } = selectTargets(ready, model.loop, config.settings.batch, model.sliceStartIteration, config.settings.onlyIssues, config.settings.closeOnBranch);
-    if (targets.length === 0) {
-        if (escalated.length > 0 && claimed.length === 0)
-            return finish(model, config, 'halted', {
-                reason: 'all_escalated',
-                message: `ALL ISSUES ESCALATED: only escalated issues remain (${escalated.map(issueRef).join(', ')})`,
-            });
-        return { model: { ...model, checking: 'end' }, effects: [{ kind: 'checkSource' }] };
-    }
-    return beforeIteration({ ...model, next: targets }, config);
-}
-/** The run's bounds, then the slice's: the step that ends the slice at one, else undefined. */
-function boundReached(model, config) {
-    const { settings, checkpointId, deadline } = config;
-    const loop = model.loop;
-    if (loop.iteration >= settings.maxIterations)
-        return finish(model, config, 'halted', {
-            reason: 'max_iterations',
-            message: `Max iterations (${settings.maxIterations}) reached`,
-        });
-    if (settings.maxCostUsd !== undefined && loop.costUsd >= settings.maxCostUsd)
-        return finish(model, config, 'halted', {
-            reason: 'budget',
-            message: `Budget reached: $${loop.costUsd.toFixed(4)} spent of the $${settings.maxCostUsd} cap (${surface(settings.terms).option('maxCostUsd')})`,
-        });
-    const sliceDone = loop.iteration - model.sliceStartIteration;
-    if (settings.sliceIterations !== undefined && sliceDone >= settings.sliceIterations)
-        return finish(model, config, 'continuing', undefined, false, [
-            log('info', 'slice.end', `Slice bound reached (${sliceDone} iterations): checkpoint ${checkpointId} continues next run.`),
-        ]);
-    if (deadline !== undefined && model.now >= deadline)
-        return finish(model, config, 'continuing', undefined, false, [
-            log('info', 'slice.end', `Slice time bound reached (${settings.sliceMinutes} min): checkpoint ${checkpointId} continues next run.`),
-        ]);
-    return undefined;
-}
-/** A new cycle for the issues picked: claimed first (when leases are on), then opened. */
-function openNext(model, config, next) {
-    const loop = model.loop;
-    // Claimed before the cycle opens (issue 14): a run that loses the race leaves the issue. Record
-    // before act: the checkpoint is saved first, so that a run of this loop killed after claiming
-    // finds the claim its own (by the checkpoint it names) instead of waiting out the lease.
-    if (config.leaseMs !== undefined && !model.claimHeld) {
-        const own = next.some((i) => i.claimedBy !== undefined && i.claimedBy.checkpoint === config.checkpointId);
-        const c = claims_claim(model, config, next.map((i) => i.id), 'new', own);
-        return { model: c.model, effects: [save(model), ...c.effects] };
-    }
-    const fingerprints = Object.fromEntries(next.flatMap((i) => (i.fingerprint !== undefined ? [[i.id, i.fingerprint]] : [])));
-    const carried = carriedCounts(loop, config.settings.carried, next);
-    const cycle = {
-        issueIds: next.map((i) => i.id),
-        titles: next.map((i) => i.title),
-        startedAtIteration: loop.iteration + 1,
-        iterations: 0,
-        sameWorkRemainingCount: 0,
-        progress: initialProgress(),
-        timeoutRetries: 0,
-        rateLimitAttempts: 0,
-        ...carried,
-        ...(config.branches ? { branch: cycleBranchName(next.map((i) => i.id)) } : {}),
-        ...(Object.keys(fingerprints).length > 0 ? { fingerprints } : {}),
-    };
-    const edited = next.filter((i) => editedSinceEscalation(i, loop));
-    const retried = edited.length
-        ? [
-            log('info', 'issue.edited', `${edited.map((i) => issueRef(i.id)).join(', ')} ${edited.length === 1 ? 'was' : 'were'} edited since ` +
-                `${edited.length === 1 ? 'its' : 'their'} escalation: trying again.`, { issueIds: edited.map((i) => i.id) }),
-        ]
-        : [];
-    return { model, effects: [...retried, { kind: 'openCycle', cycle }] };
-}
-/** The run's bounds, then the slice's; then a new cycle, or the resumed one on its branch. */
-function beforeIteration(model, config) {
-    const bound = boundReached(model, config);
-    if (bound)
-        return bound;
-    const loop = model.loop;
-    if (!loop.currentCycle && model.next)
-        return openNext(model, config, model.next);
-    const current = loop.currentCycle;
-    // The cycle this loop had in flight: claimed again before its branch is entered (another run may
-    // have taken it over once its lease expired); then the lease is renewed at each iteration.
-    if (config.leaseMs !== undefined && current && !model.claimHeld)
-        return claims_claim(model, config, current.issueIds, 'resumed');
-    // Renewed, and answered: a claim taken over meanwhile (this loop's lease ran out during a long
-    // iteration) drops the cycle before the agent runs again.
-    if (config.leaseMs !== undefined && current && model.claimRenewedAt !== loop.iteration)
-        return {
-            model: { ...model, claiming: 'renewing' },
-            effects: [
-                {
-                    kind: 'holdClaim',
-                    issueIds: current.issueIds,
-                    expires: leaseEnd(model, config.leaseMs),
-                    progress: working(model, current),
-                },
-            ],
-        };
-    const branch = current?.branch;
-    const enter = branch && !model.onCycleBranch ? [{ kind: 'enterCycleBranch', branch }] : [];
-    return { model: { ...model, onCycleBranch: true }, effects: [...enter, { kind: 'runBaseline' }] };
-}
-/** The claim's answer: the cycle goes on (opens, or resumes), or its issue is left to the run that holds it. */
-function claimed(model, lost, adopted, config) {
-    // A renewal that finds the claim taken over is the resumed cycle's case: the cycle is theirs.
-    const resumed = model.claiming === 'resumed' || model.claiming === 'renewing';
-    const m = { ...model, claiming: undefined };
-    if (lost)
-        return claimLost(m, lost, resumed);
-    const held = { ...m, claimHeld: true, claimRenewedAt: m.loop.iteration };
-    const ids = resumed ? (m.loop.currentCycle?.issueIds ?? []) : (m.next ?? []).map((i) => i.id);
-    const go = beforeIteration(held, config);
-    const took = adopted.length > 0
-        ? [
-            log('info', 'claim.adopted', `Took over ${ids.map(issueRef).join(', ')} from run ${adopted.join(', ')}, whose lease expired without ` +
-                `a release (the run died): its branch and pull request, if any, are continued.`, { issueIds: ids, runs: adopted }),
-        ]
-        : [];
-    return { model: go.model, effects: [...took, ...go.effects] };
-}
-
-;// CONCATENATED MODULE: ./src/git/lane.ts
-
-class RepositoryMovedError extends Error {
-    what;
-    constructor(what) {
-        super(what);
-        this.what = what;
-        this.name = 'RepositoryMovedError';
-    }
-}
-const lane_short = (sha) => (sha === undefined ? 'nothing (the branch is gone)' : sha.slice(0, 12));
-/** Pure: what moved, in a sentence, or undefined when the repository is where the engine left it. */
-function laneProblem(lane, found) {
-    const moved = [];
-    if (found.head !== lane.head) {
-        moved.push(`HEAD was on ${lane.head} and is now ${/^[0-9a-f]{40}$/.test(found.head) ? `detached at ${lane_short(found.head)}` : `on ${found.head}`}`);
-    }
-    if (found.baseTip !== lane.baseTip) {
-        moved.push(`the base branch ${lane.baseBranch} was at ${lane_short(lane.baseTip)} and is now at ${lane_short(found.baseTip)}`);
-    }
-    if (found.rewoundTo !== undefined && found.head === lane.head) {
-        moved.push(laneRewound(lane.head, lane_short(lane.headTip), lane_short(found.rewoundTo)));
-    }
-    return moved.length ? moved.join('; ') : undefined;
-}
-/** Wraps `git` so that every commit, merge and reset first checks that nothing moved behind the engine's back. */
-function guardLane(git) {
-    let lane;
-    /** HEAD's branch's commit, when it can be read without a process (quickTipOf). */
-    const tipOfHead = async (head) => git.quickTipOf && !/^[0-9a-f]{40,64}$/.test(head) ? git.quickTipOf(head) : undefined;
-    /** Where HEAD's branch is now, when it moved to a commit that does not hold the lane's (one git process, only then). */
-    const rewound = async (l, head) => {
-        if (l.headTip === undefined || head !== l.head)
-            return undefined;
-        const now = await tipOfHead(head);
-        if (now === undefined || now === l.headTip)
-            return undefined;
-        return (await git.holds(head, l.headTip)) ? undefined : now;
-    };
-    /** The lane where `found` says HEAD is, with HEAD's branch's commit when it can be read. */
-    const laneAt = async (found, baseBranch, baseTip) => {
-        const headTip = await tipOfHead(found.head);
-        return { head: found.head, baseBranch, baseTip, ...(headTip !== undefined ? { headTip } : {}) };
-    };
-    const moved = async (what) => {
-        if (!lane)
-            return undefined;
-        const state = await git.laneState(lane.baseBranch);
-        const rewoundTo = await rewound(lane, state.head);
-        const found = rewoundTo === undefined ? state : { ...state, rewoundTo };
-        const problem = laneProblem(lane, found);
-        return problem
-            ? `something other than agent-loop moved the repository before it would ${what}: ${problem}`
-            : undefined;
-    };
-    const check = async (what) => {
-        const problem = await moved(what);
-        if (problem)
-            throw new RepositoryMovedError(problem);
-    };
-    /** After the engine's own move: the lane follows it. */
-    const follow = async () => {
-        if (!lane)
-            return;
-        const found = await git.laneState(lane.baseBranch);
-        lane = await laneAt(found, lane.baseBranch, found.baseTip ?? lane.baseTip);
-    };
-    const guarded = {
-        ...git,
-        async switchToBranch(branch, from) {
-            await git.switchToBranch(branch, from);
-            await follow();
-        },
-        async checkout(ref, options) {
-            await git.checkout(ref, options);
-            await follow();
-        },
-        async commitAll(message, options) {
-            await check('commit');
-            const committed = await git.commitAll(message, options);
-            await follow();
-            return committed;
-        },
-        async merge(branch, message, options) {
-            await check(`merge ${branch}`);
-            await git.merge(branch, message, options);
-            await follow();
-        },
-        async resetHard(ref) {
-            await check(`reset to ${ref.slice(0, 12)}`);
-            await git.resetHard(ref);
-            await follow();
-        },
-    };
-    return {
-        git: guarded,
-        async anchor(baseBranch) {
-            const found = await git.laneState(baseBranch);
-            lane = await laneAt(found, baseBranch, found.baseTip ?? '');
-            return lane;
-        },
-        current: () => lane,
-        verify: (before) => check(before),
-        moved,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/issues/claims.ts
-/**
- * Claims and leases on issues (issue 14), the pure part: who holds an issue, until when, and which
- * of several claims wins. A run working an issue claims it (on GitHub: the IN_PROGRESS_LABEL and
- * one claim comment, src/issues/github/claimComments.ts), renews the lease at each iteration and
- * releases it when the cycle ends. Other runs skip an issue whose lease is live; once it has
- * expired (its run died), the next run takes the issue over and adopts its branch and pull request.
- *
- * Race safety: a run claims (posts its comment), then reads the issue's claims back; the oldest
- * live claim (the smallest comment id: GitHub numbers comments in creation order) wins, and every
- * other run yields. Two runs that claim at the same time both see both comments on reading back,
- * so exactly one of them goes on.
- */
-/**
- * When a found claim's lease ends (epoch ms): its stamp plus the lease's length, both on the
- * source's clock, when it has them (so that two runners' clocks never have to agree); else the
- * time written into it.
- */
-function expiryOf(found) {
-    const stamp = found.updatedAt !== undefined ? Date.parse(found.updatedAt) : NaN;
-    if (found.claim.leaseSeconds !== undefined && Number.isFinite(stamp))
-        return stamp + found.claim.leaseSeconds * 1000;
-    return Date.parse(found.claim.expires);
-}
-/** The claim with its lease's end as the source's clock has it. */
-function asFound(found) {
-    const expiry = expiryOf(found);
-    return Number.isFinite(expiry)
-        ? { ...found.claim, expires: new Date(expiry).toISOString().replace(/\.\d{3}Z$/, 'Z') }
-        : found.claim;
-}
-/** The margin added to an iteration's longest run to make a lease (the checkpoint, git, GitHub). */
-const LEASE_MARGIN_MINUTES = 5;
-/**
- * How long a lease lasts: an iteration renews it, and one iteration runs the agent and then the test
- * command, each bounded by agent-timeout-minutes (a cycle's first also runs the baseline, on a
- * lease taken just before); plus a margin. With the default 30 minutes: 65 minutes.
- */
-function leaseMinutes(agentTimeoutMinutes) {
-    return 2 * agentTimeoutMinutes + LEASE_MARGIN_MINUTES;
-}
-/** Whether a claim still holds its issue at `now` (epoch ms, the source's clock). */
-function isLive(found, now) {
-    if (found.claim.released)
-        return false;
-    const expires = expiryOf(found);
-    return Number.isFinite(expires) && expires > now;
-}
-/** The claim that holds the issue at `now`: the oldest live one (claims in creation order). */
-function winningClaim(claims, now) {
-    return [...claims].sort((a, b) => a.id - b.id).find((c) => isLive(c, now));
-}
-/**
- * Why `me` must keep off the issue: the live claim of another run that holds it, or undefined when
- * the issue is free, its lease expired, or it is `me`'s own.
- */
-function heldByOther(claims, now, run) {
-    const winner = winningClaim(claims, now);
-    return winner && winner.claim.run !== run ? asFound(winner) : undefined;
-}
-/**
- * The claim comment `me` writes its claim into: its own (same run), or, for a cycle its loop had in
- * flight (`resuming`), its loop's own live one from an earlier run. Never another's, and never an
- * expired one: editing an old comment back to life would put it before a newer live claim.
- */
-function ownClaim(claims, now, me, resuming) {
-    return claims.find((c) => isLive(c, now) && (c.claim.run === me.run || (resuming && c.claim.checkpoint === me.checkpoint)));
-}
-/** The runs whose claims on the issue expired without being released: their runs died; the taker adopts their work. */
-function expiredClaims(claims, now, run) {
-    return claims.filter((c) => !c.claim.released && !isLive(c, now) && c.claim.run !== run).map(asFound);
-}
-
-;// CONCATENATED MODULE: ./src/verdict/baseline.ts
-/**
- * The baseline: the suite as it stood on a cycle's starting tree (the base branch's, also when the
- * cycle continues an earlier cycle's branch), per test, run before the cycle's first agent run.
- * Kept in `<state-dir>/baselines/<key>.json`, keyed by that commit and the test command, so that
- * a resumed slice, a retried cycle or a later cycle on the same tree reads it instead of running the
- * suite again.
- */
-
-
-
-
-
-const BASELINES_DIR = 'baselines';
-/** Per test command, the failing tests of its last recorded baseline (whatever the commit). */
-const LAST_FAILING_DIR = 'baselines-last-failing';
-/** The key of a baseline: the tree it ran on (a commit, or a run-specific id without git) and the command. */
-function baselineKey(tree, command, junitFile) {
-    return (0,external_node_crypto_namespaceObject.createHash)('sha256')
-        .update(`${tree}\0${command}\0${junitFile ?? ''}`)
-        .digest('hex')
-        .slice(0, 24);
-}
-/** A short digest of a value as JSON: the checkpoint holds one of each record kept where the agent can write. Pure. */
-const digestOf = (value) => (0,external_node_crypto_namespaceObject.createHash)('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 24);
-/** A digest of a baseline's run, as it is kept: the run's checkpoint holds it, so a kept file rewritten since is known. Pure. */
-const baselineDigest = (run) => digestOf(run);
-/** The key of a test command's record in LAST_FAILING_DIR (its file's name) and in `LoopState.lastFailing`. Pure. */
-function lastFailingKey(command) {
-    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(command).digest('hex');
-}
-/** A digest of a last-failing record, as this run wrote it: the checkpoint holds it (`LoopState.lastFailing`). Pure. */
-const failingDigest = (failing) => digestOf(failing);
-function baselineStore(files) {
-    const file = (key) => external_node_path_default().join(files.dir, BASELINES_DIR, `${key.replace(/[^0-9a-f]/g, '')}.json`);
-    const last = (command) => external_node_path_default().join(files.dir, LAST_FAILING_DIR, `${lastFailingKey(command)}.json`);
-    return {
-        async load(key) {
-            try {
-                const text = await files.read(file(key));
-                if (text === undefined)
-                    return undefined;
-                const run = JSON.parse(text);
-                // A file that is not a run (hand-edited, cut short) is run again, never trusted.
-                if (!run ||
-                    typeof run !== 'object' ||
-                    typeof run.tests !== 'object' ||
-                    typeof run.groups !== 'object' ||
-                    typeof run.messages !== 'object')
-                    return undefined;
-                return run;
-            }
-            catch {
-                return undefined;
-            }
-        },
-        async save(key, run) {
-            await files.write(file(key), `${JSON.stringify(run)}\n`);
-        },
-        async lastFailing(command) {
-            try {
-                const text = await files.read(last(command));
-                const ids = text === undefined ? undefined : JSON.parse(text);
-                return Array.isArray(ids) && ids.every((id) => typeof id === 'string') ? ids : undefined;
-            }
-            catch {
-                return undefined;
-            }
-        },
-        async rememberFailing(command, failing) {
-            await files.write(last(command), `${JSON.stringify(failing)}\n`);
-        },
-        async remove(key) {
-            await files.remove(file(key));
-        },
-        async forget() {
-            // What the last baselines had failing goes too (not counted: they are not baselines); never through a link.
-            const lastDir = (await files.list(files.dir)).find((e) => e.name === LAST_FAILING_DIR);
-            if (lastDir && !lastDir.stamp.endsWith(':link'))
-                for (const { name } of await files.list(external_node_path_default().join(files.dir, LAST_FAILING_DIR), { names: true }))
-                    if (name.endsWith('.json'))
-                        await files.remove(external_node_path_default().join(files.dir, LAST_FAILING_DIR, name)).catch(() => undefined);
-            const dir = external_node_path_default().join(files.dir, BASELINES_DIR);
-            // A symlink at the directory's name is not ours to read through: the link goes (and with it
-            // every baseline read through it), never a file where it points.
-            const entry = (await files.list(files.dir)).find((e) => e.name === BASELINES_DIR);
-            if (entry?.stamp.endsWith(':link')) {
-                await files.remove(dir);
-                return 0;
-            }
-            let forgotten = 0;
-            for (const { name } of await files.list(dir, { names: true })) {
-                if (!name.endsWith('.json'))
-                    continue;
-                try {
-                    await files.remove(external_node_path_default().join(dir, name));
-                    forgotten++;
-                }
-                catch (error) {
-                    // A directory made there was never a baseline (none is read from it): left alone.
-                    if (!['EISDIR', 'ERR_FS_EISDIR'].includes(error.code ?? ''))
-                        throw error;
-                }
-            }
-            return forgotten;
-        },
-    };
-}
-/** One line on a baseline for the log. Pure. */
-function describeBaseline(run) {
-    if (!isReadable(run))
-        return run.exitCode === 0 ? 'passes (read by its exit code only)' : `fails (exit code ${run.exitCode})`;
-    const failing = failedIds(run);
-    const total = Object.keys(run.tests).length;
-    const failingNow = failing.length
-        ? `, ${failing.length} failing before any change: ${firstIds(failing, 5)}`
-        : ', none failing';
-    return `${total} test(s) read (${run.reader})${failingNow}`;
-}
-/**
- * Whether a red baseline's failures need a second run to tell a flake from a failure that is there:
- * when one of them did not fail in the last baseline recorded for the same command (or none was
- * recorded). A suite that stays red the same way from commit to commit is run once per baseline, as
- * a green one is; a test that starts failing (a flake, or a real break on the base) is run again. Pure.
- */
-function needsConfirmation(failing, lastFailing) {
-    if (failing.length === 0)
-        return false;
-    if (lastFailing === undefined)
-        return true;
-    const known = new Set(lastFailing);
-    return failing.some((id) => !known.has(id));
-}
-/**
- * A red baseline checked by a second run on the same tree: a test that failed in the first and
- * passes in the second is flaky, and counts as passing at baseline (the work must keep it passing;
- * the verdict's own confirmation run tells a flake from a break there). Otherwise a flake at
- * baseline, kept for the commit, would excuse a real break of that test in every cycle on it. Pure.
- */
-function confirmBaselineFailures(first, second) {
-    if (!isReadable(first) || !isReadable(second) || second.cannotRun)
-        return { run: first, flaky: [] };
-    const flaky = failedIds(first).filter((id) => passedIn(second, id));
-    if (flaky.length === 0)
-        return { run: first, flaky };
-    const run = {
-        ...first,
-        tests: { ...first.tests },
-        groups: { ...first.groups },
-        messages: { ...first.messages },
-    };
-    for (const id of flaky) {
-        const group = id.endsWith(`${GROUP_SEPARATOR}*`) ? id.slice(0, -GROUP_SEPARATOR.length - 1) : undefined;
-        if (group !== undefined)
-            run.groups[group] = second.groups[group] ?? 'passed';
-        else
-            run.tests[id] = 'passed';
-        delete run.messages[id];
-    }
-    return { run, flaky };
-}
-
-;// CONCATENATED MODULE: ./src/loop/baseline.ts
-/**
- * A cycle's baseline: the suite run on the base branch's tree as the cycle starts (its `baseTip`),
- * before its first agent run (src/verdict/baseline.ts keeps it, keyed by that commit and the
- * command). Every verdict in the cycle compares the agent's work with it. A cycle that continues an
- * earlier cycle's branch (escalated, its rejected work kept as wip:) starts from a tree that holds
- * that work: its baseline is still the base tip's, so that what the earlier work broke is the
- * cycle's to mend, not a failure "before any change".
- */
-
-
-
-
-
-
-
-/**
- * A --fresh start forgets every recorded baseline: one recorded while the environment was broken (a
- * service down, a dependency missing) would otherwise go on excusing the same failures after the
- * work, under the same commit. Each cycle's suite then runs again on its base.
- */
-async function forgetBaselines(deps) {
-    const forgotten = await baselineStore(filesOf(deps)).forget();
-    if (forgotten > 0)
-        deps.logger.info('tests.baseline', `${surface(deps.settings?.terms).given('fresh')}: ${forgotten} recorded baseline${forgotten === 1 ? '' : 's'}` +
-            ` forgotten (${external_node_path_default().join(deps.stateDir, BASELINES_DIR)}); each cycle's suite runs again on its base.`, { forgotten });
-}
-/**
- * The end of a slice: the baselines this run remembers that were rewritten or removed since (by the
- * agent: agent-loop never rewrites one). The one this slice holds (`held`, its current cycle's) is
- * written back as the run had it; any other rewritten one is removed, so that a later run, which
- * does not remember it, runs the suite again rather than trusting it. Returns what it did, by key.
- */
-async function mendBaselines(deps, state, held) {
-    const store = baselineStore(filesOf(deps));
-    const restored = [];
-    const removed = [];
-    for (const [key, digest] of Object.entries(state.baselines ?? {})) {
-        const kept = await store.load(key);
-        if (kept && baselineDigest(kept) === digest)
-            continue;
-        if (held?.key === key && baselineDigest(held.run) === digest) {
-            await store.save(key, held.run);
-            restored.push(key);
-        }
-        else if (kept) {
-            await store.remove(key);
-            removed.push(key);
-        }
-    }
-    const where = external_node_path_default().join(deps.stateDir, BASELINES_DIR);
-    if (restored.length > 0)
-        deps.logger.warn('tests.baseline', `The baseline of this cycle (${restored.join(', ')}) in ${where} was changed or removed during this ` +
-            `slice, not by agent-loop (most likely by the agent): written back as this run recorded it.`, { keys: restored });
-    if (removed.length > 0)
-        deps.logger.warn('tests.baseline', `${removed.length} recorded baseline${removed.length === 1 ? '' : 's'} in ${where} changed during ` +
-            `this slice, not by agent-loop (most likely by the agent): removed, so that no later run trusts ${removed.length === 1 ? 'it' : 'them'}` +
-            `: ${removed.join(', ')}.`, { keys: removed });
-    return { restored, removed };
-}
-/**
- * The current cycle's baseline: read from the state directory when the base tip's was kept, else
- * run now (only while the cycle has not changed the tree: a resumed cycle whose baseline is gone is
- * judged by the exit code alone, and says so). When the checkout holds more than the base tip (an
- * earlier cycle's branch, merged with the base), the suite runs with the base tip checked out
- * (detached), and the cycle's branch is checked out again after. What it came to goes to the core
- * (src/core/baseline.ts), which folds it into the loop state, halts on one that gives no verdict,
- * and asks for one run now to be kept (`keepBaseline`). undefined: interrupted.
- */
-async function cycleBaseline(deps, state, checkpointId) {
-    const { settings, logger, git } = deps;
-    const cycle = cycleInFlight(state);
-    const store = baselineStore(filesOf(deps));
-    const junit = settings.junitFile;
-    // The base tip, recorded when the cycle opened; else (no branches, an older checkpoint) HEAD.
-    const baseTip = git ? cycle.baseTip : undefined;
-    const key = cycle.baselineKey ??
-        baselineKey(baseTip ?? (git ? await git.head() : `${checkpointId}:${cycle.startedAtIteration}`), settings.testCommand, junit);
-    const where = external_node_path_default().join(deps.stateDir, BASELINES_DIR);
-    const kept = await trustedKept(deps, state, store, key);
-    if (kept) {
-        if (!cycle.baselineKey)
-            logger.info('tests.baseline', `Baseline for this tree already known (${where}): ${describeBaseline(kept)}.`, {
-                key,
-            });
-        return { key, source: 'kept', run: kept, digest: baselineDigest(kept) };
-    }
-    if (cycle.iterations > 0) {
-        logger.warn('tests.baseline', BASELINE_TEXT.gone(key, where), { key });
-        return { key, source: 'none' };
-    }
-    // The checkout holds more than the base tip: this cycle continues an earlier cycle's branch.
-    const onBase = git && baseTip && (await git.changedFiles(baseTip)).length > 0 ? { git, tip: baseTip } : undefined;
-    if (onBase && (await onBase.git.hasWorkSince(await onBase.git.head()))) {
-        // Uncommitted changes (a run killed during the agent's first run, its baseline lost): the base
-        // tip cannot be checked out without them, and the tree they are in is not the cycle's start.
-        logger.warn('tests.baseline', BASELINE_TEXT.uncommitted(key, where, onBase.tip), { key });
-        return { key, source: 'none' };
-    }
-    logger.info('tests.baseline', onBase
-        ? BASELINE_TEXT.onBase(state.baseBranch, onBase.tip, cycle.branch, settings.testCommand)
-        : `Running the tests on the cycle's starting tree first (the baseline every verdict compares with): ${settings.testCommand}`, { command: settings.testCommand, ...(onBase ? { baseTip: onBase.tip } : {}) });
-    const tests = () => deps.runTests(settings.testCommand, deps.signal, 'baseline');
-    const outcome = onBase
-        ? await onTree(onBase.git, onBase.tip, tests, filesOf(deps), deps.stateDir)
-        : await confirmedRun(deps, state, store, tests);
-    if (deps.signal?.aborted)
-        return undefined;
-    const run = outcome.run ?? emptyRun(outcome.exitCode);
-    logger.info('tests.baseline', `Baseline: ${describeBaseline(run)} (${(outcome.durationMs / 1000).toFixed(1)}s).`, {
-        key,
-        exitCode: outcome.exitCode,
-        reader: run.reader ?? null,
-    });
-    const ownTree = !onBase;
-    const failing = ownTree && isReadable(run) && !run.cannotRun ? failedIds(run) : undefined;
-    return {
-        key,
-        source: 'ran',
-        run,
-        digest: baselineDigest(run),
-        ownTree,
-        ...(failing ? { lastFailing: { key: lastFailingKey(settings.testCommand), digest: failingDigest(failing) } } : {}),
-    };
-}
-/**
- * A baseline run now that gives a verdict (the core asked: `keepBaseline`), kept in the state
- * directory; on the cycle's own tree its failing tests recorded too, for the next red baseline.
- */
-async function keepBaseline(deps, key, run, ownTree) {
-    const store = baselineStore(filesOf(deps));
-    await store.save(key, run);
-    if (ownTree && isReadable(run) && !run.cannotRun)
-        await store.rememberFailing(deps.settings.testCommand, failedIds(run));
-}
-/** The baseline's longer log lines. */
-const BASELINE_TEXT = {
-    gone: (key, where) => `The baseline of this cycle (${key}) is no longer in ${where} and the tree has moved on: ` +
-        "the agent's work is judged by the test command's exit code alone.",
-    uncommitted: (key, where, tip) => `The baseline of this cycle (${key}) is not in ${where} and the checkout has uncommitted changes, ` +
-        `so the base tip (${tip.slice(0, 12)}) cannot be checked out to run it: the agent's work is judged by the test command's exit code alone.`,
-    onBase: (baseBranch, tip, branch, command) => `Running the tests on ${baseBranch ?? 'the base branch'} as this cycle found it first (${tip.slice(0, 12)}, ` +
-        `checked out for the run; the baseline every verdict compares with): ${branch ?? 'the branch'} holds an earlier cycle's work, ` +
-        `and what it breaks is this cycle's to mend: ${command}`,
-};
-/** The baseline kept for `key` in the state directory, unless it changed since this run (or cycle) recorded it: then removed. */
-async function trustedKept(deps, state, store, key) {
-    const { logger } = deps;
-    const kept = await store.load(key);
-    const cycle = cycleInFlight(state);
-    // Kept in the state directory, where the agent can write: one that changed since this run had it
-    // would excuse what the agent broke as "failing before any change" (in this cycle, or in a later
-    // one on the same base tip: an escalated cycle leaves the base where it was).
-    const digest = state.baselines?.[key] ?? cycle.baselineDigest;
-    if (kept && digest !== undefined && baselineDigest(kept) !== digest) {
-        logger.warn('tests.baseline', `The baseline of this cycle (${key}) in ${external_node_path_default().join(deps.stateDir, BASELINES_DIR)} changed since ` +
-            `this ${cycle.baselineKey === key ? 'cycle' : 'run'} recorded it, not by agent-loop (most likely ` +
-            `by the agent): it is not trusted, and is removed.`, { key });
-        await store.remove(key);
-        return undefined;
-    }
-    return kept;
-}
-/**
- * On the cycle's own starting tree, a red baseline is run once more (on an earlier cycle's branch,
- * where the base tip is checked out for the run, it is not: one run while detached).
- */
-async function confirmedRun(deps, state, store, tests) {
-    const { settings, logger } = deps;
-    const first = await tests();
-    const failing = first.run && isReadable(first.run) && !first.run.cannotRun ? failedIds(first.run) : [];
-    if (deps.signal?.aborted || !first.run || failing.length === 0)
-        return first;
-    // Kept for the commit, a failure here excuses that test in every cycle on it: a flake must not.
-    // Failures the last baseline had too are not run again (a suite that stays red costs one run),
-    // as this run recorded them: the record is in the state directory, where the agent can write, and
-    // one it rewrote to list a test that only flaked now would keep that flake as "failing before any
-    // change", excusing a real break of it (so is one this run did not write: a new run runs it twice).
-    const recorded = await store.lastFailing(settings.testCommand);
-    const vouched = state.lastFailing?.[lastFailingKey(settings.testCommand)];
-    const known = recorded && vouched !== undefined && failingDigest(recorded) === vouched ? recorded : undefined;
-    if (recorded && vouched !== undefined && !known)
-        logger.warn('tests.baseline', `The failing tests of the last baseline recorded in ${external_node_path_default().join(deps.stateDir, LAST_FAILING_DIR)}` +
-            ` changed since this run recorded them, not by agent-loop (most likely by the agent): not trusted, ` +
-            `so this baseline's failures are run again.`);
-    if (!needsConfirmation(failing, known))
-        return first;
-    const fresh = known ? failing.filter((id) => !known.includes(id)) : failing;
-    logger.info('tests.confirm', `${fresh.length} test(s) fail before any change${known ? ' that did not fail in the last baseline' : ''}` +
-        `: ${fresh.slice(0, 5).join(', ')}${fresh.length > 5 ? ', \u2026' : ''}; running the tests once more to ` +
-        `tell a failure that is there from a flaky one.`);
-    const second = await tests();
-    if (deps.signal?.aborted)
-        return first;
-    const { run, flaky } = confirmBaselineFailures(first.run, second.run ?? emptyRun(second.exitCode));
-    if (flaky.length)
-        logger.warn('tests.flaky', `Flaky before any change: ${flaky.join(', ')} failed once and passed on the second run; counted as ` +
-            `passing at baseline, so the work must keep ${flaky.length === 1 ? 'it' : 'them'} passing.`, { flaky });
-    return { ...first, run };
-}
-/**
- * `run` with `commit` checked out (detached), then the branch (or commit) checked out before,
- * whatever `run` did: the checkout was clean when it began (cycleBaseline checks), so a change to a
- * tracked file since is the test run's (a snapshot, a report in the tree) and is thrown away, never
- * carried onto the branch nor left to stop the switch back. A marker says where the checkout was
- * while it is detached: a run killed in between is put back by the next (src/safety/baselineCheckout.ts).
- */
-async function onTree(git, commit, run, files, stateDir) {
-    const back = await git.currentRef();
-    const marker = baselineCheckoutFile(stateDir);
-    await files.write(marker, JSON.stringify({ back, commit }));
-    await git.checkout(commit);
-    try {
-        return await run();
-    }
-    finally {
-        await git.checkout(back, { discard: true });
-        await files.remove(marker);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/issues/fingerprint.ts
-/**
- * What the core sees of a ready issue, with the fingerprint of its text: a digest of the title and
- * body as read, so that an escalated issue a person edited since is tried again (issue 14: a halt
- * lifts when its cause changed). The text is the masked one, as every issue text in the engine.
- */
-
-
-/**
- * The checklist's boxes do not count (ticked or not): --workflow tdd ticks them as it works, and that
- * is no edit by a person that would make an escalated issue worth trying again.
- */
-function issueFingerprint(issue) {
-    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(issue.title).update('\0').update(untickAll(issue.body)).digest('hex').slice(0, 16);
-}
-/** The issue as the core reads it (its ReadyIssue): id, title, labels, fingerprint, another run's claim. */
-function toReadyIssue(issue) {
-    return {
-        id: issue.id,
-        title: issue.title,
-        labels: issue.labels,
-        fingerprint: issueFingerprint(issue),
-        ...(issue.claimedBy ? { claimedBy: issue.claimedBy } : {}),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/issues/github/json.ts
-/** Reading GitHub's JSON answers: which values are objects one can look into. */
-function json_isObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-;// CONCATENATED MODULE: ./src/issues/github/errors.ts
-/**
- * A failed GitHub request as an error that names its cause and what to do about it: a bad token, a
- * missing permission, a repository the token cannot see, a rate limit (with when to come back), a
- * server failure.
- */
-
-/** The error of a failed GitHub request, with the cause named and what to do about it. */
-class GitHubSourceError extends Error {
-    kind;
-    status;
-    resetAt;
-    constructor(message, 
-    /** auth and permission are permanent; rate-limit passes at `resetAt`; server is transient. */
-    kind, status, 
-    /** For rate limits: when GitHub said to come back (UTC epoch seconds), if it said. */
-    resetAt) {
-        super(message);
-        this.kind = kind;
-        this.status = status;
-        this.resetAt = resetAt;
-        this.name = 'GitHubSourceError';
-    }
-}
-function asHttpError(error) {
-    if (!json_isObject(error) || typeof error.status !== 'number')
-        return undefined;
-    return error;
-}
-/** The error for a failed `what` (e.g. "closing issue #3") in the repository `where` (owner/repo). */
-function explainHttpError(error, what, where) {
-    const { status } = error;
-    const headers = error.response?.headers ?? {};
-    const message = apiMessage(error);
-    if (status === 304)
-        return new GitHubSourceError('Not modified', 'other', 304);
-    if (status === 401) {
-        return new GitHubSourceError(`GitHub rejected the token while ${what} (401 ${message}). Check the \`github-token\` input: ` +
-            `it must be a valid token (the default \${{ github.token }}, or a personal access token) that has not expired or been revoked.`, 'auth', 401);
-    }
-    const remaining = headers['x-ratelimit-remaining'];
-    const resetHeader = Number(headers['x-ratelimit-reset']);
-    const primary = (status === 403 || status === 429) && String(remaining) === '0';
-    const secondary = (status === 403 || status === 429) && /secondary rate limit/i.test(message);
-    if (primary || secondary) {
-        const retryAfter = Number(headers['retry-after']);
-        const resetAt = primary && Number.isFinite(resetHeader)
-            ? resetHeader
-            : Number.isFinite(retryAfter)
-                ? Math.floor(Date.now() / 1000) + retryAfter
-                : undefined;
-        const when = resetAt !== undefined ? ` GitHub asks to wait until ${new Date(resetAt * 1000).toISOString()}.` : '';
-        return new GitHubSourceError(`GitHub ${primary ? 'API rate limit' : 'secondary rate limit'} exceeded while ${what} (${status} ${message}).${when} ` +
-            `The request was retried as long as the wait allowed; the next run resumes from the checkpoint.`, 'rate-limit', status, resetAt);
-    }
-    if (status === 403) {
-        return new GitHubSourceError(`The token may not do this while ${what} (403 ${message}). Give the workflow \`permissions: issues: write\`, ` +
-            `or pass a \`github-token\` with read and write access to the issues of ${where}.`, 'permission', 403);
-    }
-    if (status === 410)
-        return new GitHubSourceError(`Gone while ${what} (410 ${message}): it was deleted on GitHub (an issue, or the repository's issues turned off in ${where}).`, 'not-found', 410);
-    if (status === 404) {
-        return new GitHubSourceError(`Not found while ${what} (404 ${message}): check that ${where} exists and that the \`github-token\` input can read it ` +
-            `(GitHub answers 404 for a private repository the token cannot see).`, 'not-found', 404);
-    }
-    if (status >= 500)
-        return new GitHubSourceError(`GitHub failed while ${what} (${status} ${message}), also on retrying.`, 'server', status);
-    return new GitHubSourceError(`GitHub refused the request while ${what} (${status} ${message}).`, 'other', status);
-}
-/** GitHub's own `message` from the error body, else Octokit's. */
-function apiMessage(error) {
-    const data = error.response?.data;
-    if (!json_isObject(data) || typeof data.message !== 'string')
-        return error.message;
-    // A 422's details: "Validation Failed: A pull request already exists for octo:agent-loop/issue-1."
-    const details = Array.isArray(data.errors)
-        ? data.errors.map((e) => (json_isObject(e) && typeof e.message === 'string' ? e.message : undefined)).filter(Boolean)
-        : [];
-    return details.length > 0 ? `${data.message}: ${details.join('; ')}` : data.message;
-}
-
-;// CONCATENATED MODULE: ./src/issues/listing.ts
-/**
- * A listing the run depends on (the source's open issues on GitHub, or the repository's open pull
- * requests) that failed after the client's own retries: a 404, a 5xx, the network. It never means
- * "no issues": the run cannot tell which issues are workable, so it starts none and ends deferred
- * (src/core/result.ts), nothing lost; the next run lists them again.
- */
-
-class ListingError extends Error {
-    what;
-    status;
-    constructor(
-    /** What failed, e.g. "listing the open pull requests of octo/widgets". */
-    what, 
-    /** The HTTP status of the last answer, null when there was none (the network). */
-    status, 
-    /** What failed in full: the status, GitHub's own message and what to check. */
-    message, 
-    /** The request's own error (a GitHubSourceError: its kind, a rate limit's reset). */
-    cause) {
-        super(message, cause === undefined ? undefined : { cause });
-        this.what = what;
-        this.status = status;
-        this.name = 'ListingError';
-    }
-}
-/**
- * What a failed listing (`what`) throws: a ListingError (the run is deferred), keeping a GitHub
- * request's status and explanation (src/issues/github/errors.ts); anything else is said with its own
- * message. A token GitHub refuses (401, or 403 not a rate limit: the kinds auth and permission) is
- * no passing failure: it is thrown as it is, so the run stops and the step fails, naming the token,
- * rather than every later run being deferred, green, for ever.
- */
-function listing_listingFailed(error, what) {
-    if (error instanceof ListingError)
-        return error;
-    if (error instanceof GitHubSourceError && (error.kind === 'auth' || error.kind === 'permission'))
-        return error;
-    if (error instanceof GitHubSourceError)
-        return new ListingError(what, error.status ?? null, error.message, error);
-    const message = error instanceof Error ? error.message : String(error);
-    return new ListingError(what, null, `${what} failed: ${message}`, error);
-}
-
-;// CONCATENATED MODULE: ./src/loop/publish.ts
-/** What a publisher throws when a step of landing the work failed, with what that means (classified by the adapter). */
-class LandingError extends Error {
-    failure;
-    constructor(failure) {
-        super(failure.message);
-        this.failure = failure;
-        this.name = 'LandingError';
-    }
-}
-
-;// CONCATENATED MODULE: ./src/loop/issueWork.ts
-
-
-/** One issue effect; a failure classified: `gone` is warned about and dropped (it can never succeed), the rest returned. */
-async function issueEffect({ deps, redact }, id, what, run) {
-    const { source, logger } = deps;
-    const classify = deps.classifyIssueFailure ??
-        ((error, issue, doing) => ({
-            class: 'transient',
-            message: `could not ${doing} ${issue} in ${source.description}: ${error.message}`,
-        }));
-    try {
-        await run();
-        return undefined;
-    }
-    catch (error) {
-        const failure = classify(error, id, what);
-        if (failure.class !== 'gone')
-            return { ...failure, message: redact(failure.message) };
-        logger.warn('issue.gone', `${redact(failure.message)}: dropped (it can never be done).`, { issueId: id, what });
-        return undefined;
-    }
-}
-/** A finished cycle's issue actions, before its commit; a failure that is not `gone` is the landing's. */
-async function performIssueActions(ports, actions) {
-    const { source } = ports.deps;
-    for (const action of actions ?? []) {
-        const failed = action.kind === 'tick'
-            ? await issueEffect(ports, action.id, `tick "${action.item}" in`, () => tick(ports, action))
-            : action.kind === 'markNoChange' && source.markNoChange
-                ? await issueEffect(ports, action.id, `label ${NO_CHANGE_LABEL}`, () => source.markNoChange(action.id, action.note, action.close))
-                : await issueEffect(ports, action.id, 'close', () => source.close(action.id, action.note));
-        if (failed)
-            throw new LandingError(failed);
-    }
-}
-/** A checklist item's box ticked in its issue (--workflow tdd); sources without checklists do nothing. */
-async function tick({ deps }, action) {
-    const { source, logger } = deps;
-    if (!source.tickChecklistItem || !(await source.tickChecklistItem(action.id, action.item)))
-        return;
-    logger.info('issue.ticked', `Ticked "${action.item}" in ${action.id} (${source.description}).`, {
-        issueId: action.id,
-        item: action.item,
-    });
-}
-/**
- * A tick as a notice, between iterations: where the issues live in the repository (beads), the
- * change is committed at once (on the cycle's branch, it lands with the work), so that the next
- * phase starts from a clean tree. The failures (none: it was done).
- */
-async function tickNotice(ports, action) {
-    const { source, logger, git } = ports.deps;
-    const failed = await issueEffect(ports, action.id, `tick "${action.item}" in`, () => tick(ports, action));
-    if (failed) {
-        logger.warn('source.warning', `Could not tick "${action.item}" in ${action.id} (${source.description}): ${failed.message}. It stays recorded; the next run tries again.`);
-        return [failed.message];
-    }
-    if (git)
-        await git.commitAll(`agent-loop: ${action.id} ticks "${action.item}"`.slice(0, 120));
-    return [];
-}
-/** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. The failures. */
-async function labelEscalated(ports, ids, note, baseBranch) {
-    const { settings, source, logger, git } = ports.deps;
-    if (settings.closeOnBranch) {
-        // Beads issues published from a runner that is thrown away: a label committed here would never
-        // reach GitHub (and would move the base branch the halt compares with). The checkpoint keeps it.
-        logger.info('escalation.kept', `${ids.join(', ')} escalated: kept in the checkpoint, not labelled in ${source.description} (the ` +
-            `label would not outlast this runner). Later runs skip ${ids.length === 1 ? 'it' : 'them'} until ` +
-            `${ids.length === 1 ? 'it is' : 'they are'} edited on the base branch, or start over with the input fresh: true.`, { issueIds: ids });
-        return [];
-    }
-    const failures = [];
-    for (const id of ids) {
-        const failed = await issueEffect(ports, id, `label ${ESCALATED_LABEL}`, () => source.markEscalated(id, note));
-        if (!failed)
-            continue;
-        failures.push(failed.message);
-        logger.warn('source.warning', `Could not label ${id} as escalated in ${source.description}: ${failed.message}. It stays recorded; the next run tries again.`);
-    }
-    if (git && (await git.currentRef()) === baseBranch)
-        await git.commitAll(`agent-loop: ${ids.join(' ')} escalated`);
-    return failures;
-}
-
-;// CONCATENATED MODULE: ./src/loop/effects/issues.ts
-
-
-
-
-const readIssues = async (_effect, ctx) => {
-    const { deps, run } = ctx;
-    let listed;
-    try {
-        listed = await withoutOpenPullRequests(deps, await deps.source.ready(), run.toldInReview);
-    }
-    catch (error) {
-        // A listing GitHub did not answer: never taken for "no issues" (the run would end complete).
-        if (!(error instanceof ListingError))
-            throw error;
-        run.deferral = { what: error.what, status: error.status, message: ctx.redact(error.message) };
-        return { type: 'issuesUnlisted', failed: run.deferral };
-    }
-    return {
-        type: 'issuesRead',
-        ready: (await withoutFinishedBranches(deps, run.model.loop, listed, run.onBranch)).map(toReadyIssue),
-    };
-};
-const checkSource = async (_effect, ctx) => {
-    const unreadable = await ctx.unreadableSource();
-    return { type: 'sourceChecked', ...(unreadable ? { unreadable } : {}) };
-};
-const updateIssues = async (effect, ctx) => {
-    const { source } = ctx.deps;
-    for (const action of effect.actions) {
-        if (action.kind === 'tick')
-            await tick(ctx, action);
-        else if (action.kind === 'markNoChange' && source.markNoChange)
-            await source.markNoChange(action.id, action.note, action.close);
-        else
-            await source.close(action.id, action.note);
-    }
-    return undefined;
-};
-/**
- * The ready issues less those whose work waits in an open pull request of agent-loop's (beads issues
- * in the action: closed on the branch, still open on the base), each told once per slice. When the
- * pull requests cannot be listed, none is started (none may get a second pull request): a
- * ListingError, which defers the run; the next run looks again.
- */
-async function withoutOpenPullRequests(deps, ready, told) {
-    const publisher = deps.publisher;
-    if (!publisher?.inReview || ready.length === 0)
-        return ready;
-    let open;
-    try {
-        open = await publisher.inReview(ready.map((i) => i.id));
-    }
-    catch (error) {
-        throw listing_listingFailed(error, `listing the open pull requests (${publisher.description})`);
-    }
-    for (const [id, pr] of open) {
-        if (told.has(id))
-            continue;
-        told.add(id);
-        deps.logger.info('issue.in_review', `Skipping ${id}: its pull request #${pr.number} (${pr.url}) is open. Merge it (the issue is closed ` +
-            `on its branch), or close it and delete its branch to have agent-loop work on the issue again.`, { issueId: id, number: pr.number, url: pr.url });
-    }
-    return ready.filter((i) => !open.has(i.id));
-}
-/**
- * With --on-success branch (nothing published): the ready issues less those whose cycle finished on
- * their own branch, not merged into the base (src/loop/finishedBranches.ts). Each is told once per
- * slice; `seen` keeps what was looked up (the branch, or undefined).
- */
-async function withoutFinishedBranches(deps, loop, ready, seen) {
-    const { git, settings, logger } = deps;
-    const base = loop.baseBranch;
-    if (!git || deps.publisher || settings.onSuccess !== 'branch' || !base || ready.length === 0)
-        return ready;
-    // The cycle in flight is the core's to resume, whatever its branch holds.
-    const inFlight = new Set(loop.currentCycle?.issueIds ?? []);
-    const unseen = ready.map((i) => i.id).filter((id) => !inFlight.has(id) && !seen.has(id));
-    const found = await finishedBranches(git, base, unseen);
-    for (const id of unseen) {
-        const branch = found.get(id);
-        seen.set(id, branch);
-        if (branch)
-            logger.info('issue.on_branch', finishedBranchMessage(id, branch, base), { issueId: id, branch });
-    }
-    return ready.filter((i) => inFlight.has(i.id) || seen.get(i.id) === undefined);
-}
-/**
- * The source's health as the slice starts, and a check against it: the halt when the issues had
- * readable records and have none now (the agent garbled the file).
- */
-async function sourceWatch(source) {
-    const startHealth = await source.health?.();
-    return async () => {
-        const health = await source.health?.();
-        if (!health || health.valid > 0 || (health.unreadable === 0 && (startHealth?.valid ?? 0) === 0))
-            return undefined;
-        return {
-            reason: 'source_unreadable',
-            message: `ISSUES UNREADABLE: ${source.description} had ${startHealth?.valid ?? 'some'} issue(s) when the slice ` +
-                `started and now has no readable one (${health.unreadable} malformed line(s))`,
-        };
-    };
-}
-
-;// CONCATENATED MODULE: ./src/loop/effects/agent.ts
-/**
- * The iteration's reads and its agent run (the workflow's sub-machine asks, src/core/iteration.ts):
- * the cycle's issues as the source holds them, and one agent turn on the prompt it built.
- */
-
-
-const readCycleIssues = async (_effect, ctx) => {
-    const { deps } = ctx;
-    const cycle = cycleInFlight(ctx.run.model.loop);
-    const issues = await Promise.all(cycle.issueIds.map(async (id, i) => {
-        const issue = await deps.source.get(id);
-        if (!issue)
-            return { id, title: cycle.titles[i] ?? id, body: '' };
-        const { title, body, labels, type } = issue;
-        return { id: issue.id, title, body, labels, ...(type ? { type } : {}) };
-    }));
-    return { type: 'cycleIssuesRead', issues, now: deps.clock.now().getTime() };
-};
-const runAgent = async (effect, ctx) => {
-    const { deps } = ctx;
-    const loop = ctx.run.model.loop;
-    // What the prompt quotes (the issue, the previous failure's output, the tests' output and report) was
-    // masked where it entered the engine; prompt.md is masked on its way out.
-    const turn = await agentTurn(deps, loop, effect.prompt, effect.what, effect.tdd);
-    if (!turn)
-        return { type: 'interrupted' };
-    const { result } = turn;
-    const base = loop.baseBranch;
-    const git = deps.git;
-    // Asked only when it matters: a successful run that was denied edits.
-    const deniedEverything = !turn.moved &&
-        result.ok &&
-        (result.permissionDenials ?? 0) > 0 &&
-        git !== undefined &&
-        base !== undefined &&
-        !(await git.hasWorkSince(base));
-    return {
-        type: 'agentRan',
-        result,
-        started: turn.started.getTime(),
-        ...(turn.moved ? { moved: turn.moved } : {}),
-        deniedEverything,
-        now: deps.clock.now().getTime(),
-    };
-};
-
-;// CONCATENATED MODULE: ./src/loop/effects/end.ts
-/** The slice's end: its result built (after the baselines and git's staging settings are put right), or its crash thrown on. */
-
-
-const done = async (effect, ctx) => {
-    const { deps, run } = ctx;
-    const { logger, git, clock } = deps;
-    const seen = run.baselineSeen;
-    // Best effort: a state directory that cannot be written now must not lose the slice's result.
-    await mendBaselines(deps, run.model.loop, seen?.run ? { key: seen.key, run: seen.run } : undefined).catch((error) => logger.warn('tests.baseline', `Could not check the recorded baselines: ${error.message}.`));
-    // Not only before a commit: what an agent changed of what git stages (a filter, a remote
-    // pointed elsewhere, an exclude, an index flag) must not outlive the slice in the person's
-    // repository, nor be taken by the next run, which reads these settings as the person's.
-    await git
-        ?.putBackStaging()
-        .catch((error) => logger.warn('git.staging_restored', `Could not put back what decides what git stages (.git/config, .git/info/attributes, .git/info/exclude, ` +
-        `the index's flags): ${error.message}. Check them before the next run.`));
-    const { model } = run;
-    run.result = buildResult({
-        claimedElsewhere: model.claimedElsewhere ?? [],
-        status: effect.status,
-        state: model.loop,
-        start: ctx.start,
-        checkpointId: ctx.checkpointId,
-        durationMs: clock.now().getTime() - ctx.startedAt,
-        interrupted: effect.interrupted,
-        diagnostic: run.diagnostic,
-        ...(run.deferral ? { deferred: run.deferral } : {}),
-        // Deferred before it did anything: the checkpoint's loop is the one this slice started from.
-        unchanged: effect.status === 'deferred' && JSON.stringify(model.loop) === JSON.stringify(ctx.found),
-    });
-    return undefined;
-};
-const rethrow = async (_effect, { run }) => {
-    throw run.crash;
-};
-
-;// CONCATENATED MODULE: ./src/loop/ownIssues.ts
-/** The records of `ids` in the source now; undefined when it cannot say or put them back (then nothing is). */
-async function ownRecords(deps, ids) {
-    const { source } = deps;
-    if (!source.reinstate || !source.openRecords)
-        return undefined;
-    try {
-        const open = await source.openRecords();
-        return new Map([...open].filter(([id]) => ids.includes(id)));
-    }
-    catch {
-        return undefined; // An unreadable issues file is reported where the issues are read.
-    }
-}
-/**
- * Pure: the issues of `ids` recorded open at the cycle's start whose standing is not that now
- * (closed, removed, another status or other dependencies). Other edits (a ticked checklist item,
- * the agent's notes) are the cycle's work and stay.
- */
-function ownIssuesToPutBack(atStart, now, ids) {
-    return ids.filter((id) => {
-        const before = atStart.get(id);
-        return before !== undefined && now.get(id)?.standing !== before.standing;
-    });
-}
-/**
- * Before an escalated cycle's work is committed as `wip:` (or left checked out by its halt): each of
- * its issues that the agent closed, removed or re-statused is put back as it was at the cycle's
- * start, with a warning; every other line of the file stays as it is.
- */
-async function putBackOwnIssues(deps, atStart, ids) {
-    const { source, logger } = deps;
-    if (!atStart || atStart.size === 0)
-        return;
-    let now;
-    try {
-        now = await source.openRecords?.();
-    }
-    catch {
-        return; // The agent left the file unreadable: the next read of the issues says so.
-    }
-    if (!now)
-        return;
-    for (const id of ownIssuesToPutBack(atStart, now, ids)) {
-        try {
-            await source.reinstate?.(id, atStart.get(id)?.record);
-            logger.warn('issue.reinstated', `The agent closed, removed or re-statused issue ${id}, whose work was not accepted: put back as it ` +
-                `was when the cycle began, so that the escalation's wip: commit does not hold it closed. Only agent-loop ` +
-                `closes an issue, once its work passes the tests.`, { issueId: id, cycle: [...ids] });
-        }
-        catch (error) {
-            logger.warn('issue.reinstate_failed', `The agent closed or removed issue ${id}, whose work was not accepted, and it could not be put back: ` +
-                `${error.message}. Check ${source.description} and reopen ${id} by hand.`, { issueId: id });
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/loop/effects/branches.ts
-
-
-const openCycle = async (effect, ctx) => {
-    const cycle = await openBranch(ctx.deps, effect.cycle, ctx.run.model.loop.baseBranch);
-    // Its issues as the cycle finds them (on its branch): what an escalation puts back.
-    ctx.run.atCycleStart = await ownRecords(ctx.deps, cycle.issueIds);
-    return { type: 'cycleOpened', cycle };
-};
-const enterCycleBranch = async (effect, ctx) => {
-    const { deps, run } = ctx;
-    const { git, publisher, logger } = deps;
-    const loop = run.model.loop;
-    // A resumed cycle: make sure its branch is checked out (once per slice, not per iteration),
-    // the one an earlier run pushed when this checkout does not have it.
-    const branch = effect.branch;
-    if (git && (await git.currentRef()) !== branch) {
-        if (publisher && !(await git.branchExists(branch)) && (await publisher.fetchBranch(branch))) {
-            logger.info('git.fetched', `Continuing on ${branch} as the previous slice pushed it.`);
-        }
-        await git.switchToBranch(branch, loop.baseBranch ?? 'HEAD');
-    }
-    // A cycle opened by an earlier slice: its issues as this slice finds them, before its agent runs.
-    run.atCycleStart = await ownRecords(deps, loop.currentCycle?.issueIds ?? []);
-    return undefined;
-};
-const leaveCycle = async (effect, { deps, run }) => {
-    const { git, logger } = deps;
-    // A job of a wave works in its own worktree, removed at the wave's end: nothing to switch back.
-    const base = run.model.loop.baseBranch;
-    if (!git || !base || deps.waveJob || (await git.currentRef()) !== effect.branch)
-        return undefined;
-    await git.checkout(base);
-    const own = await git.subjectsSince(base, effect.branch);
-    if (own.length === 0)
-        await git.deleteBranch(effect.branch);
-    logger.info('git.left', `No agent worked on ${effect.branch}: back on ${base}, where the fix goes${own.length === 0 ? ` (${effect.branch} removed)` : ''}` +
-        `; the run that resumes opens the cycle again from ${base} as it is then.`);
-    return undefined;
-};
-/** A new cycle's branch: fetched when an earlier run pushed it, brought up to date with the base, checked out. */
-async function openBranch(deps, cycle, baseBranch) {
-    const { git, logger } = deps;
-    if (!git || !cycle.branch || !baseBranch)
-        return cycle;
-    // The branch of an earlier cycle of these issues (escalated: its work kept as wip:; or its
-    // pull request's, pushed by an earlier run) is brought up to date with the base first, so
-    // that this cycle merges back cleanly. Its baseline is still the base tip's (src/loop/baseline.ts):
-    // what the earlier work broke is this cycle's.
-    if (deps.publisher && !(await git.branchExists(cycle.branch)) && (await deps.publisher.fetchBranch(cycle.branch))) {
-        logger.info('git.fetched', `Continuing on ${cycle.branch} as an earlier run pushed it.`);
-    }
-    const earlier = await git.branchExists(cycle.branch);
-    const baseTip = await git.tipOf(baseBranch);
-    await git.switchToBranch(cycle.branch, baseBranch);
-    if (earlier) {
-        try {
-            await git.merge(baseBranch, `Merge ${baseBranch} into ${cycle.branch}: a new cycle on an earlier cycle's branch`);
-        }
-        catch (error) {
-            if (!(error instanceof MergeConflictError))
-                throw error;
-            // The run stops on the base, where it started: left on the branch, the next run read the
-            // issues from its tree (an issue closed there was taken for done).
-            await git.checkout(baseBranch);
-            throw new Error(`merging ${baseBranch} into ${cycle.branch} conflicts in ${error.conflicted.join(', ')}; the merge ` +
-                `was undone (git merge --abort) and ${baseBranch} is checked out again, as the run found it. Merge ` +
-                `${baseBranch} into ${cycle.branch} by hand (git checkout ${cycle.branch}, git merge ${baseBranch}` +
-                `, commit), check ${baseBranch} out again, then run again`);
-        }
-    }
-    return { ...cycle, baseTip };
-}
-
-;// CONCATENATED MODULE: ./src/loop/effects/claims.ts
-const claimIssues = async (effect, ctx) => {
-    const adopted = [];
-    const won = [];
-    for (const id of effect.issueIds) {
-        const outcome = await ctx.deps.source.claim(id, ctx.me, effect.expires, effect.resuming, effect.progress);
-        if (!outcome.won) {
-            // Lost to an older live claim: the issues claimed so far for this cycle are let go.
-            await letGo(ctx, won, effect.expires);
-            return { type: 'claimed', lost: { id, run: outcome.holder.run, expires: outcome.holder.expires }, adopted };
-        }
-        won.push(id);
-        adopted.push(...outcome.adopted.map((c) => c.run).filter((r) => !adopted.includes(r)));
-    }
-    return { type: 'claimed', adopted };
-};
-const holdClaim = async (effect, ctx) => {
-    for (const [i, id] of effect.issueIds.entries()) {
-        const taken = await ctx.deps.source
-            .renewClaim?.(id, ctx.me, effect.expires, effect.progress)
-            .catch((e) => {
-            claimWarning(ctx, 'renew', id, e);
-            return undefined;
-        });
-        if (!taken)
-            continue;
-        // Taken over: the cycle's other claims go too (theirs to take).
-        await letGo(ctx, effect.issueIds.filter((_, j) => j !== i), effect.expires);
-        return { type: 'claimed', lost: { id, run: taken.run, expires: taken.expires }, adopted: [] };
-    }
-    return { type: 'claimed', adopted: [] };
-};
-const renewClaim = async (effect, ctx) => {
-    for (const id of effect.issueIds)
-        await ctx.deps.source
-            .renewClaim?.(id, ctx.me, effect.expires, effect.progress)
-            .catch((e) => claimWarning(ctx, 'renew', id, e));
-    return undefined;
-};
-const releaseClaim = async (effect, ctx) => {
-    await letGo(ctx, effect.issueIds, effect.at, effect.progress);
-    return undefined;
-};
-/** Claim, renewal or release of one issue failed: the cycle goes on; the lease runs out by itself. */
-function claimWarning({ deps }, what, id, error) {
-    deps.logger.warn('claim.failed', `Could not ${what} the claim on ${id} in ${deps.source.description}: ${error.message}. The work goes on; the claim's lease runs out by itself.`, { issueId: id });
-}
-/** Releases this run's claims on `ids` at `at`; a release that fails is a warning (the lease runs out). */
-async function letGo(ctx, ids, at, progress) {
-    for (const id of ids)
-        await ctx.deps.source.releaseClaim?.(id, ctx.me, at, progress).catch((e) => claimWarning(ctx, 'release', id, e));
-}
-
-;// CONCATENATED MODULE: ./src/loop/effects/clock.ts
-const next = async (_effect, { deps }) => ({
-    type: 'tick',
-    now: deps.clock.now().getTime(),
-    aborted: deps.signal?.aborted ?? false,
-});
-const sleep = async (effect, { deps }) => {
-    await deps.clock.sleep(effect.ms, deps.signal);
-    return { type: 'woke', now: deps.clock.now().getTime() };
-};
 
 ;// CONCATENATED MODULE: ./src/loop/parking.ts
 /**
@@ -36119,6 +33931,84 @@ const notes_writeNote = async (effect, ctx) => {
     return { type: 'noteWritten', now: ctx.deps.clock.now().getTime() };
 };
 
+;// CONCATENATED MODULE: ./src/verdict/testReport.ts
+/**
+ * Which tests failed, and why: the report the red/green/refactor workflow puts in its retry prompt
+ * (seed 003: "Include the failing test names and error messages"), its bounds, and its text for
+ * the prompt. It is read from the test runner's JUnit XML report (junit.ts) or, when there is no
+ * report, from its console output (consoleFailures.ts). Pure functions, no dependencies.
+ *
+ * The report says which tests failed; whether the run failed is the test command's exit code.
+ * jest-junit, for one, leaves a test file that fails to compile out of the report unless
+ * `reportTestSuiteErrors` is on: a non-zero exit with no failures in the XML means "read the output".
+ */
+const REPORT_LIMITS = { message: 2_000, details: 4_000, failed: 50 };
+/** A stack trace's line (node's "    at \u2026"). */
+const STACK_FRAME = /^\s+at\s/;
+/** go test's lines around a test's log: `=== RUN`, `--- FAIL:` and the like. */
+const GO_MARKER = /^\s*(=== (RUN|PAUSE|CONT|NAME)\s|--- (FAIL|PASS|SKIP):)/;
+/** The lines without the indentation they share (blank lines aside). */
+function testReport_dedent(lines) {
+    const common = lines.reduce((min, l) => (l.trim() === '' ? min : Math.min(min, /^\s*/.exec(l)?.[0].length ?? 0)), Infinity);
+    return Number.isFinite(common) ? lines.map((l) => l.slice(Math.min(common, l.length))) : lines;
+}
+/** `text` cut to at most `max` characters, marked with "\u2026" when cut, never splitting a surrogate pair. */
+function testReport_clip(text, max) {
+    if (text.length <= max)
+        return text;
+    let end = max - 1;
+    const code = text.charCodeAt(end - 1);
+    if (code >= 0xd800 && code <= 0xdbff)
+        end--;
+    return `${text.slice(0, end)}\u2026`;
+}
+/** "suite \u203a name", or the name alone when it already says the suite (jest-junit's default). */
+function failureLabel(f) {
+    const { name, classname } = f;
+    if (!classname || classname === name || name.startsWith(classname))
+        return name || classname || '(unnamed test)';
+    return name ? `${classname} \u203a ${name}` : classname;
+}
+/**
+ * The failures as text for a retry prompt: a count, then one line per failure (name and first line
+ * of its message) with up to CONTEXT_LINES lines of context indented below, at most `max` failures.
+ */
+function summariseFailures(report, max = 10) {
+    const total = Math.max(report.failed.length + report.omitted, report.failures + report.errors);
+    const incomplete = report.problem ? `(The test report could not be read completely: ${report.problem}.)` : '';
+    if (total === 0)
+        return report.problem ? `No failing tests found in the test report. ${incomplete}` : 'No failing tests.';
+    const shown = report.failed.slice(0, Math.max(0, max));
+    const lines = [`${total} failing test${total === 1 ? '' : 's'}:`];
+    for (const f of shown) {
+        const [head = '', ...rest] = nonEmptyLines(f.message);
+        lines.push(`- ${failureLabel(f)}: ${testReport_clip(head.trim(), 300) || '(no message)'}`);
+        for (const line of contextLines(rest, f.details, head))
+            lines.push(`    ${testReport_clip(line, 200)}`);
+    }
+    if (total > shown.length)
+        lines.push(`- \u2026 and ${total - shown.length} more`);
+    if (incomplete)
+        lines.push(incomplete);
+    return lines.join('\n');
+}
+const CONTEXT_LINES = 5;
+/** The message's further lines, or else the telling lines of the details (pytest's "E " lines when there are any). */
+function contextLines(restOfMessage, details, head) {
+    if (restOfMessage.length > 0)
+        return testReport_dedent(restOfMessage)
+            .map((l) => l.trimEnd())
+            .slice(0, CONTEXT_LINES);
+    const useful = nonEmptyLines(details).filter((l) => !STACK_FRAME.test(l) && !GO_MARKER.test(l) && l.trim() !== head.trim());
+    const pytestErrors = useful.filter((l) => /^E\s/.test(l));
+    return testReport_dedent(pytestErrors.length > 0 ? pytestErrors : useful)
+        .map((l) => l.trimEnd())
+        .slice(0, CONTEXT_LINES);
+}
+function nonEmptyLines(text) {
+    return text.split('\n').filter((l) => l.trim() !== '');
+}
+
 ;// CONCATENATED MODULE: ./src/verdict/consoleFailures.ts
 /**
  * Which tests failed, and why, from a test runner's console output, for when there is no JUnit XML
@@ -36126,7 +34016,7 @@ const notes_writeNote = async (effect, ctx) => {
  * Pure, bounded, never throws.
  */
 
-const consoleFailures_ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[ -/]*[@-~]`, 'g');
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[ -/]*[@-~]`, 'g');
 const JEST_HEADER = /^\s*\u25cf (.+?)\s*$/;
 const JEST_BLOCK_END = /^\s*(FAIL|PASS)\s+\S|^(Test Suites|Tests|Snapshots|Time|Ran all test suites)\b|^\s*Summary of all failing tests/;
 const JEST_CODE_FRAME = /^\s*>?\s*\d+\s*\|/;
@@ -36140,7 +34030,7 @@ const GO_BUILD_FAILED = /^FAIL\s+(\S+)\s+\[(build failed|setup failed)\]/;
  * REPORT_LIMITS.failed, messages at most REPORT_LIMITS.message characters.
  */
 function failuresFromOutput(output) {
-    const lines = output.replace(consoleFailures_ANSI, '').replace(/\r\n?/g, '\n').split('\n');
+    const lines = output.replace(ANSI, '').replace(/\r\n?/g, '\n').split('\n');
     const found = [];
     const seen = new Set();
     const add = (name, message) => {
@@ -36245,6 +34135,365 @@ function goBuildMessage(lines, at, pkg) {
         block.push(line.trimEnd());
     }
     return block.join('\n');
+}
+
+// EXTERNAL MODULE: ./node_modules/sax/lib/sax.js
+var sax = __nccwpck_require__(2560);
+var sax_default = /*#__PURE__*/__nccwpck_require__.n(sax);
+;// CONCATENATED MODULE: ./src/verdict/xmlReader.ts
+/**
+ * XML read tolerantly, as elements and text in document order: what a document holds up to where
+ * it breaks (a report cut off by a runner killed mid-write, a stray or a missing closing tag), and
+ * what was wrong with it. The lexing is sax's, in strict mode with the five XML entities only;
+ * the nesting is kept here, so that every element opened is closed, and the problems are said in
+ * this module's words. Pure, bounded (sax is given the input in chunks, and garbage stops the
+ * reading), never throws.
+ */
+
+/** sax keeps its buffers to about this size when it is given the input in chunks of it. */
+const CHUNK = 64 * 1024;
+const xmlReader_OPTIONS = { strictEntities: true };
+const CLOSING_TAG = /<\/\s*([^\s>]+)/y;
+/** A "<" that starts markup: a tag, a closing tag, a comment, a declaration. */
+const MARKUP = /<[\p{L}_:!?/]/gu;
+/**
+ * The errors sax may report before the reading stops. Garbage makes one of nearly every character
+ * (in a tag that never ends, say), each a few microseconds; a report, even a sloppy one, has few.
+ */
+const MAX_ERRORS = 100_000;
+class TooManyErrors extends Error {
+}
+/**
+ * The name of sax's lexer state (sax.STATE and parser.state, which its type declarations leave
+ * out): whether it is between markup, and which markup the input ended inside.
+ */
+const STATE_NAMES = (sax_default()).STATE;
+const stateOf = (parser) => STATE_NAMES[parser.state] ?? '';
+const BETWEEN_MARKUP = /^(BEGIN|BEGIN_WHITESPACE|TEXT)$/;
+/**
+ * Reads `xml`, calling `handler` for each element and the text inside the root element. Comments,
+ * processing instructions, the doctype and a byte-order mark are skipped. Well-formedness errors
+ * sax recovers from without losing text (an undefined entity, kept as written; a "<" in an
+ * attribute value; an unquoted value) are not problems; a closing tag that closes nothing,
+ * elements not closed, a second root element, more than MAX_ERRORS errors (the reading stops at
+ * either) and an input that ends inside markup or elements are.
+ */
+function readXml(xml, handler) {
+    const parser = sax_default().parser(true, xmlReader_OPTIONS);
+    const st = { open: [], implicit: [], stopped: false, skipped: 0, errors: 0 };
+    listen(parser, xml, handler, st);
+    try {
+        writeChunks(parser, xml, st);
+        if (st.stopped)
+            return;
+        const markupAt = st.skipped + parser.startTagPosition - 1;
+        const cut = unterminated(stateOf(parser), xml.slice(markupAt, markupAt + 100));
+        if (cut)
+            handler.problem(cut);
+        parser.flush(); // the text and CDATA read last, a cut-off section's too
+    }
+    catch (error) {
+        // sax throws on a few inputs (an attribute named hasOwnProperty): what was read stands.
+        handler.problem(error instanceof TooManyErrors
+            ? `the XML is too malformed to read further (over ${MAX_ERRORS.toLocaleString('en')} errors)`
+            : `the XML could not be read further (${String(error).slice(0, 200)})`);
+    }
+    if (st.open.length > 0) {
+        handler.problem(`the XML ends inside ${xmlReader_elements(st.open, ' ')}`);
+        for (const name of st.open.splice(0).reverse())
+            handler.close(name);
+    }
+}
+/** sax's callbacks, handing elements and text to `handler`. */
+function listen(parser, xml, handler, st) {
+    parser.onerror = (error) => {
+        if (++st.errors > MAX_ERRORS)
+            throw new TooManyErrors();
+        const unmatched = /^Unmatched closing tag: (.*)/.exec(error.message);
+        if (unmatched && !st.stopped)
+            handler.problem(`</${unmatched[1]}> closes nothing`);
+        parser.resume();
+    };
+    parser.onopentag = (tag) => {
+        if (st.stopped)
+            return;
+        if (st.open.length === 0 && st.root !== undefined) {
+            handler.problem(`content after the root element </${st.root}> ignored`);
+            st.stopped = true;
+            return;
+        }
+        st.root ??= tag.name;
+        if (handler.open(tag.name, tag.attributes, st.open.length) === false)
+            st.stopped = true;
+        else
+            st.open.push(tag.name);
+    };
+    parser.onclosetag = (name) => {
+        if (st.stopped)
+            return;
+        st.open.pop();
+        handler.close(name);
+        // sax closes the elements left open on the way to a closing tag's match: the tag read says which.
+        CLOSING_TAG.lastIndex = st.skipped + parser.startTagPosition - 1;
+        const tag = CLOSING_TAG.exec(xml);
+        if (tag && tag[1] !== name)
+            st.implicit.push(name);
+        else if (st.implicit.length > 0) {
+            handler.problem(`${xmlReader_elements(st.implicit, ', ')} not closed before </${name}>`);
+            st.implicit = [];
+        }
+    };
+    parser.ontext = (text) => {
+        if (!st.stopped && st.open.length > 0)
+            handler.text(text);
+    };
+    parser.oncdata = parser.ontext;
+}
+/** The input given to sax in chunks; outside the root element, from one markup to the next. */
+function writeChunks(parser, xml, st) {
+    let at = 0;
+    while (at < xml.length && !st.stopped) {
+        let end = Math.min(at + CHUNK, xml.length);
+        if (st.open.length === 0) {
+            // Outside the root element text means nothing, and sax makes an error of each of its
+            // characters: skip to the next markup, given to sax up to its next ">".
+            if (BETWEEN_MARKUP.test(stateOf(parser))) {
+                MARKUP.lastIndex = at;
+                const next = MARKUP.exec(xml)?.index;
+                if (next === undefined)
+                    break;
+                st.skipped += next - at;
+                at = next;
+            }
+            const gt = xml.indexOf('>', at);
+            end = gt === -1 ? xml.length : gt + 1;
+        }
+        parser.write(xml.slice(at, end));
+        at = end;
+    }
+}
+/** The markup the input ends inside, from sax's state and the source from its last "<". */
+function unterminated(state, markup) {
+    if (state.startsWith('COMMENT'))
+        return 'unterminated comment';
+    if (state.startsWith('CDATA'))
+        return 'unterminated CDATA section';
+    if (state.startsWith('CLOSE_TAG'))
+        return 'unterminated closing tag';
+    if (/^(SGML_DECL|DOCTYPE|PROC_INST)/.test(state))
+        return 'unterminated declaration';
+    if (/^(OPEN_TAG|ATTRIB)/.test(state))
+        return `unterminated tag <${/^<([^\s/>]*)/.exec(markup)?.[1] ?? ''}`;
+    return undefined; // between markup, or in an entity reference ("&am")
+}
+/** Element names for a problem message, the first few only (the nesting may be deep). */
+function xmlReader_elements(names, separator) {
+    const shown = names
+        .slice(0, 6)
+        .map((n) => `<${n}>`)
+        .join(separator);
+    return names.length > 6 ? `${shown}${separator}\u2026 (${names.length - 6} more)` : shown;
+}
+const ENTITIES = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+/**
+ * Decodes the five XML entities and numeric character references; anything else is left as
+ * written. For XML-escaped text met outside a document (readXml decodes its own).
+ */
+function decodeEntities(text) {
+    if (!text.includes('&'))
+        return text;
+    return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z]+);/g, (whole, ref) => {
+        if (ref.startsWith('#')) {
+            const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+            const valid = Number.isFinite(code) && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff);
+            return valid ? String.fromCodePoint(code) : whole;
+        }
+        return ENTITIES[ref] ?? whole;
+    });
+}
+
+;// CONCATENATED MODULE: ./src/verdict/junit.ts
+/**
+ * Which tests failed, and why, from a JUnit XML report: jest-junit's, pytest's `--junitxml`,
+ * go-junit-report's, gotestsum's. `<testsuites>` and `<testsuite>` give the declared counts,
+ * `<testcase>` with `<failure>`, `<error>` or `<skipped>` the outcomes, bounded as TestReport says.
+ * The XML itself is read by xmlReader.ts, tolerantly: a report cut off mid-write gives what it
+ * holds and a problem. Pure, never throws.
+ */
+
+
+/** Text kept per failure element while reading, before the final bound. */
+const CAPTURE_LIMIT = 2 * REPORT_LIMITS.details;
+const COUNT_FIELDS = ['tests', 'failures', 'errors', 'skipped'];
+/**
+ * Reads a JUnit XML report. Root `<testsuites>` or a single `<testsuite>`; `<testcase>` with
+ * `<failure>`, `<error>` or `<skipped>`. Counts are the larger of what the testcases show and what
+ * the suites declare (a truncated file still says how many failed). Malformed XML yields what could
+ * be read and a `problem`, never an exception.
+ */
+function parseJUnitXml(xml) {
+    const counted = { tests: 0, failures: 0, errors: 0, skipped: 0 };
+    const rootDeclared = {};
+    const suitesDeclared = {};
+    const problems = [];
+    const failed = [];
+    const cases = [];
+    let failing = 0;
+    const suites = [];
+    let root;
+    let testcase;
+    let capture;
+    const addFailed = (entry) => {
+        failing++;
+        if (failed.length < REPORT_LIMITS.failed)
+            failed.push(entry);
+    };
+    const finishCase = (tc) => {
+        const kinds = new Set(tc.captures.map((c) => c.kind));
+        if (kinds.has('failure'))
+            counted.failures++;
+        if (kinds.has('error'))
+            counted.errors++;
+        if (tc.captures.length > 0)
+            addFailed(failedEntry(tc.name, tc.captures, { classname: tc.classname, file: tc.file }));
+        else if (tc.skipped)
+            counted.skipped++;
+        cases.push({
+            name: tc.name,
+            ...(tc.classname ? { classname: tc.classname } : {}),
+            ...(tc.file ? { file: tc.file } : {}),
+            outcome: tc.captures.length > 0 ? 'failed' : tc.skipped ? 'skipped' : 'passed',
+        });
+    };
+    const onOpen = (name, attrs, depth) => {
+        if (name === 'testsuite') {
+            if (depth === 0)
+                addDeclared(rootDeclared, attrs);
+            else if (depth === 1 && root === 'testsuites')
+                addDeclared(suitesDeclared, attrs);
+            suites.push(attrs.name ?? '');
+        }
+        else if (name === 'testsuites' && depth === 0) {
+            addDeclared(rootDeclared, attrs);
+        }
+        else if (name === 'testcase') {
+            if (testcase)
+                finishCase(testcase); // a testcase inside a testcase: close the outer one
+            counted.tests++;
+            testcase = { name: attrs.name ?? '', captures: [], skipped: false };
+            if (attrs.classname)
+                testcase.classname = attrs.classname;
+            if (attrs.file)
+                testcase.file = attrs.file;
+        }
+        else if ((name === 'failure' || name === 'error') && (testcase || suites.length > 0)) {
+            capture = { kind: name, text: '' };
+            if (attrs.message !== undefined)
+                capture.message = attrs.message;
+        }
+        else if (name === 'skipped' && testcase) {
+            testcase.skipped = true;
+        }
+    };
+    const onClose = (name) => {
+        if ((name === 'failure' || name === 'error') && capture) {
+            if (testcase)
+                testcase.captures.push(capture);
+            else {
+                // A failure outside any testcase: the suite itself failed (e.g. could not be loaded).
+                if (capture.kind === 'failure')
+                    counted.failures++;
+                else
+                    counted.errors++;
+                addFailed(failedEntry(suites.at(-1) || 'testsuite', [capture], {}));
+            }
+            capture = undefined;
+        }
+        else if (name === 'testcase' && testcase) {
+            finishCase(testcase);
+            testcase = undefined;
+        }
+        else if (name === 'testsuite') {
+            suites.pop();
+        }
+    };
+    readXml(xml, {
+        open(name, attrs, depth) {
+            if (depth === 0) {
+                if (name !== 'testsuites' && name !== 'testsuite') {
+                    problems.push(`the root element is <${name}>, not <testsuites> or <testsuite>`);
+                    return false;
+                }
+                root = name;
+            }
+            onOpen(name, attrs, depth);
+        },
+        close: onClose,
+        text(text) {
+            if (capture && capture.text.length < CAPTURE_LIMIT)
+                capture.text += text.slice(0, CAPTURE_LIMIT - capture.text.length);
+        },
+        problem: (message) => problems.push(message),
+    });
+    if (root === undefined && problems.length === 0)
+        problems.push('no <testsuites> or <testsuite> element (empty or not JUnit XML)');
+    const declared = (field) => rootDeclared[field] ?? suitesDeclared[field] ?? 0;
+    const report = {
+        tests: Math.max(counted.tests, declared('tests')),
+        failures: Math.max(counted.failures, declared('failures')),
+        errors: Math.max(counted.errors, declared('errors')),
+        skipped: Math.max(counted.skipped, declared('skipped')),
+        failed,
+        omitted: failing - failed.length,
+        cases,
+    };
+    if (problems.length > 0) {
+        report.problem =
+            problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (and ${problems.length - 3} more problems)` : '');
+    }
+    return report;
+}
+function addDeclared(into, attrs) {
+    for (const field of COUNT_FIELDS) {
+        const raw = attrs[field] ?? (field === 'skipped' ? attrs.disabled : undefined);
+        if (raw === undefined || !/^\s*\d+\s*$/.test(raw))
+            continue;
+        into[field] = (into[field] ?? 0) + Number(raw);
+    }
+}
+function failedEntry(name, captures, where) {
+    const first = captures[0];
+    const text = captures
+        .map((c) => c.text.trim())
+        .filter((t) => t !== '')
+        .join('\n\n');
+    const given = first?.message?.trim() ?? '';
+    const message = isGeneric(given) ? messageFromText(first?.text ?? '') || given : given;
+    const entry = {
+        name,
+        message: testReport_clip(message, REPORT_LIMITS.message),
+        details: testReport_clip(text, REPORT_LIMITS.details),
+    };
+    if (where.classname)
+        entry.classname = where.classname;
+    if (where.file)
+        entry.file = where.file;
+    return entry;
+}
+/** go-junit-report and gotestsum say message="Failed" for every failure: the text says why. */
+function isGeneric(message) {
+    return /^(failed|failure|error)?$/i.test(message);
+}
+/** The part of a failure's text before its stack trace, without go's test markers. */
+function messageFromText(text) {
+    const lines = [];
+    for (const line of text.split('\n')) {
+        if (STACK_FRAME.test(line))
+            break;
+        if (!GO_MARKER.test(line))
+            lines.push(line.trimEnd());
+    }
+    return testReport_dedent(lines).join('\n').trim();
 }
 
 ;// CONCATENATED MODULE: ./src/loop/effects/tests.ts
@@ -36448,7 +34697,7 @@ async function interpretSlice(ctx) {
         // The handlers read the model as it stands (ctx.run.model).
         machine: {
             step: (model, event) => {
-                const stepped = step(model, event, ctx.config);
+                const stepped = slice_step(model, event, ctx.config);
                 run.model = stepped.model;
                 return stepped;
             },
@@ -36483,6 +34732,1904 @@ async function refusal(error, unreadableSource) {
     // The source failing because the agent garbled it is a halt with a diagnostic, not a crash.
     const unreadable = await unreadableSource().catch(() => undefined);
     return { type: 'crashed', ...(unreadable ? { unreadable } : {}) };
+}
+
+;// CONCATENATED MODULE: ./src/checkpoint/runCheckpoint.ts
+/**
+ * The one writer of a run's checkpoint (issue 41): every save of a loop's state goes through here
+ * (the serial slice's, run --parallel's coordinator, the action's reduce and landing jobs, the
+ * planning pipeline's), on to the store (fileStore.ts), which writes through the state directory's
+ * one writer (src/persist/stateFiles.ts). What a checkpoint holds is composed once: seed 001's phase,
+ * the run's stage (`state.stage`), the loop (`state.loop`), and the keys other parts keep beside
+ * them, as they were. __tests__/checkpoint/oneOwner.test.ts fails on a second writer.
+ */
+
+/** Writes the run's checkpoint `id` (atomically, masked); what was written, as the store returns it. */
+function writeRunCheckpoint(store, run, options) {
+    const { phase, stage } = 'status' in run.end ? runCheckpointPhase(run.end.status, run.end.step) : run.end;
+    return store.write({
+        id: run.id,
+        phase,
+        state: {
+            ...run.extra,
+            ...(stage !== undefined ? { [STAGE_KEY]: stage } : {}),
+            ...(run.loop !== undefined ? { loop: run.loop } : {}),
+        },
+        ...(run.errors?.length ? { errors: [...run.errors] } : {}),
+    }, options);
+}
+
+;// CONCATENATED MODULE: ./src/workflows/pipeline/effects/boundary.ts
+/** A phase boundary (`<phase>-complete` or `-failed`) written as the plan's checkpoint, through its one writer. */
+
+const writeBoundary = async (effect, { deps }) => {
+    await writeBoundaryOf(deps.store, effect);
+    return undefined;
+};
+async function writeBoundaryOf(store, effect) {
+    const { id, phase, state, errors } = effect;
+    await writeRunCheckpoint(store, { id, end: { phase }, extra: state, ...(errors ? { errors } : {}) });
+}
+
+;// CONCATENATED MODULE: ./src/workflows/pipeline/barrier.ts
+/**
+ * The hard barrier after each agent phase of the pipeline (seed 004, pattern 2): the artifact the
+ * agent was told to write must exist, be big enough, and parse where it is structured; otherwise
+ * the phase fails with problems that name exactly what is missing or wrong. The decisions are a
+ * pure function (`judgeArtifact`) over what was found on disk; `checkBarrier` only looks.
+ */
+
+
+
+const nodeBarrierFs = {
+    stat: (file) => external_node_fs_namespaceObject.promises.stat(file),
+    readFile: (file) => external_node_fs_namespaceObject.promises.readFile(file),
+    readdir: (dir) => external_node_fs_namespaceObject.promises.readdir(dir),
+};
+/**
+ * Checks the artifact of `phase` under `<stateDir>/pipeline`. Never rejects because of what is (or
+ * is not) on disk: an unreadable file is a problem like any other. The artifacts' text enters the
+ * engine here (the next prompts quote it, the phase files become issues): `mask` masks it.
+ */
+async function checkBarrier(phase, stateDir, fs = nodeBarrierFs, mask = (text) => text) {
+    const absolute = artifactPath(stateDir, phase);
+    // Without the trailing "/" of phases/, so that a file standing there is seen as a file.
+    const observed = await observe(absolute.replace(/[\\/]+$/, ''), { ...fs, mask }, phase.kind === 'phase-files');
+    const judged = judgeArtifact(phase, observed, absolute);
+    // The findings quote what was found (a file's error, an entry's name): the next prompt quotes them.
+    return judged.ok ? judged : { ok: false, problems: judged.problems.map(mask) };
+}
+async function observe(absolute, fs, listEntries) {
+    let stats;
+    try {
+        stats = await fs.stat(absolute);
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'ENOENT' || code === 'ENOTDIR')
+            return { kind: 'missing' };
+        return { kind: 'unreadable', reason: error.message };
+    }
+    if (stats.isFile()) {
+        try {
+            const content = await fs.readFile(absolute);
+            return { kind: 'file', size: content.length, text: fs.mask(content.toString('utf8')) };
+        }
+        catch (error) {
+            return { kind: 'unreadable', reason: error.message };
+        }
+    }
+    if (!stats.isDirectory())
+        return { kind: 'other' };
+    if (!listEntries)
+        return { kind: 'directory', entries: [] };
+    let names;
+    try {
+        names = await fs.readdir(absolute);
+    }
+    catch (error) {
+        return { kind: 'unreadable', reason: error.message };
+    }
+    const entries = [];
+    for (const name of [...names].sort(byCodeUnit)) {
+        const found = await observe(external_node_path_default().join(absolute, name), fs, false);
+        if (found.kind === 'directory')
+            entries.push({ name, kind: 'directory' });
+        else if (found.kind !== 'missing')
+            entries.push({ name, ...found }); // missing: deleted since readdir
+    }
+    return { kind: 'directory', entries };
+}
+/** Pure: the barrier's verdict on what was found at `absolute` (used in the messages). */
+function judgeArtifact(phase, observed, absolute) {
+    const result = phase.kind === 'phase-files' ? judgePhaseFiles(phase, observed, absolute) : judgeFile(phase, observed, absolute);
+    return result;
+}
+function judgeFile(phase, observed, absolute) {
+    const label = phase.artifact;
+    if (observed.kind === 'missing')
+        return fail(`${label} is missing: the ${phase.name} phase must write it at ${absolute}`);
+    if (observed.kind === 'unreadable')
+        return fail(`${label} cannot be read at ${absolute}: ${observed.reason}`);
+    if (observed.kind !== 'file')
+        return fail(`${label} at ${absolute} is ${observed.kind === 'directory' ? 'a directory' : 'neither a file nor a directory'}; expected a file`);
+    const problems = [];
+    if (observed.size < phase.minBytes)
+        problems.push(tooSmall(label, observed.size, phase.minBytes, absolute));
+    if (phase.kind !== 'decomposition')
+        return problems.length > 0 ? { ok: false, problems } : { ok: true, value: observed.text };
+    const parsed = parseJson(observed.text);
+    if (!parsed.ok) {
+        const fence = observed.text.trimStart().startsWith('```')
+            ? '; remove the Markdown code fence, the file must hold only the JSON'
+            : '';
+        return {
+            ok: false,
+            problems: [...problems, `${label} is not valid JSON (${parsed.message})${fence} (${absolute})`],
+        };
+    }
+    const valid = validateDecomposition(parsed.value);
+    if (!valid.ok)
+        problems.push(...valid.problems.map((p) => `${label}: ${p}`));
+    return problems.length > 0 || !valid.ok ? { ok: false, problems } : { ok: true, value: valid.value };
+}
+function parseJson(text) {
+    const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+    if (body.trim() === '')
+        return { ok: false, message: 'the file is empty' };
+    try {
+        return { ok: true, value: JSON.parse(body) };
+    }
+    catch (error) {
+        return { ok: false, message: error.message };
+    }
+}
+/** NN-<name>.md: two or more digits, a dash, then letters, digits, "-" or "_". */
+const PHASE_FILE_NAME = /^(\d{2,})-([A-Za-z0-9][A-Za-z0-9_-]*)\.md$/;
+const NAME_RULE = 'NN-<name>.md (a two-digit number from 01, a dash, a name of letters, digits, "-" or "_", then .md)';
+function judgePhaseFiles(phase, observed, absolute) {
+    const label = phase.artifact.endsWith('/') ? phase.artifact : `${phase.artifact}/`;
+    const dir = label.slice(0, -1);
+    if (observed.kind === 'missing') {
+        return fail(`${label} is missing: the ${phase.name} phase must create the directory ${absolute} and write the phase files (${NAME_RULE}) in it`);
+    }
+    if (observed.kind === 'unreadable')
+        return fail(`${label} cannot be read at ${absolute}: ${observed.reason}`);
+    if (observed.kind !== 'directory')
+        return fail(`${label} at ${absolute} is ${observed.kind === 'file' ? 'a file' : 'neither a file nor a directory'}; expected a directory of phase files`);
+    const problems = [];
+    const files = [];
+    for (const entry of observed.entries) {
+        if (entry.name.startsWith('.'))
+            continue; // .gitkeep, .DS_Store, the temporary file of an atomic write
+        const relative = `${dir}/${entry.name}`;
+        const match = PHASE_FILE_NAME.exec(entry.name);
+        if (entry.kind === 'directory') {
+            problems.push(`${relative} is a directory; ${label} must hold only phase files named ${NAME_RULE}`);
+        }
+        else if (entry.kind === 'unreadable') {
+            problems.push(`${relative} cannot be read: ${entry.reason}`);
+        }
+        else if (entry.kind === 'other') {
+            problems.push(`${relative} is neither a file nor a directory; ${label} must hold only phase files named ${NAME_RULE}`);
+        }
+        else if (!match) {
+            problems.push(`${relative}: the name does not match ${NAME_RULE}`);
+        }
+        else {
+            const name = match[2];
+            files.push({
+                number: Number(match[1]),
+                name,
+                file: relative,
+                title: phaseTitle(entry.text, name),
+                text: entry.text,
+                size: entry.size,
+            });
+        }
+    }
+    if (files.length === 0) {
+        problems.push(`${label} has no phase files: expected files named ${NAME_RULE}, starting with 01-<name>.md, in ${absolute}`);
+    }
+    files.sort((a, b) => a.number - b.number || byCodeUnit(a.file, b.file));
+    problems.push(...numberingProblems(files, label));
+    for (const file of files) {
+        if (file.size < phase.minBytes)
+            problems.push(tooSmall(file.file, file.size, phase.minBytes, external_node_path_default().join(absolute, external_node_path_default().basename(file.file))));
+    }
+    return problems.length > 0 ? { ok: false, problems } : { ok: true, value: files };
+}
+/** Pure: the phase numbers must be 01..N, each used once. */
+function numberingProblems(files, label = 'phases/') {
+    if (files.length === 0)
+        return [];
+    const problems = [];
+    const byNumber = new Map();
+    for (const f of files)
+        byNumber.set(f.number, [...(byNumber.get(f.number) ?? []), external_node_path_default().posix.basename(f.file)]);
+    for (const [number, names] of byNumber) {
+        if (names.length > 1)
+            problems.push(`${label}: number ${pad(number)} is used by ${names.length} files (${names.join(', ')}); each phase needs its own number`);
+    }
+    const numbers = [...byNumber.keys()].sort((a, b) => a - b);
+    const max = Math.max(...numbers);
+    const missing = [];
+    for (let n = 1; n <= max; n++)
+        if (!byNumber.has(n))
+            missing.push(n);
+    const zero = byNumber.has(0);
+    if (missing.length > 0 || zero) {
+        const why = [
+            zero ? `${pad(0)} is not allowed, numbering starts at 01` : '',
+            missing.length > 0 ? `missing ${missing.map(pad).join(', ')}` : '',
+        ]
+            .filter((s) => s !== '')
+            .join('; ');
+        problems.push(`${label}: the phase numbers must run from 01 to ${pad(Math.max(max, 1))} without gaps; found ${numbers.map(pad).join(', ')} (${why})`);
+    }
+    return problems;
+}
+/** The first Markdown heading of `text`, or `name` with "-" and "_" as spaces. */
+function phaseTitle(text, name) {
+    const heading = /^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$/m.exec(text);
+    const title = heading?.[1]?.trim();
+    return title !== undefined && title !== '' ? title : name.replace(/[-_]+/g, ' ');
+}
+function tooSmall(label, size, minBytes, absolute) {
+    return `${label} is too small: ${size} ${size === 1 ? 'byte' : 'bytes'}, the minimum is ${minBytes} bytes (${absolute})`;
+}
+function fail(problem) {
+    return { ok: false, problems: [problem] };
+}
+function pad(n) {
+    return String(n).padStart(2, '0');
+}
+function byCodeUnit(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+;// CONCATENATED MODULE: ./src/workflows/pipeline/effects/integrate.ts
+/**
+ * beads_integration: the phase files (read again, through their barrier) become issues through the
+ * sink. The keys it plans are written first (the machine's `plannedBoundary`), so a run stopped
+ * halfway finds the same issues again.
+ */
+
+
+
+
+const integrate = async (effect, { deps, phases }) => {
+    if (deps.signal?.aborted)
+        return { type: 'interrupted' };
+    let planned;
+    const result = await createIssues(effect, { deps, phases }, async (keys) => {
+        planned = [...keys];
+        await writeBoundaryOf(deps.store, plannedBoundary(effect, keys));
+    });
+    return { type: 'phasesIntegrated', ...result, ...(planned ? { planned } : {}) };
+};
+async function createIssues(effect, { deps, phases }, onPlanned) {
+    const spec = phases.find((p) => p.runner === 'agent' && p.kind === 'phase-files');
+    if (!spec)
+        return { ok: false, problems: ['no phase_decomposition phase'] };
+    const files = await checkBarrier(spec, deps.artifactsDir ?? deps.stateDir, undefined, deps.redact);
+    if (!files.ok)
+        return { ok: false, problems: files.problems.map((p) => `the phase files are no longer usable: ${p}`) };
+    try {
+        const result = await deps.sink.createPhaseIssues({
+            prefix: phaseIssuePrefix(effect.id),
+            now: deps.clock.now(),
+            phases: files.value.map((f) => ({
+                number: f.number,
+                name: f.name,
+                title: `Phase ${f.number}: ${f.title}`,
+                body: f.text,
+            })),
+            ...(effect.existing ? { existing: effect.existing } : {}),
+            ...(deps.terms ? { terms: deps.terms } : {}),
+            onPlanned,
+        });
+        return {
+            ok: true,
+            data: {
+                file: deps.sink.where,
+                planned: result.planned,
+                created: result.created,
+                alreadyPresent: result.alreadyPresent,
+                ...(result.ids ? { ids: result.ids } : {}),
+            },
+        };
+    }
+    catch (error) {
+        return { ok: false, problems: [error.message] };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/workflows/pipeline/agentPhase.ts
+/**
+ * One agent phase of the planning pipeline (research, decomposition, planning, phase_decomposition):
+ * the agent writes the phase's artifact, which must pass its barrier; retried with the barrier's
+ * findings as context, rate limits waited out (within a budget) without using an attempt.
+ */
+
+
+
+
+
+
+
+
+
+/** The most a phase waits out rate limits before it stops (resumable), so `plan` never waits forever. */
+const RATE_LIMIT_BUDGET_MS = 60 * 60_000;
+const NO_FAILURES = { rateLimitAttempts: 0, timeoutRetries: 0, environmentFailures: 0 };
+/** The prompt of one attempt: the phase's template with the goal, earlier artifacts and the last findings. */
+function phasePrompt(deps, spec, state, artifact, problems) {
+    // What it quotes was masked where it entered: the artifacts and the barrier's findings (checkBarrier),
+    // the agent's failures (its output); prompt.md is masked on its way out.
+    return renderTemplate(spec.template, {
+        goal: state.pipeline.goal,
+        research: state.research_output ?? '',
+        plan: state.planning_output ?? '',
+        decomposition: state.decomposition_result === undefined ? '' : JSON.stringify(state.decomposition_result, null, 2),
+        artifact,
+        failure: failureSection(problems),
+    });
+}
+/**
+ * The one agent turn every workflow uses (src/loop/turn.ts); a rate limit is waited out and
+ * retried without using an attempt, as the failure policy's row says.
+ */
+async function turnThroughRateLimits(deps, input, counters) {
+    const { logger, clock } = deps;
+    const { ports, spec, attempt, runs, waits } = input;
+    let result;
+    let decision;
+    for (;;) {
+        // Every agent run is an iteration of its own (its AGENT_LOOP_ITERATION), retries and waits included.
+        runs.iterations++;
+        const turn = { prompt: input.prompt, iteration: runs.iterations, issueIds: [], timeoutMs: deps.agentTimeoutMs };
+        result = await runTurn(ports, { ...turn, keepLog: true });
+        if (!result?.failure)
+            break;
+        runs.failedIterations++;
+        decision = decideFailure(result.failure, counters);
+        counters = decision.counters;
+        if (decision.kind !== 'rate_limit')
+            break;
+        if (waits.rateLimitedMs + decision.waitMs > RATE_LIMIT_BUDGET_MS)
+            return {
+                end: {
+                    ok: false,
+                    problems: [rateLimitBudgetSpent(waits.rateLimitedMs, RATE_LIMIT_BUDGET_MS, result.failure.message)],
+                },
+            };
+        waits.rateLimitedMs += decision.waitMs;
+        logger.warn('pipeline.rate_limited', rateLimitedWaiting(spec.name, result.failure.message, decision.waitMs), {
+            phase: spec.name,
+            attempt,
+            waitMs: decision.waitMs,
+        });
+        await clock.sleep(decision.waitMs, deps.signal);
+        if (deps.signal?.aborted)
+            break;
+    }
+    if (!result || deps.signal?.aborted)
+        return { end: { ok: false, problems: ['interrupted'], interrupted: true } };
+    return { result, decision, counters };
+}
+async function runAgentPhase(deps, spec, state, earlier, runs) {
+    const { logger, clock } = deps;
+    const dir = external_node_path_default().join(deps.artifactsDir ?? deps.stateDir, PIPELINE_DIR);
+    await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
+    let problems = earlier;
+    let counters = NO_FAILURES;
+    const waits = { rateLimitedMs: 0 };
+    const ports = { ...deps, files: stateFiles(deps.stateDir, deps.redact) };
+    for (let attempt = 1; attempt <= deps.maxRetries + 1; attempt++) {
+        const artifact = external_node_path_default().join(dir, spec.artifact);
+        // A leftover of an earlier attempt must not pass this attempt's barrier.
+        await external_node_fs_namespaceObject.promises.rm(artifact, { recursive: true, force: true });
+        const prompt = phasePrompt(deps, spec, state, artifact, problems);
+        logger.info('pipeline.attempt', `Phase ${spec.name}, attempt ${attempt} of ${deps.maxRetries + 1}: the agent writes ${external_node_path_default().relative(deps.cwd, artifact) || artifact} \u2026`, { phase: spec.name, attempt });
+        const started = clock.now().getTime();
+        const turn = await turnThroughRateLimits(deps, { ports, spec, prompt, attempt, runs, waits }, counters);
+        if ('end' in turn)
+            return turn.end;
+        const { result, decision } = turn;
+        counters = turn.counters;
+        if (result.failure) {
+            problems = [`the agent failed: ${result.failure.message} (${result.failure.class} ${result.failure.reason})`];
+            if (decision?.exhausted === 'halt') {
+                // The environment failed the agent twice in a row: more attempts cannot help.
+                return { ok: false, problems: [...problems, environmentAdvice(result.failure.reason, surface(deps.terms))] };
+            }
+        }
+        else {
+            counters = NO_FAILURES;
+            const barrier = await checkBarrier(spec, deps.artifactsDir ?? deps.stateDir, undefined, deps.redact);
+            if (barrier.ok)
+                return { ok: true, value: stateValue(spec, barrier.value) };
+            problems = barrier.problems;
+        }
+        logger.warn('pipeline.barrier', `Phase ${spec.name}, attempt ${attempt} (${((clock.now().getTime() - started) / 1000).toFixed(1)}s): ${problems.join('; ')}`, { phase: spec.name, attempt, problems });
+    }
+    return { ok: false, problems };
+}
+/** What the checkpoint keeps of an artifact: the text, the parsed decomposition, the phase files' index. */
+function stateValue(spec, value) {
+    if (spec.kind === 'phase-files')
+        return value.map(({ number, name, file, title }) => ({
+            number,
+            name,
+            file,
+            title,
+        }));
+    return value;
+}
+
+;// CONCATENATED MODULE: ./src/workflows/pipeline/effects/runPhase.ts
+/** An agent phase of the pipeline run (agentPhase.ts), unless the run was interrupted before it. */
+
+const runPhase = async (effect, { deps, phases }) => {
+    if (deps.signal?.aborted)
+        return { type: 'interrupted' };
+    const spec = phases.find((p) => p.runner === 'agent' && p.name === effect.phase);
+    if (!spec)
+        throw new Error(`agent-loop: no agent phase ${effect.phase} in the pipeline`);
+    // The phase counts its agent runs on from the pipeline's.
+    const runs = { ...effect.runs };
+    const outcome = await runAgentPhase(deps, spec, effect.state, effect.carried, runs);
+    if (outcome.interrupted)
+        return { type: 'interrupted' };
+    return outcome.ok
+        ? { type: 'phaseRan', ok: true, value: outcome.value, runs }
+        : { type: 'phaseRan', ok: false, problems: outcome.problems, runs };
+};
+
+;// CONCATENATED MODULE: ./src/workflows/pipeline/effects/index.ts
+/**
+ * The planning pipeline's effect handlers (one per kind of effect src/core/pipeline.ts asks for) and
+ * its driver: the machine stepped by the one interpreter (src/loop/interpreter.ts's drive) until an
+ * `end` gives the exit code.
+ */
+
+
+
+
+
+
+const effects_handlers = {
+    log: async (effect, { deps }) => {
+        deps.logger[effect.level](effect.event, effect.message, effect.data);
+        return undefined;
+    },
+    runPhase: runPhase,
+    writeBoundary: writeBoundary,
+    integrate: integrate,
+    implement: async (effect, { deps }) => ({
+        type: 'implemented',
+        code: await deps.implement(effect.id, effect.issueIds),
+    }),
+    end: async (effect, ctx) => {
+        ctx.code = effect.code;
+        return undefined;
+    },
+};
+function effects_perform(effect, ctx) {
+    const handler = effects_handlers[effect.kind];
+    return handler(effect, ctx);
+}
+/** The pipeline from the checkpoint it opened to its exit code. */
+async function drivePipeline(deps, opened) {
+    const ctx = { deps, phases: deps.phases ?? PRE_IMPLEMENTATION_PHASES };
+    const settings = {
+        maxRetries: deps.maxRetries,
+        sinkWhere: deps.sink.where,
+        ...(deps.terms ? { terms: deps.terms } : {}),
+    };
+    const { result } = await drive({
+        machine: pipelineMachine(settings),
+        model: pipelineModel(ctx.phases),
+        perform: (effect) => effects_perform(effect, ctx),
+        result: () => ctx.code,
+    }, { type: 'pipelineStarted', opened });
+    return result;
+}
+
+;// CONCATENATED MODULE: ./src/workflows/pipeline/run.ts
+/**
+ * `agent-loop plan` (seed 001): research \u2192 decomposition \u2192 planning \u2192 phase_decomposition, each an
+ * agent invocation whose artifact must pass its hard barrier (seed 004, pattern 2), retried with
+ * the barrier's findings as context; beads_integration, which turns the phase files into issues
+ * (phase N+1 blocked by N); then implementation, the loop on those issues. A checkpoint is written
+ * at every phase boundary (`<phase>-complete` or `<phase>-failed`) with the seed's state keys, and a
+ * new run resumes where DetectResumableCheckpoint says: at the failed phase, or after the last
+ * complete one. What runs next, what each boundary writes and how the run ends are decided by the
+ * pure machine src/core/pipeline.ts; its handlers (effects/) run the phases and write; this opens the
+ * checkpoint and drives it.
+ */
+
+
+
+
+
+
+class PipelineStartError extends Error {
+}
+async function runPipeline(deps) {
+    return drivePipeline(deps, await run_open(deps));
+}
+/** The checkpoint the pipeline goes on from (the one DetectResumableCheckpoint finds), or a new one for the goal. */
+async function run_open(deps) {
+    const say = surface(deps.terms);
+    const start = () => {
+        if (!deps.goal)
+            throw new PipelineStartError(`no pipeline to resume and no goal: give ${say.given('goal', '"\u2026"')} or ${say.given('goalFile', 'FILE')}.`);
+        return {
+            id: newCheckpointId(),
+            state: { pipeline: { goal: deps.goal } },
+            resumeAt: 'research',
+            resumed: false,
+            errors: [],
+        };
+    };
+    if (deps.fresh)
+        return start();
+    const listing = await deps.store.list();
+    const pipelines = listing.checkpoints.filter((c) => isPipelineState(c.state));
+    const candidates = deps.resume ? pipelines.filter((c) => c.id === deps.resume) : pipelines;
+    if (deps.resume && candidates.length === 0)
+        throw new PipelineStartError(`${say.given('resume', deps.resume)}: no pipeline checkpoint with that id in ${deps.store.dir}.`);
+    const found = detectResumable(candidates);
+    if (!found) {
+        // A finished pipeline of this goal: its issues may have become ready since (a phase's pull
+        // request merged), so the loop runs on them again; no new issues for the same goal.
+        const done = resume_newestFirst(candidates).find((c) => !deps.goal || c.state.pipeline.goal.trim() === deps.goal.trim());
+        if (done) {
+            deps.logger.info('pipeline.done', `Pipeline ${done.id} for this goal is complete: the loop goes on with its issues (${say.given('fresh')} starts the goal over).`);
+            return { id: done.id, state: done.state, resumeAt: 'implementation', resumed: true, errors: [] };
+        }
+        return start();
+    }
+    const state = found.checkpoint.state;
+    if (deps.goal && deps.goal.trim() !== state.pipeline.goal.trim()) {
+        throw new PipelineStartError(otherGoalInProgress(found.checkpoint.id, state.pipeline.goal, deps.terms));
+    }
+    for (const error of found.errors)
+        deps.logger.warn('pipeline.previous_error', `Last time: ${error}`);
+    const failedHere = found.checkpoint.phase === `${found.resumeAt}-failed`;
+    return {
+        id: found.checkpoint.id,
+        state,
+        resumeAt: found.resumeAt,
+        resumed: true,
+        errors: failedHere ? found.errors : [],
+    };
+}
+function isPipelineState(state) {
+    const p = state.pipeline;
+    return typeof p === 'object' && p !== null && typeof p.goal === 'string';
+}
+
+;// CONCATENATED MODULE: ./src/verdict/readers/types.ts
+/** Lines as the reader sees them: colours and terminal escapes removed, line ends trimmed. */
+// eslint-disable-next-line no-control-regex
+const types_ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[@-Z\\-_]/g;
+const plain = (line) => line.replace(types_ANSI, '').replace(/\r$/, '').trimEnd();
+/** The suites enclosing a line of an indented listing (describe blocks, subtests), by indentation. */
+class Nesting {
+    stack = [];
+    /** A suite's title at `indent`: it closes the suites at the same or a deeper indentation. */
+    open(indent, name) {
+        this.close(indent);
+        this.stack.push({ indent, name });
+    }
+    /** The names from the outermost suite down to `name`, a test at `indent`. */
+    path(indent, name) {
+        this.close(indent);
+        return [...this.stack.map((s) => s.name), name];
+    }
+    reset() {
+        this.stack = [];
+    }
+    close(indent) {
+        this.stack = this.stack.filter((s) => s.indent < indent);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/verdict/readers/cargoTest.ts
+/**
+ * `cargo test`: each test binary starts with `Running unittests src/lib.rs (target/\u2026)` or
+ * `Running tests/x.rs (\u2026)` (the group, named by its source: the target's hash changes with every
+ * build), then `test path::name ... ok|FAILED|ignored`, then `test result: ok|FAILED. \u2026`. Without
+ * --no-fail-fast, cargo stops after the first binary that fails: the later ones did not run.
+ * A compile error (`error: could not compile`) means nothing ran.
+ */
+
+
+const RUNNING = /^\s*Running (?:unittests )?(\S+) \(/;
+const DOC = /^\s*Doc-tests (\S+)$/;
+const TEST = /^test (.+?) \.\.\. (ok|FAILED|ignored)$/;
+const RESULT = /^test result: (ok|FAILED)\./;
+function cargoTestReader() {
+    const run = emptyRun(null);
+    let group;
+    let results = 0;
+    let compileError;
+    let panicFor;
+    return {
+        name: 'cargo-test',
+        feed(raw) {
+            const line = plain(raw);
+            const g = RUNNING.exec(line) ?? DOC.exec(line);
+            if (g) {
+                group = DOC.test(line) ? `doc-tests ${g[1]}` : g[1];
+                run.groups[group] = 'passed';
+                return;
+            }
+            const t = TEST.exec(line);
+            if (t) {
+                const id = testId(group, t[1]);
+                recordOutcome(run, id, t[2] === 'ok' ? 'passed' : t[2] === 'ignored' ? 'skipped' : 'failed');
+                if (t[2] === 'FAILED' && group)
+                    run.groups[group] = 'failed';
+                return;
+            }
+            const r = RESULT.exec(line);
+            if (r) {
+                results++;
+                if (group && r[1] === 'FAILED')
+                    run.groups[group] = 'failed';
+                return;
+            }
+            const c = /^error: could not compile `([^`]+)`/.exec(line);
+            if (c) {
+                compileError = line;
+                return;
+            }
+            const panic = /^---- (.+) stdout ----$/.exec(line);
+            if (panic) {
+                panicFor = testId(group, panic[1]);
+                return;
+            }
+            if (panicFor && /panicked at|assertion|left:|right:/.test(line)) {
+                run.messages[panicFor] = clipMessage(`${run.messages[panicFor] ?? ''}\n${line}`);
+            }
+            if (/^failures:$/.test(line) && panicFor)
+                panicFor = undefined;
+        },
+        finish(exitCode) {
+            if (results === 0 && compileError === undefined)
+                return undefined;
+            run.reader = 'cargo-test';
+            run.exitCode = exitCode;
+            if (results === 0)
+                run.cannotRun = `cargo could not build the tests: ${compileError}`;
+            return run;
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/verdict/readers/goTest.ts
+/**
+ * `go test ./...`. Without -v only failing tests are named (`--- FAIL: TestX (0.00s)`, subtests
+ * indented as `TestX/case`), before the line that ends their package: `ok  pkg 0.01s`,
+ * `FAIL pkg 0.02s`, `FAIL pkg [build failed]` (nothing in it ran), `? pkg [no test files]`.
+ * With -v, `--- PASS:` and `--- SKIP:` lines name the rest.
+ */
+
+
+const goTest_RESULT = /^(\s*)--- (PASS|FAIL|SKIP): (\S+) \([\d.]+s\)$/;
+const PKG_OK = /^ok\s+(\S+)\s+(?:[\d.]+s|\(cached\))/;
+const PKG_FAIL = /^FAIL\s+(\S+)\s+(?:[\d.]+s|\[(build failed|setup failed)\])/;
+const NO_FILES = /^\?\s+(\S+)\s+\[no test files\]/;
+function goTestReader() {
+    const run = emptyRun(null);
+    let pending = [];
+    let last;
+    let buildError = [];
+    let packages = 0;
+    const settle = (pkg) => {
+        packages++;
+        for (const p of pending) {
+            const id = testId(pkg, p.name);
+            recordOutcome(run, id, p.outcome);
+            if (p.message.length > 0)
+                run.messages[id] = clipMessage(p.message.join('\n'));
+        }
+        pending = [];
+        last = undefined;
+    };
+    return {
+        name: 'go-test',
+        feed(raw) {
+            const line = plain(raw);
+            const r = goTest_RESULT.exec(line);
+            if (r) {
+                const entry = {
+                    name: r[3],
+                    outcome: (r[2] === 'PASS' ? 'passed' : r[2] === 'SKIP' ? 'skipped' : 'failed'),
+                    message: [],
+                };
+                pending.push(entry);
+                last = entry;
+                return;
+            }
+            const ok = PKG_OK.exec(line);
+            if (ok) {
+                run.groups[ok[1]] = 'passed';
+                settle(ok[1]);
+                return;
+            }
+            const fail = PKG_FAIL.exec(line);
+            if (fail) {
+                const pkg = fail[1];
+                run.groups[pkg] = fail[2] ? 'error' : 'failed';
+                if (fail[2])
+                    run.messages[`${pkg}::*`] = clipMessage(buildError.join('\n') || fail[2]);
+                buildError = [];
+                settle(pkg);
+                return;
+            }
+            if (NO_FILES.test(line))
+                return;
+            if (/^# \S+/.test(line)) {
+                buildError = [];
+                return;
+            }
+            if (last && /^\s{4,}\S/.test(line) && last.message.length < 6) {
+                last.message.push(line.trim());
+                return;
+            }
+            if (/^\S+\.go:\d+:\d+: /.test(line) && buildError.length < 6)
+                buildError.push(line);
+        },
+        finish(exitCode) {
+            if (packages === 0)
+                return undefined;
+            run.reader = 'go-test';
+            run.exitCode = exitCode;
+            const groups = Object.values(run.groups);
+            if (groups.length > 0 && groups.every((g) => g === 'error'))
+                run.cannotRun = `no package built (${Object.keys(run.groups).slice(0, 3).join(', ')}): ${Object.values(run.messages)[0] ?? 'build failed'}`;
+            return run;
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/verdict/readers/jest.ts
+/**
+ * Jest. Each file is a group (`PASS path` / `FAIL path`); a failing test is `\u25cf Describe \u203a name`
+ * under its file, a file that could not load is `\u25cf Test suite failed to run`. With --verbose (or
+ * a single test file) every test is listed with \u2713 \u2715 \u25cb under its describe blocks, by indentation.
+ */
+
+
+const FILE = /^(PASS|FAIL) (\S+)(?: \([\d.]+ m?s\))?$/;
+const BULLET = /^ {2}\u25cf (.+)$/;
+const VERBOSE = /^(\s+)(\u2713|\u2715|\u25cb|\u221a|\u00d7) (?:(?:skipped|todo) )?(.+?)(?: \(\d+ m?s\))?$/;
+const SUMMARY = /^Tests:\s+.*\d+ total$/;
+function closeFailing(s) {
+    const { failing, run } = s;
+    if (failing && failing.lines.length > 0 && !run.messages[failing.id])
+        run.messages[failing.id] = clipMessage(failing.lines.join('\n'));
+    s.failing = undefined;
+}
+/** A `\u25cf title` line under a file: a failing test, or the file that could not run. */
+function bulletLine(s, file, title) {
+    closeFailing(s);
+    if (title === 'Test suite failed to run') {
+        s.run.groups[file] = 'error';
+        s.failing = { id: `${file}${'::'}*`, lines: [] };
+    }
+    else {
+        const id = testId(file, title);
+        s.run.tests[id] = 'failed';
+        s.failing = { id, lines: [] };
+    }
+}
+/** A line within a file's section: a failing test, a verbose test line, a failure's message, a describe block. */
+function fileLine(s, file, raw, line) {
+    if (/^Summary of all failing tests$/.test(line))
+        return closeFailing(s);
+    const b = BULLET.exec(line);
+    if (b)
+        return bulletLine(s, file, b[1]);
+    const v = VERBOSE.exec(raw.replace(/\r$/, ''));
+    if (v && !s.failing) {
+        const [, indent, mark, name] = v;
+        const id = testId(file, s.describe.path(indent.length, name).join(' \u203a '));
+        recordOutcome(s.run, id, mark === '\u2713' || mark === '\u221a' ? 'passed' : mark === '\u25cb' ? 'skipped' : 'failed');
+        return;
+    }
+    if (s.failing) {
+        if (s.failing.lines.length < 8 && line.trim() !== '' && !/^\s+at /.test(line))
+            s.failing.lines.push(line.trim());
+        return;
+    }
+    // A describe block's name in verbose output: indented text that is no test line.
+    const d = /^(\s+)(\S.*)$/.exec(line);
+    if (d)
+        s.describe.open(d[1].length, d[2]);
+}
+function feedJest(s, raw) {
+    const line = plain(raw);
+    if (SUMMARY.test(line) || /^Test Suites: /.test(line)) {
+        s.recognised = true;
+        closeFailing(s);
+        s.file = undefined;
+        return;
+    }
+    if (/^No tests found/.test(line)) {
+        s.noTests = true;
+        s.recognised = true;
+        return;
+    }
+    const f = FILE.exec(line);
+    if (f) {
+        closeFailing(s);
+        const file = f[2];
+        s.file = file;
+        s.describe.reset();
+        if (s.run.groups[file] !== 'error')
+            s.run.groups[file] = f[1] === 'PASS' ? 'passed' : 'failed';
+        return;
+    }
+    if (s.file)
+        fileLine(s, s.file, raw, line);
+}
+function finishJest(s, exitCode) {
+    closeFailing(s);
+    if (!s.recognised)
+        return undefined;
+    const { run } = s;
+    run.reader = 'jest';
+    run.exitCode = exitCode;
+    const groups = Object.values(run.groups);
+    if (s.noTests || groups.length === 0)
+        markNoTests(run, 'jest found no tests');
+    else if (groups.every((g) => g === 'error')) {
+        const files = Object.keys(run.groups).slice(0, 3).join(', ');
+        run.cannotRun = `no test file could run (${files}: ${Object.values(run.messages)[0] ?? 'test suite failed to run'})`;
+    }
+    return run;
+}
+function jestReader() {
+    const s = { run: emptyRun(null), recognised: false, describe: new Nesting(), noTests: false };
+    return { name: 'jest', feed: (raw) => feedJest(s, raw), finish: (exitCode) => finishJest(s, exitCode) };
+}
+
+;// CONCATENATED MODULE: ./src/verdict/readers/mocha.ts
+/**
+ * Mocha's default `spec` reporter: suites as indented titles, tests as `\u2714 name` (`\u2713` on older
+ * versions), `N) name` when failing, `- name` when pending; then `N passing`, `N failing`, and the
+ * failures' details, numbered like the tests. "Exception during run" means no test ran.
+ */
+
+
+const mocha_TEST = /^(\s+)(\u2714|\u2713|\d+\)|-) (.+?)(?: \(\d+ms\))?$/;
+function mochaReader() {
+    const run = emptyRun(null);
+    let recognised = false;
+    let inList = true;
+    const suites = new Nesting();
+    const failingByNumber = new Map();
+    let details;
+    let exception;
+    return {
+        name: 'mocha',
+        feed(raw) {
+            const line = plain(raw);
+            const ex = /^\s*Exception during run: (.*)$/.exec(line);
+            if (ex) {
+                exception = ex[1];
+                recognised = true;
+                return;
+            }
+            if (/^\s+\d+ (passing|failing|pending)( \(\d+m?s\))?$/.test(line)) {
+                recognised = true;
+                inList = false;
+                return;
+            }
+            if (inList) {
+                const t = mocha_TEST.exec(line);
+                if (t) {
+                    const [, indent, mark, title] = t;
+                    const id = suites.path(indent.length, title).join(' \u203a ');
+                    recordOutcome(run, id, mark === '-' ? 'skipped' : /^\d+\)$/.test(mark) ? 'failed' : 'passed');
+                    if (/^\d+\)$/.test(mark))
+                        failingByNumber.set(mark, id);
+                    return;
+                }
+                const s = /^(\s+)(\S.*)$/.exec(line);
+                if (s)
+                    suites.open(s[1].length, s[2]);
+                return;
+            }
+            // The details: "  1) Suite" \u2026 "       test:" then the error's first lines.
+            const head = /^\s+(\d+\)) /.exec(line);
+            if (head) {
+                details = failingByNumber.has(head[1])
+                    ? { id: failingByNumber.get(head[1]), lines: [], body: false }
+                    : undefined;
+                return;
+            }
+            // The titles end at the first blank line; the error follows.
+            if (details && !details.body) {
+                details.body = line.trim() === '';
+                return;
+            }
+            if (details && line.trim() !== '' && !/^\s+at /.test(line) && details.lines.length < 6) {
+                details.lines.push(line.trim());
+                run.messages[details.id] = clipMessage(details.lines.join('\n'));
+            }
+        },
+        finish(exitCode) {
+            if (!recognised)
+                return undefined;
+            run.reader = 'mocha';
+            run.exitCode = exitCode;
+            if (exception !== undefined && Object.keys(run.tests).length === 0)
+                run.cannotRun = `mocha stopped before running any test: ${exception}`;
+            else if (Object.keys(run.tests).length === 0)
+                markNoTests(run, 'mocha ran no tests');
+            return run;
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/verdict/readers/nodeTest.ts
+/**
+ * Node's test runner (`node --test`): TAP (the default when the output is not a terminal on
+ * Node 20) and the `spec` reporter (the default on a terminal, and on Node 22+). Subtests nest by
+ * indentation; a test that has subtests is a suite, its leaves are the tests (`suite \u203a test`). A
+ * file that fails outside its tests (an import that fails, a syntax error) appears as a failing
+ * test named by its absolute path: it is read as a group that did not load (`<path>::*`), with the
+ * error node printed before it (its stderr) as the message.
+ */
+
+
+const TAP_SUBTEST = /^(\s*)# Subtest: (.+)$/;
+const TAP_RESULT = /^(\s*)(ok|not ok) \d+ - (.+?)(?: # (SKIP|TODO)\b.*)?$/;
+const SPEC_RESULT = /^(\s*)(\u2714|\u2716|\ufe63) (.+?)(?: \([\d.]+m?s\))?(?: # (SKIP|TODO)\b.*)?$/;
+const SPEC_SUITE = /^(\s*)\u25b6 (.+?)(?: \([\d.]+m?s\))?$/;
+/** How node names a test file that failed outside its tests. */
+const FILE_PATH = /^(\/|[A-Za-z]:\\).+\.[cm]?[jt]sx?$/;
+/** The line of a file's stderr that says what went wrong (`SyntaxError: \u2026`, `Error [ERR_MODULE_NOT_FOUND]: \u2026`). */
+const ERROR_LINE = /^(\w*Error|\w+Exception)\b.*?:/;
+/** The message of a file that did not load: its error line, after where it happened. */
+function loadError(lines) {
+    const at = lines.findIndex((l) => ERROR_LINE.test(l));
+    if (at === -1)
+        return 'the file failed outside its tests';
+    const where = lines.slice(0, at).find((l) => /^file:\/\/|:\d+$/.test(l));
+    return clipMessage([lines[at], where].filter(Boolean).join('\n'));
+}
+function nodeTestReader() {
+    const run = emptyRun(null);
+    let format;
+    let counted = false;
+    const stack = new Nesting();
+    const seen = [];
+    let errorFor;
+    let block;
+    let afterList = false;
+    /** What node printed between two results: a failing file's stderr. */
+    let between = [];
+    /** Records a result; false when it is a file that did not load (a group, not a test). */
+    const record = (indent, name, outcome) => {
+        const printed = between;
+        between = [];
+        if (indent === 0 && outcome === 'failed' && FILE_PATH.test(name)) {
+            run.groups[name] = 'error';
+            run.messages[`${name}::*`] = loadError(printed);
+            return false;
+        }
+        seen.push({ path: stack.path(indent, name), outcome });
+        return true;
+    };
+    return {
+        name: 'node-test',
+        feed(raw) {
+            const line = plain(raw);
+            if (/^TAP version \d+$/.test(line)) {
+                format = 'tap';
+                return;
+            }
+            if (/^(# |\u2139 )(tests|pass|fail) \d+$/.test(line)) {
+                counted = true;
+                return;
+            }
+            if (format !== 'tap' && /^\u2716 failing tests:$/.test(line)) {
+                afterList = true;
+                return;
+            }
+            if (afterList)
+                return;
+            if (format === 'tap') {
+                const sub = TAP_SUBTEST.exec(line);
+                if (sub) {
+                    stack.open(sub[1].length, sub[2]);
+                    return;
+                }
+                const r = TAP_RESULT.exec(line);
+                if (r) {
+                    const isTest = record(r[1].length, r[3], r[4] ? 'skipped' : r[2] === 'ok' ? 'passed' : 'failed');
+                    block = undefined;
+                    errorFor = r[2] === 'not ok' && isTest ? { id: seen.at(-1)?.path.join(' \u203a ') ?? '', lines: [] } : undefined;
+                    return;
+                }
+                const comment = /^# (.*)$/.exec(line);
+                if (comment) {
+                    between.push(comment[1].trimEnd());
+                    return;
+                }
+                if (block && errorFor) {
+                    // The lines of a block scalar (error: |-), more indented than its key.
+                    if (line.trim() === '' || line.length - line.trimStart().length > block.indent) {
+                        block.lines.push(line.trim());
+                        run.messages[errorFor.id] = clipMessage(block.lines.join('\n'));
+                        return;
+                    }
+                    block = undefined;
+                }
+                const e = /^(\s+)error: (.*)$/.exec(line);
+                if (e && errorFor) {
+                    const value = e[2].trim();
+                    if (/^[|>][-+]?$/.test(value))
+                        block = { indent: e[1].length, lines: [] };
+                    else
+                        run.messages[errorFor.id] = clipMessage(unquoteYaml(value));
+                }
+                return;
+            }
+            const suite = SPEC_SUITE.exec(line);
+            if (suite) {
+                format = 'spec';
+                stack.open(suite[1].length, suite[2]);
+                return;
+            }
+            const r = SPEC_RESULT.exec(line);
+            if (r) {
+                format = 'spec';
+                const isTest = record(r[1].length, r[3], r[4] ? 'skipped' : r[2] === '\u2714' ? 'passed' : r[2] === '\ufe63' ? 'skipped' : 'failed');
+                errorFor = r[2] === '\u2716' && isTest ? { id: seen.at(-1)?.path.join(' \u203a ') ?? '', lines: [] } : undefined;
+                return;
+            }
+            if (line.trim() !== '')
+                between.push(line.trimEnd());
+            if (errorFor && line.trim() !== '' && !/^\s+at /.test(line) && errorFor.lines.length < 4) {
+                errorFor.lines.push(line.trim());
+                run.messages[errorFor.id] = clipMessage(errorFor.lines.join('\n'));
+            }
+        },
+        finish(exitCode) {
+            if (!format || (!counted && seen.length === 0))
+                return undefined;
+            run.reader = 'node-test';
+            run.exitCode = exitCode;
+            // A suite is a test some other test is nested in: only the leaves are tests.
+            const ids = seen.map((s) => s.path.join(' \u203a '));
+            for (const [i, s] of seen.entries()) {
+                const id = ids[i];
+                if (ids.some((other) => other.startsWith(`${id} \u203a `)))
+                    continue;
+                recordOutcome(run, id, s.outcome);
+            }
+            const files = Object.keys(run.groups);
+            if (Object.keys(run.tests).length === 0 && files.length > 0)
+                run.cannotRun = `no test file could run (${files.slice(0, 3).join(', ')}: ${run.messages[`${files[0]}::*`]?.split('\n')[0]})`;
+            else if (Object.keys(run.tests).length === 0)
+                markNoTests(run, 'node --test ran no tests');
+            return run;
+        },
+    };
+}
+/** A TAP YAML scalar as text: a quoted one unquoted, a block indicator (|, >) dropped, a plain one as it is. */
+function unquoteYaml(value) {
+    const v = value.trim();
+    if (v.length >= 2 && v.startsWith("'") && v.endsWith("'"))
+        return v.slice(1, -1).replace(/''/g, "'");
+    if (v.length >= 2 && v.startsWith('"') && v.endsWith('"')) {
+        try {
+            return JSON.parse(v);
+        }
+        catch {
+            return v.slice(1, -1);
+        }
+    }
+    return v.replace(/^[|>][-+]?\s*$/, '');
+}
+
+;// CONCATENATED MODULE: ./src/verdict/readers/pytest.ts
+/**
+ * pytest. agent-loop runs the suite with `-rA` added to PYTEST_ADDOPTS (baseline.ts), so the short
+ * summary names every test with its outcome (`PASSED tests/a.py::test_x`); without it the summary
+ * still names the failing ones, and the progress lines (`tests/a.py ..F.`) or `-v` lines
+ * (`tests/a.py::test_x PASSED`) tell which files ran. A collection error interrupts the whole
+ * session: nothing ran.
+ */
+
+
+const pytest_SUMMARY = /^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S+)(?: - (.*))?$/;
+const pytest_VERBOSE = /^(\S+::\S.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b/;
+const PROGRESS = /^(\S+\.py) ([.FEsxX]+)(?:\s+\[\s*\d+%\])?$/;
+const FINAL = /^=*\s*(?:(?:\d+ (?:passed|failed|skipped|deselected|xfailed|xpassed|errors?|warnings?)(?:, )?)+|no tests ran) in [\d.]+s(?: \([^)]*\))?\s*=*$/;
+const outcome = (word) => word === 'PASSED' || word === 'XFAIL' ? 'passed' : word === 'SKIPPED' ? 'skipped' : 'failed';
+const groupOfId = (id) => id.split('::')[0];
+/** A short summary line (`FAILED tests/a.py::test_x - message`), or a file that could not be collected. */
+function pytest_summaryLine(s, word, id, message) {
+    const { run } = s;
+    if (!id.includes('::')) {
+        // `ERROR tests/a.py`: the file could not be collected.
+        run.groups[id] = 'error';
+        s.collectErrors.push(id);
+        return;
+    }
+    recordOutcome(run, id, outcome(word));
+    if (message && run.tests[id] === 'failed')
+        run.messages[id] = clipMessage(message);
+    const g = groupOfId(id);
+    if (run.groups[g] !== 'error')
+        run.groups[g] = run.tests[id] === 'failed' || run.groups[g] === 'failed' ? 'failed' : 'passed';
+}
+/** A test's `-v` line or a file's progress marks. */
+function progressLine(run, line) {
+    const v = pytest_VERBOSE.exec(line);
+    if (v) {
+        const [, id, word] = v;
+        if (!run.tests[id])
+            run.tests[id] = outcome(word);
+        const g = groupOfId(id);
+        if (run.groups[g] !== 'error' && run.groups[g] !== 'failed')
+            run.groups[g] = run.tests[id] === 'failed' ? 'failed' : 'passed';
+        return;
+    }
+    const p = PROGRESS.exec(line);
+    if (p) {
+        const [, file, marks] = p;
+        if (run.groups[file] !== 'error' && run.groups[file] !== 'failed')
+            run.groups[file] = /[FE]/.test(marks) ? 'failed' : 'passed';
+    }
+}
+function feedPytest(s, raw) {
+    const line = plain(raw);
+    if (/^=+ test session starts =+$/.test(line)) {
+        s.recognised = true;
+        s.started = true;
+        return;
+    }
+    if (FINAL.test(line)) {
+        s.recognised = true;
+        s.finished = true;
+        if (/no tests ran/.test(line))
+            s.noTests = !/\d+ (passed|failed)/.test(line);
+        return;
+    }
+    const interrupt = /^!+ Interrupted: (.*?) !+$/.exec(line);
+    if (interrupt) {
+        s.interrupted = interrupt[1];
+        return;
+    }
+    const summary = pytest_SUMMARY.exec(line);
+    if (summary) {
+        const [, word, id, message] = summary;
+        return pytest_summaryLine(s, word, id, message);
+    }
+    progressLine(s.run, line);
+}
+function finishPytest(s, exitCode) {
+    const { run } = s;
+    if (!s.recognised && Object.keys(run.tests).length === 0)
+        return undefined;
+    run.reader = 'pytest';
+    run.exitCode = exitCode;
+    if (s.started && !s.finished) {
+        // The process died mid-run (os._exit, a crash, a kill): the tests it listed ran; a file's
+        // progress marks say nothing of its tests after the crash, so no file vouches for them.
+        for (const g of Object.keys(run.groups))
+            if (run.groups[g] !== 'error')
+                delete run.groups[g];
+        if (Object.keys(run.tests).length === 0)
+            run.cannotRun = `pytest stopped before its summary (exit code ${exitCode}): no test result could be read`;
+        return run;
+    }
+    // 5: no tests were collected; 4: usage error; 3: internal error.
+    const files = s.collectErrors.length ? ` (${s.collectErrors.slice(0, 5).join(', ')})` : '';
+    if (s.interrupted && Object.keys(run.tests).length === 0)
+        run.cannotRun = `pytest stopped before running any test: ${s.interrupted}${files}`;
+    else if (exitCode === 5 || s.noTests)
+        markNoTests(run, 'pytest collected no tests');
+    else if (exitCode === 4 || exitCode === 3)
+        run.cannotRun = `pytest could not run (exit code ${exitCode}: ${exitCode === 4 ? 'usage error' : 'internal error'})`;
+    return run;
+}
+function pytestReader() {
+    const s = {
+        run: emptyRun(null),
+        recognised: false,
+        started: false,
+        finished: false,
+        noTests: false,
+        collectErrors: [],
+    };
+    return { name: 'pytest', feed: (raw) => feedPytest(s, raw), finish: (exitCode) => finishPytest(s, exitCode) };
+}
+
+;// CONCATENATED MODULE: ./src/verdict/readers/tape.ts
+/**
+ * tape (and tap-producing runners like it): TAP whose tests are `# name` comment lines, each
+ * followed by its assertions `ok N message` / `not ok N message` (no ` - ` before the message, which
+ * is how node's own TAP names a test). A test fails when one of its assertions fails; a test whose
+ * assertions are all `# SKIP` is skipped. The message of a failing test is its first failing
+ * assertion's, with the `operator`, `expected` and `actual` lines of its YAML block. A run that
+ * dies before tape's summary fails the test it died in, with the crash as its message.
+ */
+
+
+const HEADER = /^# (.+)$/;
+/** The summary comments at the end: `# tests 12`, `# pass 11`, `# fail 1`, `# ok`, `# skip 2`, `# todo 0`. */
+const tape_SUMMARY = /^# (tests|pass|fail|skip|todo) +\d+$|^# ok$/;
+const ASSERTION = /^(ok|not ok) \d+ (?!- )(.*?)(?: # (SKIP|TODO)\b.*)?$/;
+const DETAIL = /^\s+(operator|expected|actual): (.*)$/;
+/** A test tape skipped whole (`test(name, { skip: true }, \u2026)`): `# SKIP name`. */
+const SKIPPED = /^# SKIP (.+)$/;
+/** An assertion of the current test. */
+function assertionLine(s, current, a) {
+    s.assertions++;
+    const t = s.tests.get(current) ?? { failed: false, skipped: true };
+    const failed = a[1] === 'not ok' && a[3] !== 'TODO';
+    s.tests.set(current, { failed: t.failed || failed, skipped: t.skipped && a[3] === 'SKIP' });
+    s.details = undefined;
+    if (failed && s.run.messages[current] === undefined) {
+        s.details = { id: current, lines: [a[2].trim()] };
+        s.run.messages[current] = clipMessage(s.details.lines.join('\n'));
+    }
+}
+/** A line of a failing assertion's YAML block: its operator, expected and actual values kept. */
+function detailLine(run, details, line) {
+    if (details.lines.length >= 4)
+        return;
+    const d = DETAIL.exec(line);
+    if (d) {
+        // A block scalar (`expected: |-`) has its value on the next line.
+        const value = d[2].trim();
+        details.pending = /^[|>][-+]?$/.test(value) ? d[1] : undefined;
+        if (!details.pending)
+            details.lines.push(`${d[1]}: ${value}`);
+    }
+    else if (details.pending) {
+        details.lines.push(`${details.pending}: ${line.trim()}`);
+        details.pending = undefined;
+    }
+    else
+        return;
+    run.messages[details.id] = clipMessage(details.lines.join('\n'));
+}
+function feedTape(s, raw) {
+    const line = plain(raw);
+    const a = ASSERTION.exec(line);
+    if (a && s.current !== undefined)
+        return assertionLine(s, s.current, a);
+    if (tape_SUMMARY.test(line)) {
+        if (line.startsWith('# tests'))
+            s.summarised = true;
+        s.current = undefined;
+        s.stoppedIn = undefined;
+        return;
+    }
+    const skipped = SKIPPED.exec(line);
+    if (skipped) {
+        s.current = undefined;
+        s.stoppedIn = undefined;
+        s.tests.set(skipped[1].trim(), { failed: false, skipped: true });
+        return;
+    }
+    const h = HEADER.exec(line);
+    if (h && !line.startsWith('# Subtest:')) {
+        s.current = h[1].trim();
+        s.stoppedIn = s.current;
+        s.details = undefined;
+        return;
+    }
+    if (s.crash === undefined && /^(\w*Error|\w+Exception)\b.*?:/.test(line))
+        s.crash = line.trim();
+    if (s.details)
+        detailLine(s.run, s.details, line);
+}
+function finishTape(s, exitCode) {
+    const { run, stoppedIn, crash, assertions } = s;
+    if (assertions === 0)
+        return undefined;
+    run.reader = 'tape';
+    run.exitCode = exitCode;
+    for (const [name, t] of s.tests)
+        run.tests[name] = t.failed ? 'failed' : t.skipped ? 'skipped' : 'passed';
+    // A run that died before its summary: the test it died in fails with the crash; the tests after it
+    // never ran and are not listed (the verdict counts those that passed before as broken). Some tests
+    // ran, so it is a verdict, not a suite that cannot run (which would bounce, and halt a red baseline).
+    if (!s.summarised && exitCode !== 0 && stoppedIn !== undefined) {
+        run.tests[stoppedIn] = 'failed';
+        const why = `exit code ${exitCode}${crash ? `: ${crash}` : ''}`;
+        const earlier = run.messages[stoppedIn] ? `\n${run.messages[stoppedIn]}` : '';
+        run.messages[stoppedIn] = clipMessage(`tape stopped in this test after ${assertions} assertion(s), before its summary (${why})${earlier}`);
+    }
+    return run;
+}
+function tapeReader() {
+    const s = { run: emptyRun(null), assertions: 0, summarised: false, tests: new Map() };
+    return { name: 'tape', feed: (raw) => feedTape(s, raw), finish: (exitCode) => finishTape(s, exitCode) };
+}
+
+;// CONCATENATED MODULE: ./src/verdict/readers/vitest.ts
+/**
+ * Vitest. A file that passed is one line (` \u2713 path (3 tests) 2ms`): its tests are not listed; a
+ * file with a failure lists each test (`\u2713`, `\u00d7`, `\u2193` skipped) under ` \u276f path`. Files that could not
+ * load are listed under "Failed Suites" as ` FAIL  path [ path ]`; failing tests again under
+ * "Failed Tests" as ` FAIL  path > describe > name`, with their message on the next line.
+ */
+
+
+const vitest_FILE = /^ (\u2713|\u276f|\u00d7|\u2193) (\S+) \((\d+) tests?(?: \| (\d+) failed)?(?: \| \d+ skipped)?\)(?: \d+m?s)?$/;
+const vitest_TEST = /^ {3,}(\u2713|\u00d7|\u2193|\u2717) (.+?)(?: \d+m?s)?$/;
+const FAILED = /^ FAIL {1,2}(\S+?)(?: > (.+?))?(?: \[ (\S+) \])?$/;
+function vitestReader() {
+    const run = emptyRun(null);
+    let recognised = false;
+    let file;
+    let messageFor;
+    let noFiles = false;
+    return {
+        name: 'vitest',
+        feed(raw) {
+            const line = plain(raw);
+            if (/^ RUN {1,2}v\d/.test(line) || /^ {0,6}Test Files /.test(line)) {
+                recognised = true;
+                return;
+            }
+            if (/No test files found/.test(line)) {
+                recognised = true;
+                noFiles = true;
+                return;
+            }
+            if (messageFor) {
+                if (line.trim() !== '') {
+                    run.messages[messageFor] = clipMessage(line);
+                    messageFor = undefined;
+                }
+                return;
+            }
+            const f = vitest_FILE.exec(line);
+            if (f) {
+                file = f[2];
+                run.groups[file] = f[1] === '\u2713' ? 'passed' : f[1] === '\u2193' ? 'skipped' : 'failed';
+                return;
+            }
+            const failed = FAILED.exec(line);
+            if (failed) {
+                file = undefined;
+                const [, path, name, suite] = failed;
+                if (suite !== undefined || name === undefined) {
+                    run.groups[path] = 'error';
+                    messageFor = `${path}::*`;
+                }
+                else {
+                    const id = testId(path, name);
+                    run.tests[id] = 'failed';
+                    messageFor = id;
+                }
+                return;
+            }
+            const t = file ? vitest_TEST.exec(line) : null;
+            if (t && file) {
+                const [, mark, name] = t;
+                recordOutcome(run, testId(file, name), mark === '\u2713' ? 'passed' : mark === '\u2193' ? 'skipped' : 'failed');
+                return;
+            }
+            if (!/^ {3,}/.test(line))
+                file = undefined;
+        },
+        finish(exitCode) {
+            if (!recognised)
+                return undefined;
+            run.reader = 'vitest';
+            run.exitCode = exitCode;
+            const groups = Object.values(run.groups);
+            if (noFiles || groups.length === 0)
+                markNoTests(run, 'vitest found no test files');
+            else if (groups.every((g) => g === 'error'))
+                run.cannotRun = `no test file could run (${Object.keys(run.groups).slice(0, 3).join(', ')})`;
+            return run;
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/verdict/readers/index.ts
+/**
+ * Reading a suite's run per test: the JUnit report when the user names one (--junit-file),
+ * else whichever built-in reader understands the console output, fed line by line while it
+ * streams. Nothing understood: only the exit code counts (`reader` undefined).
+ */
+
+
+
+
+
+
+
+
+
+
+function createSuiteReader() {
+    const readers = [
+        pytestReader(),
+        jestReader(),
+        vitestReader(),
+        mochaReader(),
+        nodeTestReader(),
+        tapeReader(),
+        goTestReader(),
+        cargoTestReader(),
+    ];
+    return {
+        feed(line) {
+            for (const r of readers)
+                r.feed(line);
+        },
+        finish(exitCode, junitXml) {
+            const fromJUnit = junitXml !== undefined ? readJUnit(junitXml, exitCode) : undefined;
+            const read = readers.map((r) => r.finish(exitCode)).filter((r) => r !== undefined);
+            const size = (r) => Object.keys(r.tests).length + Object.keys(r.groups).length;
+            const best = fromJUnit ?? read.sort((a, b) => size(b) - size(a))[0] ?? emptyRun(exitCode);
+            if (exitCode === 127 || exitCode === 126)
+                best.cannotRun = `the test command could not be run (exit code ${exitCode}: ${exitCode === 127 ? 'command not found' : 'not executable'})`;
+            return best;
+        },
+    };
+}
+/** Reads a whole console output (tests, benchmarks, recorded fixtures). */
+function readSuiteOutput(output, exitCode, junitXml) {
+    const reader = createSuiteReader();
+    for (const line of output.split('\n'))
+        reader.feed(line);
+    return reader.finish(exitCode, junitXml);
+}
+/** A JUnit report as a run: each testcase `classname::name` (or `file::name`), its suite file as the group when given. */
+function readJUnit(xml, exitCode) {
+    const report = parseJUnitXml(xml);
+    if (report.cases.length === 0)
+        return undefined;
+    const run = emptyRun(exitCode);
+    run.reader = 'junit';
+    for (const c of report.cases)
+        recordOutcome(run, testId(c.classname ?? c.file, c.name), c.outcome);
+    for (const f of report.failed) {
+        const id = testId(f.classname ?? f.file, f.name);
+        if (run.tests[id] === 'failed')
+            run.messages[id] = clipMessage(f.message || f.details);
+    }
+    return run;
+}
+
+;// CONCATENATED MODULE: ./src/loop/testGate.ts
+/** The test gate: which command proves the work is done, and running it. */
+
+
+
+/**
+ * The test command detected from the repository at `cwd`; undefined when there is none. In order:
+ * a package.json test script \u2192 npm test; pytest's configuration, or test_*.py / *_test.py files
+ * at the top, in tests/ or in test/ \u2192 pytest; go.mod \u2192 go test ./...; Cargo.toml \u2192 cargo test; a
+ * Makefile with a test target \u2192 make test. A tests/ directory alone says nothing about the
+ * language (a Cargo crate has one too). Reads a few files only.
+ */
+function detectTestCommand(cwd) {
+    const at = (f) => external_node_path_default().join(cwd, f);
+    const read = (f) => {
+        try {
+            return (0,external_node_fs_namespaceObject.readFileSync)(at(f), 'utf8');
+        }
+        catch {
+            return undefined;
+        }
+    };
+    const pkg = read('package.json');
+    if (pkg !== undefined) {
+        try {
+            const scripts = JSON.parse(pkg).scripts;
+            if (scripts?.test && !/no test specified/.test(scripts.test))
+                return 'npm test';
+        }
+        catch {
+            // An unreadable package.json is not a test configuration.
+        }
+    }
+    if (['pytest.ini', 'conftest.py'].some((f) => (0,external_node_fs_namespaceObject.existsSync)(at(f))))
+        return 'pytest';
+    if (/^\[pytest\]/m.test(read('tox.ini') ?? '') ||
+        /\[tool\.pytest/.test(read('pyproject.toml') ?? '') ||
+        /\[tool:pytest\]/.test(read('setup.cfg') ?? ''))
+        return 'pytest';
+    if (['.', 'tests', 'test'].some((dir) => pythonTests(at(dir))))
+        return 'pytest';
+    if ((0,external_node_fs_namespaceObject.existsSync)(at('go.mod')))
+        return 'go test ./...';
+    if ((0,external_node_fs_namespaceObject.existsSync)(at('Cargo.toml')))
+        return 'cargo test';
+    for (const f of ['Makefile', 'makefile', 'GNUmakefile']) {
+        if (/^test\s*:/m.test(read(f) ?? ''))
+            return 'make test';
+    }
+    return undefined;
+}
+/** Whether `dir` holds a pytest-style test file (test_*.py or *_test.py), looking at its entries only. */
+function pythonTests(dir) {
+    try {
+        return (0,external_node_fs_namespaceObject.readdirSync)(dir).some((name) => /^test_.+\.py$|^.+_test\.py$/.test(name));
+    }
+    catch {
+        return false;
+    }
+}
+
+
+
+
+/**
+ * The environment the test command runs in: pytest also prints a line per passed test (-rA), so
+ * that its results can be read per test without a report file.
+ */
+function testEnv(env) {
+    const addopts = env.PYTEST_ADDOPTS ?? '';
+    return /(^|\s)-r\S*A/.test(addopts) ? env : { ...env, PYTEST_ADDOPTS: `${addopts} -rA`.trim() };
+}
+/**
+ * Runs the test command through the shell; exit code 0 is a pass. Output streams to `onLine`, a
+ * bounded tail is kept, and every line is read per test (src/verdict/readers); with `junitFile`,
+ * the report the command writes there (removed first) is read instead.
+ */
+async function runTestCommand(command, opts) {
+    const reader = createSuiteReader();
+    if (opts.junitFile)
+        await removeStaleReport(opts.junitFile, opts.cwd);
+    const r = await runProcess({
+        command,
+        shell: true,
+        cwd: opts.cwd,
+        env: testEnv(opts.purpose ? { ...opts.env, AGENT_LOOP_TEST_PURPOSE: opts.purpose } : opts.env),
+        timeoutMs: opts.timeoutMs,
+        signal: opts.signal,
+        tailBytes: 16 * 1024,
+        onSpawn: opts.onSpawn,
+        mask: opts.mask,
+        onLine: (line, stream, cut) => {
+            reader.feed(line);
+            opts.onLine(line, stream, cut);
+        },
+    });
+    const note = r.timedOut
+        ? `\n(test command timed out after ${opts.timeoutMs / 60000} min)`
+        : r.spawnError
+            ? `\n(${r.spawnError})`
+            : '';
+    let xml;
+    if (opts.junitFile) {
+        try {
+            // The report enters the engine here (the verdict quotes its failures, the next prompt too): masked as the output is.
+            const report = readInput(opts.junitFile, 64 * MiB);
+            xml = opts.mask ? opts.mask(report) : report;
+        }
+        catch {
+            xml = undefined; // not written (the runner crashed before): the console output is read
+        }
+    }
+    const read = reader.finish(r.timedOut ? null : r.exitCode, xml);
+    const run = opts.mask ? maskedRun(read, opts.mask) : read;
+    if (r.timedOut)
+        run.cannotRun = `the test command timed out after ${opts.timeoutMs / 60000} min`;
+    return {
+        passed: r.exitCode === 0 && !r.timedOut,
+        exitCode: r.exitCode,
+        durationMs: r.durationMs,
+        tail: r.tail + note,
+        run,
+    };
+}
+/**
+ * Removes the report an earlier run left, so that a run that writes none is not read as the old
+ * one: only a regular file inside `workTree`. A path elsewhere, a device, a directory or a link is
+ * never touched (a --junit-file of /dev/zero must not remove /dev/zero).
+ */
+async function removeStaleReport(file, workTree) {
+    const rel = external_node_path_default().relative(external_node_path_default().resolve(workTree), external_node_path_default().resolve(file));
+    if (rel === '' || rel.startsWith('..') || external_node_path_default().isAbsolute(rel))
+        return;
+    const stat = await external_node_fs_namespaceObject.promises.lstat(file).catch(() => undefined);
+    if (stat?.isFile())
+        await external_node_fs_namespaceObject.promises.rm(file, { force: true });
+}
+/** Why the JUnit file option cannot be used in `workTree`, if it cannot: outside it, or not a regular file. */
+function junitFileProblem(file, workTree, say = surface()) {
+    const abs = external_node_path_default().resolve(workTree, file);
+    const rel = external_node_path_default().relative(external_node_path_default().resolve(workTree), abs);
+    if (rel === '' || rel.startsWith('..') || external_node_path_default().isAbsolute(rel)) {
+        return (`${say.option('junitFile')}: '${file}' is outside the repository ${workTree}. Give the path, inside ` +
+            `the repository, where the test command writes its JUnit XML report (e.g. junit.xml or reports/junit.xml).`);
+    }
+    let stat;
+    try {
+        stat = (0,external_node_fs_namespaceObject.lstatSync)(abs);
+    }
+    catch {
+        return undefined; // not written yet: the test command writes it
+    }
+    if (!stat.isFile())
+        return (`${say.option('junitFile')}: '${file}' exists and is not a regular file (` +
+            (stat.isDirectory() ? 'a directory' : stat.isSymbolicLink() ? 'a symbolic link' : 'a device or special file') +
+            `). Give the path of the JUnit XML report the test command writes.`);
+    return undefined;
+}
+/**
+ * The run's test ids and texts masked: a reader decodes what the mask saw encoded (an XML character
+ * reference such as `&#115;k-ant-\u2026`, a JSON escape in a runner's events), so what it read enters here.
+ */
+function maskedRun(run, mask) {
+    const keys = (record, value) => Object.fromEntries(Object.entries(record).map(([k, v]) => [mask(k), value(v)]));
+    const same = (v) => v;
+    return {
+        ...run,
+        tests: keys(run.tests, same),
+        groups: keys(run.groups, same),
+        messages: keys(run.messages, mask),
+        ...(run.cannotRun !== undefined ? { cannotRun: mask(run.cannotRun) } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/util/promptDir.ts
+/**
+ * Prompt templates a user keeps in a directory (the tdd-prompts and plan-prompts options): the named
+ * files that exist, read. `option.name` is the option as the surface that ran names it (--tdd-prompts).
+ */
+
+
+
+function readPromptDir(option, files) {
+    const dir = external_node_path_default().resolve(option.cwd, option.value);
+    const names = Object.values(files);
+    if (!(0,external_node_fs_namespaceObject.existsSync)(dir)) {
+        return {
+            templates: {},
+            problem: `${option.name}: '${option.value}' does not exist. Point it at a directory holding ${names.join(', ')} (any of them).`,
+        };
+    }
+    const templates = {};
+    for (const [key, file] of Object.entries(files)) {
+        if (!(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(dir, file)))
+            continue;
+        try {
+            templates[key] = readInput(external_node_path_default().join(dir, file), MiB);
+        }
+        catch (error) {
+            return {
+                templates: {},
+                problem: `${option.name}: ${error.message}; expected a prompt template file up to 1 MiB.`,
+            };
+        }
+    }
+    return { templates };
+}
+
+;// CONCATENATED MODULE: ./src/issues/guard.ts
+/* eslint-disable no-control-regex -- control characters are what this removes */
+const guard_ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]/g;
+const CONTROL_BUT_NEWLINE_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/* eslint-enable no-control-regex */
+/** One line of plain text. Pure. */
+function cleanLine(text) {
+    return text
+        .replace(guard_ANSI, '')
+        .replace(/[\r\n\t\u2028\u2029]+/g, ' ')
+        .replace(CONTROL_BUT_NEWLINE_TAB, '')
+        .replace(/ {2,}/g, ' ')
+        .trim();
+}
+/** Text that may span lines (a body): newlines and tabs kept, CRLF made LF. Pure. */
+function cleanText(text) {
+    return text.replace(guard_ANSI, '').replace(/\r\n?/g, '\n').replace(CONTROL_BUT_NEWLINE_TAB, '');
+}
+function cleanIssue(issue, redact) {
+    return {
+        ...issue,
+        title: redact(cleanLine(issue.title)),
+        body: redact(cleanText(issue.body)),
+        labels: issue.labels.map((l) => cleanLine(l)),
+    };
+}
+/**
+ * The source, with every issue it returns cleaned and masked, and the engine's text it writes into an
+ * issue (a close reason, an escalation's or a no-change note) masked on its way out: what they quote
+ * was masked where it entered, and a beads file or bd, unlike GitHub's comments, masks nothing itself.
+ */
+function guardIssues(source, redact) {
+    return {
+        ...forwarding(source),
+        ready: async () => (await source.ready()).map((i) => cleanIssue(i, redact)),
+        get: async (id) => {
+            const issue = await source.get(id);
+            return issue ? cleanIssue(issue, redact) : undefined;
+        },
+        close: (id, reason) => source.close(id, redact(reason)),
+        markEscalated: (id, note) => source.markEscalated(id, redact(note)),
+        ...(source.markNoChange
+            ? { markNoChange: (id, note, close) => source.markNoChange(id, redact(note), close) }
+            : {}),
+    };
+}
+/**
+ * The source whose first ready() answers what was read already (before the run started: the idle
+ * check), without asking again; later calls ask the source. Its state was imported before that read,
+ * so the run does not import the checkpoint's older one over it.
+ */
+function withFirstReady(source, first) {
+    let pending = first;
+    return {
+        ...forwarding(source),
+        ready: async () => {
+            const answer = pending ?? (await source.ready());
+            pending = undefined;
+            return answer;
+        },
+        importState: undefined,
+    };
+}
+/** Every method of the source, called on it. */
+function forwarding(source) {
+    return {
+        description: source.description,
+        ...(source.issuesFile !== undefined ? { issuesFile: source.issuesFile } : {}),
+        ready: () => source.ready(),
+        get: (id) => source.get(id),
+        close: (id, reason) => source.close(id, reason),
+        markEscalated: (id, note) => source.markEscalated(id, note),
+        ...(source.markNoChange
+            ? { markNoChange: (id, note, close) => source.markNoChange(id, note, close) }
+            : {}),
+        ...(source.tickChecklistItem
+            ? { tickChecklistItem: (id, item) => source.tickChecklistItem(id, item) }
+            : {}),
+        ...(source.exportState ? { exportState: () => source.exportState?.() } : {}),
+        ...(source.importState ? { importState: (state) => source.importState?.(state) } : {}),
+        ...(source.trust ? { trust: (ids) => source.trust?.(ids) } : {}),
+        ...(source.health ? { health: () => source.health() } : {}),
+        ...(source.openRecords ? { openRecords: () => source.openRecords() } : {}),
+        ...(source.reinstate ? { reinstate: (id, record) => source.reinstate(id, record) } : {}),
+        ...(source.claim ? { claim: source.claim.bind(source) } : {}),
+        ...(source.renewClaim ? { renewClaim: source.renewClaim.bind(source) } : {}),
+        ...(source.releaseClaim ? { releaseClaim: source.releaseClaim.bind(source) } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/landing.ts
+function landingMode(onSuccess, publisher) {
+    if (onSuccess === 'merge')
+        return publisher?.pushesToBase ? 'pushToBase' : 'merge';
+    if (onSuccess === 'pull-request' && publisher)
+        return 'pullRequest';
+    return 'branch';
+}
+
+;// CONCATENATED MODULE: ./src/core/resumable.ts
+/**
+ * Which checkpoint `run` resumes by itself, decided once for `run` and `status` alike (so what
+ * status calls "would be resumed" is what run resumes): the newest resumable one (phase, then
+ * timestamp and sequence) whose loop state is one this version understands and whose timestamp is
+ * not in the future. A future timestamp is a wrong clock or a forged file (an agent writing a
+ * checkpoint dated 2099 at iteration 0 would otherwise reset --max-iterations); it is skipped and
+ * reported, and `--resume ID` still resumes it deliberately. Pure.
+ */
+
+
+
+/** Clocks of two machines may differ a little; a checkpoint further ahead than this is not trusted. */
+const FUTURE_SKEW_MS = 5 * 60_000;
+/** Why `run` would not resume this checkpoint by itself; undefined when it would. */
+function unrunnableReason(checkpoint, now, terms) {
+    const time = checkpointTime(checkpoint);
+    if (time > now.getTime() + FUTURE_SKEW_MS) {
+        return (`its timestamp ${checkpoint.timestamp} is in the future (a wrong clock, or a file agent-loop did ` +
+            `not write); not resumed by itself: ${surface(terms).given('resume', checkpoint.id)} resumes it deliberately`);
+    }
+    if (checkpoint.state.loop !== undefined) {
+        const loop = parseLoopState(checkpoint.state);
+        if (typeof loop === 'string')
+            return loop;
+    }
+    return undefined;
+}
+/** `terms`: whose words the reasons use (default: the CLI's). */
+function pickRunnable(checkpoints, now, terms) {
+    const skipped = [];
+    for (const checkpoint of resume_newestFirst(checkpoints).filter(isResumable)) {
+        const reason = unrunnableReason(checkpoint, now, terms);
+        if (!reason)
+            return { checkpoint, skipped };
+        skipped.push({ checkpoint, reason });
+    }
+    return { checkpoint: undefined, skipped };
+}
+
+;// CONCATENATED MODULE: ./src/issues/claims.ts
+/**
+ * Claims and leases on issues (issue 14), the pure part: who holds an issue, until when, and which
+ * of several claims wins. A run working an issue claims it (on GitHub: the IN_PROGRESS_LABEL and
+ * one claim comment, src/issues/github/claimComments.ts), renews the lease at each iteration and
+ * releases it when the cycle ends. Other runs skip an issue whose lease is live; once it has
+ * expired (its run died), the next run takes the issue over and adopts its branch and pull request.
+ *
+ * Race safety: a run claims (posts its comment), then reads the issue's claims back; the oldest
+ * live claim (the smallest comment id: GitHub numbers comments in creation order) wins, and every
+ * other run yields. Two runs that claim at the same time both see both comments on reading back,
+ * so exactly one of them goes on.
+ */
+/**
+ * When a found claim's lease ends (epoch ms): its stamp plus the lease's length, both on the
+ * source's clock, when it has them (so that two runners' clocks never have to agree); else the
+ * time written into it.
+ */
+function expiryOf(found) {
+    const stamp = found.updatedAt !== undefined ? Date.parse(found.updatedAt) : NaN;
+    if (found.claim.leaseSeconds !== undefined && Number.isFinite(stamp))
+        return stamp + found.claim.leaseSeconds * 1000;
+    return Date.parse(found.claim.expires);
+}
+/** The claim with its lease's end as the source's clock has it. */
+function asFound(found) {
+    const expiry = expiryOf(found);
+    return Number.isFinite(expiry)
+        ? { ...found.claim, expires: new Date(expiry).toISOString().replace(/\.\d{3}Z$/, 'Z') }
+        : found.claim;
+}
+/** The margin added to an iteration's longest run to make a lease (the checkpoint, git, GitHub). */
+const LEASE_MARGIN_MINUTES = 5;
+/**
+ * How long a lease lasts: an iteration renews it, and one iteration runs the agent and then the test
+ * command, each bounded by agent-timeout-minutes (a cycle's first also runs the baseline, on a
+ * lease taken just before); plus a margin. With the default 30 minutes: 65 minutes.
+ */
+function leaseMinutes(agentTimeoutMinutes) {
+    return 2 * agentTimeoutMinutes + LEASE_MARGIN_MINUTES;
+}
+/** Whether a claim still holds its issue at `now` (epoch ms, the source's clock). */
+function isLive(found, now) {
+    if (found.claim.released)
+        return false;
+    const expires = expiryOf(found);
+    return Number.isFinite(expires) && expires > now;
+}
+/** The claim that holds the issue at `now`: the oldest live one (claims in creation order). */
+function winningClaim(claims, now) {
+    return [...claims].sort((a, b) => a.id - b.id).find((c) => isLive(c, now));
+}
+/**
+ * Why `me` must keep off the issue: the live claim of another run that holds it, or undefined when
+ * the issue is free, its lease expired, or it is `me`'s own.
+ */
+function heldByOther(claims, now, run) {
+    const winner = winningClaim(claims, now);
+    return winner && winner.claim.run !== run ? asFound(winner) : undefined;
+}
+/**
+ * The claim comment `me` writes its claim into: its own (same run), or, for a cycle its loop had in
+ * flight (`resuming`), its loop's own live one from an earlier run. Never another's, and never an
+ * expired one: editing an old comment back to life would put it before a newer live claim.
+ */
+function ownClaim(claims, now, me, resuming) {
+    return claims.find((c) => isLive(c, now) && (c.claim.run === me.run || (resuming && c.claim.checkpoint === me.checkpoint)));
+}
+/** The runs whose claims on the issue expired without being released: their runs died; the taker adopts their work. */
+function expiredClaims(claims, now, run) {
+    return claims.filter((c) => !c.claim.released && !isLive(c, now) && c.claim.run !== run).map(asFound);
 }
 
 ;// CONCATENATED MODULE: ./src/loop/startError.ts
@@ -38518,7 +38665,7 @@ async function endedEarly(io, logger, startedAt, end) {
         durationMs: io.clock.now().getTime() - startedAt,
         interrupted: false,
     });
-    logger.result(result, result_summaryLine(result));
+    logger.result(result, summaryLine(result));
     await io.onResult?.(result);
     return exitCodeFor(result);
 }
@@ -40263,7 +40410,7 @@ function apply(ctx, m, changed) {
         case 'abort':
             return abort(ctx, m, [], d.error, tdd.retries + 1);
         case 'skip':
-            return advance(ctx, m, [
+            return afterAgent_advance(ctx, m, [
                 ...(base ? [{ kind: 'reset', to: base }] : []),
                 log('warn', 'tdd.skipped', `${tag} ${d.error.type}: ${d.error.message}; "${test}" is marked ${d.mark} and skipped.`, {
                     iteration: n(ctx),
@@ -40327,7 +40474,7 @@ function end(ctx, m, effects, commit) {
         }
         case 'rollback': {
             const d = ending.decision;
-            return advance(ctx, m, [
+            return afterAgent_advance(ctx, m, [
                 ...effects,
                 log('warn', 'tdd.rolled_back', `${tag} ${d.error.message}: the refactoring is rolled back to ${tdd.phaseBase?.slice(0, 12)}; committed "${d.message}".`, { iteration: n(ctx) }),
             ], markTest(tdd.tests, tdd.index, 'done'), 'rollback', d.error, commit);
@@ -40339,7 +40486,7 @@ function end(ctx, m, effects, commit) {
                 log('info', 'tdd.committed', `${tag} ${d.message}${commit ? ` (${commit.slice(0, 12)})` : ''}; next: ${d.next === 'next-test' ? 'the next test' : d.next}.`, { iteration: n(ctx), phase: tdd.phase, commit }),
             ];
             if (d.next === 'next-test')
-                return advance(ctx, m, logged, markTest(tdd.tests, tdd.index, 'done'), 'commit', undefined, commit);
+                return afterAgent_advance(ctx, m, logged, markTest(tdd.tests, tdd.index, 'done'), 'commit', undefined, commit);
             const state = setTdd(m, model_stateOf(m), {
                 phase: d.next,
                 retries: 0,
@@ -40374,7 +40521,7 @@ function abort(ctx, m, effects, error, attempts) {
     return end(ctx, at, effects, undefined);
 }
 /** On to the next pending test (RED of the next round), or the cycle is done. */
-function advance(ctx, m, effects, tests, decision, error, commit) {
+function afterAgent_advance(ctx, m, effects, tests, decision, error, commit) {
     const { tdd } = m;
     const next = nextPending(tests);
     const state = setTdd(m, model_stateOf(m), {
@@ -41881,7 +42028,7 @@ async function runPrepared(run, io) {
         if (io.haltLifted)
             logger.info('run.halt_lifted', `Resuming the halted run: ${io.haltLifted}.`, { because: io.haltLifted });
         const result = await runSlice(deps);
-        logger.result(result, result_summaryLine(result));
+        logger.result(result, summaryLine(result));
         await io.onResult?.(result);
         return exitCodeFor(result);
     }
@@ -42866,7 +43013,7 @@ async function finishRun(c, end) {
         interrupted: io.signal?.aborted ?? false,
         diagnostic,
     });
-    c.logger.result({ ...result, parallel: options.parallel, waves: c.loop.waves }, `${result_summaryLine(result)}\n  waves ${c.loop.waves} (--parallel ${options.parallel})`);
+    c.logger.result({ ...result, parallel: options.parallel, waves: c.loop.waves }, `${summaryLine(result)}\n  waves ${c.loop.waves} (--parallel ${options.parallel})`);
     await io.onResult?.(result);
     return exitCodeFor(result);
 }

@@ -11,15 +11,12 @@ import { type FailureCounters, type FailureDecision, decideFailure, environmentA
 import { type TurnPorts, runTurn } from '../../loop/turn.js';
 import { stateFiles } from '../../persist/stateFiles.js';
 import { type ArtifactValues, checkBarrier } from './barrier.js';
+import type { AgentRuns } from '../../core/pipeline.js';
 import type { PipelineDeps, PipelineState } from './deps.js';
 import { type AgentPhaseSpec, PIPELINE_DIR, failureSection, renderTemplate } from './phases.js';
 import { rateLimitBudgetSpent, rateLimitedWaiting } from './messages.js';
 
-/** The pipeline's agent runs, counted across its phases (and kept in the checkpoint at each boundary). */
-export interface AgentRuns {
-  iterations: number;
-  failedIterations: number;
-}
+export type { AgentRuns } from '../../core/pipeline.js';
 
 export type PhaseOutcome =
   { ok: true; value: unknown; interrupted?: false } | { ok: false; problems: string[]; interrupted?: boolean };

@@ -40,24 +40,4 @@ export interface PipelineDeps {
   implement: (checkpointId: string, issueIds: string[]) => Promise<number>;
 }
 
-/** The pipeline's part of a checkpoint's state (seed 001's keys, plus the goal). */
-export interface PipelineState {
-  /**
-   * iterations: the agent runs so far (each gets the next number as AGENT_LOOP_ITERATION, as `run`'s
-   * iterations do; the implementation loop goes on counting from there), failedIterations of them failed.
-   */
-  pipeline: { goal: string; iterations?: number; failedIterations?: number };
-  research_output?: string;
-  decomposition_result?: unknown;
-  planning_output?: string;
-  phase_files?: { number: number; name: string; file: string; title: string }[];
-  /** planned: the keys recorded before creation (for the file sink, the ids); ids: key → issue id where they differ (bd). */
-  beads_data?: {
-    file: string;
-    planned: string[];
-    created?: string[];
-    alreadyPresent?: string[];
-    ids?: Record<string, string>;
-  };
-  [key: string]: unknown;
-}
+export type { PipelineState } from '../../core/pipeline.js';

@@ -29,21 +29,8 @@ export const phaseFilesChanged = (terms: Terms | undefined) =>
 export const notAComponent = (dep: string, components: Iterable<string>) =>
   `${JSON.stringify(dep)} is not the name of a component (the components are ${[...components].map((n) => JSON.stringify(n)).join(', ')})`;
 
-/** `run`: the pipeline's retries and the surface's words. */
-export const phaseFailed = (
-  phase: string,
-  id: string,
-  problems: string[],
-  run: { maxRetries: number; terms?: Terms },
-) =>
-  `Phase ${phase} failed after ${run.maxRetries + 1} attempts; checkpoint ${id} (${phase}-failed). What was wrong:\n${problems.map((p) => `  - ${p}`).join('\n')}\nFix the cause (or the prompt: ${surface(run.terms).option('planPrompts')}) and ${surface(run.terms).act('runAgain', 'plan')}: it resumes at ${phase}.`;
-
-export const phaseIssuesCreated = (
-  where: string,
-  ids: string[],
-  data: { created: unknown[]; alreadyPresent: unknown[] },
-) =>
-  `Phase beads_integration complete: ${data.created.length} issue(s) created in ${where} (${ids.join(', ')})${data.alreadyPresent.length ? `; ${data.alreadyPresent.length} were there already` : ''}.`;
+// The lines of the pipeline's machine (src/core/pipeline.ts: a phase failed, the issues created, …) are in
+// src/core/pipeline/messages.ts.
 
 export const otherGoalInProgress = (id: string, goal: string, terms: Terms | undefined) =>
   `pipeline ${id} is in progress for another goal ("${goal.slice(0, 80)}"): run without ${surface(terms).option('goal')} to resume it, or with ${surface(terms).given('fresh')} to start the new goal.`;
