@@ -34332,120 +34332,127 @@ const COUNT_FIELDS = ['tests', 'failures', 'errors', 'skipped'];
  * be read and a `problem`, never an exception.
  */
 function parseJUnitXml(xml) {
-    const counted = { tests: 0, failures: 0, errors: 0, skipped: 0 };
-    const rootDeclared = {};
-    const suitesDeclared = {};
-    const problems = [];
-    const failed = [];
-    const cases = [];
-    let failing = 0;
-    const suites = [];
-    let root;
-    let testcase;
-    let capture;
-    const addFailed = (entry) => {
-        failing++;
-        if (failed.length < REPORT_LIMITS.failed)
-            failed.push(entry);
-    };
-    const finishCase = (tc) => {
-        const kinds = new Set(tc.captures.map((c) => c.kind));
-        if (kinds.has('failure'))
-            counted.failures++;
-        if (kinds.has('error'))
-            counted.errors++;
-        if (tc.captures.length > 0)
-            addFailed(failedEntry(tc.name, tc.captures, { classname: tc.classname, file: tc.file }));
-        else if (tc.skipped)
-            counted.skipped++;
-        cases.push({
-            name: tc.name,
-            ...(tc.classname ? { classname: tc.classname } : {}),
-            ...(tc.file ? { file: tc.file } : {}),
-            outcome: tc.captures.length > 0 ? 'failed' : tc.skipped ? 'skipped' : 'passed',
-        });
-    };
-    const onOpen = (name, attrs, depth) => {
-        if (name === 'testsuite') {
-            if (depth === 0)
-                addDeclared(rootDeclared, attrs);
-            else if (depth === 1 && root === 'testsuites')
-                addDeclared(suitesDeclared, attrs);
-            suites.push(attrs.name ?? '');
-        }
-        else if (name === 'testsuites' && depth === 0) {
-            addDeclared(rootDeclared, attrs);
-        }
-        else if (name === 'testcase') {
-            if (testcase)
-                finishCase(testcase); // a testcase inside a testcase: close the outer one
-            counted.tests++;
-            testcase = { name: attrs.name ?? '', captures: [], skipped: false };
-            if (attrs.classname)
-                testcase.classname = attrs.classname;
-            if (attrs.file)
-                testcase.file = attrs.file;
-        }
-        else if ((name === 'failure' || name === 'error') && (testcase || suites.length > 0)) {
-            capture = { kind: name, text: '' };
-            if (attrs.message !== undefined)
-                capture.message = attrs.message;
-        }
-        else if (name === 'skipped' && testcase) {
-            testcase.skipped = true;
-        }
-    };
-    const onClose = (name) => {
-        if ((name === 'failure' || name === 'error') && capture) {
-            if (testcase)
-                testcase.captures.push(capture);
-            else {
-                // A failure outside any testcase: the suite itself failed (e.g. could not be loaded).
-                if (capture.kind === 'failure')
-                    counted.failures++;
-                else
-                    counted.errors++;
-                addFailed(failedEntry(suites.at(-1) || 'testsuite', [capture], {}));
-            }
-            capture = undefined;
-        }
-        else if (name === 'testcase' && testcase) {
-            finishCase(testcase);
-            testcase = undefined;
-        }
-        else if (name === 'testsuite') {
-            suites.pop();
-        }
+    const s = {
+        counted: { tests: 0, failures: 0, errors: 0, skipped: 0 },
+        rootDeclared: {},
+        suitesDeclared: {},
+        problems: [],
+        failed: [],
+        cases: [],
+        failing: 0,
+        suites: [],
     };
     readXml(xml, {
         open(name, attrs, depth) {
             if (depth === 0) {
                 if (name !== 'testsuites' && name !== 'testsuite') {
-                    problems.push(`the root element is <${name}>, not <testsuites> or <testsuite>`);
+                    s.problems.push(`the root element is <${name}>, not <testsuites> or <testsuite>`);
                     return false;
                 }
-                root = name;
+                s.root = name;
             }
-            onOpen(name, attrs, depth);
+            onOpen(s, name, attrs, depth);
         },
-        close: onClose,
+        close: (name) => onClose(s, name),
         text(text) {
+            const { capture } = s;
             if (capture && capture.text.length < CAPTURE_LIMIT)
                 capture.text += text.slice(0, CAPTURE_LIMIT - capture.text.length);
         },
-        problem: (message) => problems.push(message),
+        problem: (message) => s.problems.push(message),
     });
-    if (root === undefined && problems.length === 0)
-        problems.push('no <testsuites> or <testsuite> element (empty or not JUnit XML)');
-    const declared = (field) => rootDeclared[field] ?? suitesDeclared[field] ?? 0;
+    if (s.root === undefined && s.problems.length === 0)
+        s.problems.push('no <testsuites> or <testsuite> element (empty or not JUnit XML)');
+    return reportOf(s);
+}
+function addFailed(s, entry) {
+    s.failing++;
+    if (s.failed.length < REPORT_LIMITS.failed)
+        s.failed.push(entry);
+}
+/** A testcase closed: counted by its outcome, listed in the cases, and in the failed ones if it failed. */
+function finishCase(s, tc) {
+    const kinds = new Set(tc.captures.map((c) => c.kind));
+    if (kinds.has('failure'))
+        s.counted.failures++;
+    if (kinds.has('error'))
+        s.counted.errors++;
+    if (tc.captures.length > 0)
+        addFailed(s, failedEntry(tc.name, tc.captures, { classname: tc.classname, file: tc.file }));
+    else if (tc.skipped)
+        s.counted.skipped++;
+    s.cases.push({
+        name: tc.name,
+        ...(tc.classname ? { classname: tc.classname } : {}),
+        ...(tc.file ? { file: tc.file } : {}),
+        outcome: tc.captures.length > 0 ? 'failed' : tc.skipped ? 'skipped' : 'passed',
+    });
+}
+function onOpen(s, name, attrs, depth) {
+    if (name === 'testsuite') {
+        if (depth === 0)
+            addDeclared(s.rootDeclared, attrs);
+        else if (depth === 1 && s.root === 'testsuites')
+            addDeclared(s.suitesDeclared, attrs);
+        s.suites.push(attrs.name ?? '');
+    }
+    else if (name === 'testsuites' && depth === 0) {
+        addDeclared(s.rootDeclared, attrs);
+    }
+    else if (name === 'testcase') {
+        if (s.testcase)
+            finishCase(s, s.testcase); // a testcase inside a testcase: close the outer one
+        s.counted.tests++;
+        s.testcase = { name: attrs.name ?? '', captures: [], skipped: false };
+        if (attrs.classname)
+            s.testcase.classname = attrs.classname;
+        if (attrs.file)
+            s.testcase.file = attrs.file;
+    }
+    else if ((name === 'failure' || name === 'error') && (s.testcase || s.suites.length > 0)) {
+        s.capture = { kind: name, text: '' };
+        if (attrs.message !== undefined)
+            s.capture.message = attrs.message;
+    }
+    else if (name === 'skipped' && s.testcase) {
+        s.testcase.skipped = true;
+    }
+}
+function onClose(s, name) {
+    if ((name === 'failure' || name === 'error') && s.capture) {
+        const { capture } = s;
+        if (s.testcase)
+            s.testcase.captures.push(capture);
+        else {
+            // A failure outside any testcase: the suite itself failed (e.g. could not be loaded).
+            if (capture.kind === 'failure')
+                s.counted.failures++;
+            else
+                s.counted.errors++;
+            addFailed(s, failedEntry(s.suites.at(-1) || 'testsuite', [capture], {}));
+        }
+        s.capture = undefined;
+    }
+    else if (name === 'testcase' && s.testcase) {
+        finishCase(s, s.testcase);
+        s.testcase = undefined;
+    }
+    else if (name === 'testsuite') {
+        s.suites.pop();
+    }
+}
+/** The report: each count the larger of the counted and the declared (the root's, else its suites'), and the problems met. */
+function reportOf(s) {
+    const { counted, failed, problems } = s;
+    const declared = (field) => s.rootDeclared[field] ?? s.suitesDeclared[field] ?? 0;
     const report = {
         tests: Math.max(counted.tests, declared('tests')),
         failures: Math.max(counted.failures, declared('failures')),
         errors: Math.max(counted.errors, declared('errors')),
         skipped: Math.max(counted.skipped, declared('skipped')),
         failed,
-        omitted: failing - failed.length,
-        cases,
+        omitted: s.failing - failed.length,
+        cases: s.cases,
     };
     if (problems.length > 0) {
         report.problem =
@@ -35706,125 +35713,139 @@ function loadError(lines) {
     const where = lines.slice(0, at).find((l) => /^file:\/\/|:\d+$/.test(l));
     return clipMessage([lines[at], where].filter(Boolean).join('\n'));
 }
-function nodeTestReader() {
-    const run = emptyRun(null);
-    let format;
-    let counted = false;
-    const stack = new Nesting();
-    const seen = [];
-    let errorFor;
-    let block;
-    let afterList = false;
-    /** What node printed between two results: a failing file's stderr. */
-    let between = [];
-    /** Records a result; false when it is a file that did not load (a group, not a test). */
-    const record = (indent, name, outcome) => {
-        const printed = between;
-        between = [];
-        if (indent === 0 && outcome === 'failed' && FILE_PATH.test(name)) {
-            run.groups[name] = 'error';
-            run.messages[`${name}::*`] = loadError(printed);
-            return false;
+/** Records a result; false when it is a file that did not load (a group, not a test). */
+function nodeTest_record(s, indent, name, outcome) {
+    const printed = s.between;
+    s.between = [];
+    if (indent === 0 && outcome === 'failed' && FILE_PATH.test(name)) {
+        s.run.groups[name] = 'error';
+        s.run.messages[`${name}::*`] = loadError(printed);
+        return false;
+    }
+    s.seen.push({ path: s.stack.path(indent, name), outcome });
+    return true;
+}
+/** The test whose message the next lines hold: the one just recorded, if it failed and is a test. */
+function failingTest(s, failed, isTest) {
+    return failed && isTest ? { id: s.seen.at(-1)?.path.join(' \u203a ') ?? '', lines: [] } : undefined;
+}
+/** A TAP line after a failing result: its YAML `error:` value, or a line of its block scalar. */
+function tapErrorLine(s, errorFor, line) {
+    if (s.block) {
+        // The lines of a block scalar (error: |-), more indented than its key.
+        if (line.trim() === '' || line.length - line.trimStart().length > s.block.indent) {
+            s.block.lines.push(line.trim());
+            s.run.messages[errorFor.id] = clipMessage(s.block.lines.join('\n'));
+            return;
         }
-        seen.push({ path: stack.path(indent, name), outcome });
-        return true;
+        s.block = undefined;
+    }
+    const e = /^(\s+)error: (.*)$/.exec(line);
+    if (e) {
+        const value = e[2].trim();
+        if (/^[|>][-+]?$/.test(value))
+            s.block = { indent: e[1].length, lines: [] };
+        else
+            s.run.messages[errorFor.id] = clipMessage(unquoteYaml(value));
+    }
+}
+function tapLine(s, line) {
+    const sub = TAP_SUBTEST.exec(line);
+    if (sub) {
+        s.stack.open(sub[1].length, sub[2]);
+        return;
+    }
+    const r = TAP_RESULT.exec(line);
+    if (r) {
+        const isTest = nodeTest_record(s, r[1].length, r[3], r[4] ? 'skipped' : r[2] === 'ok' ? 'passed' : 'failed');
+        s.block = undefined;
+        s.errorFor = failingTest(s, r[2] === 'not ok', isTest);
+        return;
+    }
+    const comment = /^# (.*)$/.exec(line);
+    if (comment) {
+        s.between.push(comment[1].trimEnd());
+        return;
+    }
+    if (s.errorFor)
+        tapErrorLine(s, s.errorFor, line);
+}
+/** A line of the spec reporter (or of a run whose format is not known yet). */
+function specLine(s, line) {
+    const suite = SPEC_SUITE.exec(line);
+    if (suite) {
+        s.format = 'spec';
+        s.stack.open(suite[1].length, suite[2]);
+        return;
+    }
+    const r = SPEC_RESULT.exec(line);
+    if (r) {
+        s.format = 'spec';
+        const outcome = r[4] ? 'skipped' : r[2] === '\u2714' ? 'passed' : r[2] === '\ufe63' ? 'skipped' : 'failed';
+        const isTest = nodeTest_record(s, r[1].length, r[3], outcome);
+        s.errorFor = failingTest(s, r[2] === '\u2716', isTest);
+        return;
+    }
+    if (line.trim() !== '')
+        s.between.push(line.trimEnd());
+    const { errorFor } = s;
+    if (errorFor && line.trim() !== '' && !/^\s+at /.test(line) && errorFor.lines.length < 4) {
+        errorFor.lines.push(line.trim());
+        s.run.messages[errorFor.id] = clipMessage(errorFor.lines.join('\n'));
+    }
+}
+function feedNodeTest(s, raw) {
+    const line = plain(raw);
+    if (/^TAP version \d+$/.test(line)) {
+        s.format = 'tap';
+        return;
+    }
+    if (/^(# |\u2139 )(tests|pass|fail) \d+$/.test(line)) {
+        s.counted = true;
+        return;
+    }
+    if (s.format !== 'tap' && /^\u2716 failing tests:$/.test(line)) {
+        s.afterList = true;
+        return;
+    }
+    if (s.afterList)
+        return;
+    if (s.format === 'tap')
+        tapLine(s, line);
+    else
+        specLine(s, line);
+}
+function finishNodeTest(s, exitCode) {
+    const { run, seen } = s;
+    if (!s.format || (!s.counted && seen.length === 0))
+        return undefined;
+    run.reader = 'node-test';
+    run.exitCode = exitCode;
+    // A suite is a test some other test is nested in: only the leaves are tests.
+    const ids = seen.map((t) => t.path.join(' \u203a '));
+    for (const [i, t] of seen.entries()) {
+        const id = ids[i];
+        if (ids.some((other) => other.startsWith(`${id} \u203a `)))
+            continue;
+        recordOutcome(run, id, t.outcome);
+    }
+    const files = Object.keys(run.groups);
+    if (Object.keys(run.tests).length === 0 && files.length > 0)
+        run.cannotRun = `no test file could run (${files.slice(0, 3).join(', ')}: ${run.messages[`${files[0]}::*`]?.split('\n')[0]})`;
+    else if (Object.keys(run.tests).length === 0)
+        markNoTests(run, 'node --test ran no tests');
+    return run;
+}
+function nodeTestReader() {
+    const s = {
+        run: emptyRun(null),
+        counted: false,
+        stack: new Nesting(),
+        seen: [],
+        afterList: false,
+        between: [],
     };
-    return {
-        name: 'node-test',
-        feed(raw) {
-            const line = plain(raw);
-            if (/^TAP version \d+$/.test(line)) {
-                format = 'tap';
-                return;
-            }
-            if (/^(# |\u2139 )(tests|pass|fail) \d+$/.test(line)) {
-                counted = true;
-                return;
-            }
-            if (format !== 'tap' && /^\u2716 failing tests:$/.test(line)) {
-                afterList = true;
-                return;
-            }
-            if (afterList)
-                return;
-            if (format === 'tap') {
-                const sub = TAP_SUBTEST.exec(line);
-                if (sub) {
-                    stack.open(sub[1].length, sub[2]);
-                    return;
-                }
-                const r = TAP_RESULT.exec(line);
-                if (r) {
-                    const isTest = record(r[1].length, r[3], r[4] ? 'skipped' : r[2] === 'ok' ? 'passed' : 'failed');
-                    block = undefined;
-                    errorFor = r[2] === 'not ok' && isTest ? { id: seen.at(-1)?.path.join(' \u203a ') ?? '', lines: [] } : undefined;
-                    return;
-                }
-                const comment = /^# (.*)$/.exec(line);
-                if (comment) {
-                    between.push(comment[1].trimEnd());
-                    return;
-                }
-                if (block && errorFor) {
-                    // The lines of a block scalar (error: |-), more indented than its key.
-                    if (line.trim() === '' || line.length - line.trimStart().length > block.indent) {
-                        block.lines.push(line.trim());
-                        run.messages[errorFor.id] = clipMessage(block.lines.join('\n'));
-                        return;
-                    }
-                    block = undefined;
-                }
-                const e = /^(\s+)error: (.*)$/.exec(line);
-                if (e && errorFor) {
-                    const value = e[2].trim();
-                    if (/^[|>][-+]?$/.test(value))
-                        block = { indent: e[1].length, lines: [] };
-                    else
-                        run.messages[errorFor.id] = clipMessage(unquoteYaml(value));
-                }
-                return;
-            }
-            const suite = SPEC_SUITE.exec(line);
-            if (suite) {
-                format = 'spec';
-                stack.open(suite[1].length, suite[2]);
-                return;
-            }
-            const r = SPEC_RESULT.exec(line);
-            if (r) {
-                format = 'spec';
-                const isTest = record(r[1].length, r[3], r[4] ? 'skipped' : r[2] === '\u2714' ? 'passed' : r[2] === '\ufe63' ? 'skipped' : 'failed');
-                errorFor = r[2] === '\u2716' && isTest ? { id: seen.at(-1)?.path.join(' \u203a ') ?? '', lines: [] } : undefined;
-                return;
-            }
-            if (line.trim() !== '')
-                between.push(line.trimEnd());
-            if (errorFor && line.trim() !== '' && !/^\s+at /.test(line) && errorFor.lines.length < 4) {
-                errorFor.lines.push(line.trim());
-                run.messages[errorFor.id] = clipMessage(errorFor.lines.join('\n'));
-            }
-        },
-        finish(exitCode) {
-            if (!format || (!counted && seen.length === 0))
-                return undefined;
-            run.reader = 'node-test';
-            run.exitCode = exitCode;
-            // A suite is a test some other test is nested in: only the leaves are tests.
-            const ids = seen.map((s) => s.path.join(' \u203a '));
-            for (const [i, s] of seen.entries()) {
-                const id = ids[i];
-                if (ids.some((other) => other.startsWith(`${id} \u203a `)))
-                    continue;
-                recordOutcome(run, id, s.outcome);
-            }
-            const files = Object.keys(run.groups);
-            if (Object.keys(run.tests).length === 0 && files.length > 0)
-                run.cannotRun = `no test file could run (${files.slice(0, 3).join(', ')}: ${run.messages[`${files[0]}::*`]?.split('\n')[0]})`;
-            else if (Object.keys(run.tests).length === 0)
-                markNoTests(run, 'node --test ran no tests');
-            return run;
-        },
-    };
+    return { name: 'node-test', feed: (raw) => feedNodeTest(s, raw), finish: (exitCode) => finishNodeTest(s, exitCode) };
 }
 /** A TAP YAML scalar as text: a quoted one unquoted, a block indicator (|, >) dropped, a plain one as it is. */
 function unquoteYaml(value) {
@@ -38869,76 +38890,119 @@ function pushReason(stderr) {
         .filter((l) => l !== '' && !/^To |^error: failed to push some refs/.test(l));
     return lines.slice(-2).join(' / ') || 'no reason given';
 }
+/** What git said of a failed push: its stderr, or the error's message. */
+function stderrOf(error) {
+    return error instanceof GitError ? error.stderr : error instanceof Error ? error.message : String(error);
+}
+const SECRET_FOUND = /GH009: Secrets detected|PUSH PROTECTION|Push cannot contain secrets/i;
 /** GitHub's push protection refused the push: its commits hold a secret (they must not travel anywhere else). */
 function pushFoundSecret(error) {
-    const stderr = error instanceof GitError ? error.stderr : error instanceof Error ? error.message : String(error);
-    return /GH009: Secrets detected|PUSH PROTECTION|Push cannot contain secrets/i.test(stderr);
+    return SECRET_FOUND.test(stderrOf(error));
 }
-function classifyPush(error, ctx) {
-    const stderr = error instanceof GitError ? error.stderr : error instanceof Error ? error.message : String(error);
-    const reason = pushReason(stderr);
-    const refused = (what, advice) => ({
+/** A push GitHub refused: `what` it refused, with the reason git gave, and the fix. */
+function landingFailures_refused(push, what, advice) {
+    const { ctx, reason } = push;
+    return {
         class: 'refused',
         message: `GitHub refused the push of ${ctx.branch} to ${ctx.repository}: ${what} (${reason})`,
         advice,
-    });
-    if (pushFoundSecret(error))
-        return refused("GitHub's push protection found a secret in its commits", `Remove the secret from the commits of ${ctx.branch} (it was never pushed; rotate it if it may have ` +
-            `been exposed elsewhere), or, if it is no secret, allow it in GitHub's push protection (the link ` +
-            `in the refusal). The work is not kept for another runner: it holds the secret.`);
-    const workflow = /create or update workflow `([^`]+)` without `(workflows?)` (permission|scope)/.exec(stderr);
-    if (workflow) {
-        const [, file, , kind] = workflow;
-        return refused(`the change creates or updates the workflow file ${file}, which this token may not push`, kind === 'permission'
-            ? `The workflow token (GITHUB_TOKEN) can never push a change to .github/workflows. Either pass a github-token ` +
-                `that may: a GitHub App installation token with "Workflows: read and write", or a fine-grained personal ` +
-                `access token with "Workflows: read and write" on ${ctx.repository}. Or, if the agent should not ` +
-                `touch workflows, say so in the issue, delete the branch ${ctx.branch} and ${say.act('startFresh')}.`
-            : `The token lacks the \`workflow\` scope: give ${say.option('githubToken')} a token with it (a classic ` +
-                `personal access token with \`repo\` and \`workflow\`).`);
-    }
-    // GitHub's size limits: a file over 100 MB (GH001), a push over 2 GB. The same commits are refused
-    // every time: retried as transient, every later run would try them again for ever.
-    if (/GH001: Large files detected|pack exceeds maximum allowed size/i.test(stderr)) {
-        const files = [...stderr.matchAll(/File (.+?) is [\d.]+ [KMG]B; this exceeds GitHub's file size limit/g)].map((m) => m[1]);
-        return refused(files.length > 0
-            ? `its commits add a file over GitHub's file size limit (${files.slice(0, 5).join(', ')})`
-            : "it is over GitHub's size limit for a push or a file", `The kept work is pushed as it is, so it is refused again: to have the issue worked again without ` +
-            `the file, say so in the issue (or add the file to .gitignore on ${ctx.base}) and ${say.act('startFresh')}` +
-            `; to keep the file, track it with Git LFS.`);
-    }
+    };
+}
+function secretFound(push) {
+    if (!SECRET_FOUND.test(push.stderr))
+        return undefined;
+    return landingFailures_refused(push, "GitHub's push protection found a secret in its commits", `Remove the secret from the commits of ${push.ctx.branch} (it was never pushed; rotate it if it may have ` +
+        `been exposed elsewhere), or, if it is no secret, allow it in GitHub's push protection (the link ` +
+        `in the refusal). The work is not kept for another runner: it holds the secret.`);
+}
+function workflowFile(push) {
+    const { ctx } = push;
+    const workflow = /create or update workflow `([^`]+)` without `(workflows?)` (permission|scope)/.exec(push.stderr);
+    if (!workflow)
+        return undefined;
+    const [, file, , kind] = workflow;
+    return landingFailures_refused(push, `the change creates or updates the workflow file ${file}, which this token may not push`, kind === 'permission'
+        ? `The workflow token (GITHUB_TOKEN) can never push a change to .github/workflows. Either pass a github-token ` +
+            `that may: a GitHub App installation token with "Workflows: read and write", or a fine-grained personal ` +
+            `access token with "Workflows: read and write" on ${ctx.repository}. Or, if the agent should not ` +
+            `touch workflows, say so in the issue, delete the branch ${ctx.branch} and ${say.act('startFresh')}.`
+        : `The token lacks the \`workflow\` scope: give ${say.option('githubToken')} a token with it (a classic ` +
+            `personal access token with \`repo\` and \`workflow\`).`);
+}
+/**
+ * GitHub's size limits: a file over 100 MB (GH001), a push over 2 GB. The same commits are refused
+ * every time: retried as transient, every later run would try them again for ever.
+ */
+function overSizeLimit(push) {
+    const { stderr, ctx } = push;
+    if (!/GH001: Large files detected|pack exceeds maximum allowed size/i.test(stderr))
+        return undefined;
+    const files = [...stderr.matchAll(/File (.+?) is [\d.]+ [KMG]B; this exceeds GitHub's file size limit/g)].map((m) => m[1]);
+    return landingFailures_refused(push, files.length > 0
+        ? `its commits add a file over GitHub's file size limit (${files.slice(0, 5).join(', ')})`
+        : "it is over GitHub's size limit for a push or a file", `The kept work is pushed as it is, so it is refused again: to have the issue worked again without ` +
+        `the file, say so in the issue (or add the file to .gitignore on ${ctx.base}) and ${say.act('startFresh')}` +
+        `; to keep the file, track it with Git LFS.`);
+}
+/** A protection rule, a missing permission or a token not accepted: each names its fix. */
+function tokenOrRule(push) {
+    const { stderr, ctx } = push;
     if (/GH006: Protected branch update failed|protected branch hook declined|GH013: Repository rule violations/i.test(stderr))
-        return refused(`a branch protection rule or ruleset covers ${ctx.branch}`, `${protectionFix(ctx.branch, ctx.base)}.`);
+        return landingFailures_refused(push, `a branch protection rule or ruleset covers ${ctx.branch}`, `${protectionFix(ctx.branch, ctx.base)}.`);
     if (/Permission to \S+ denied|returned error: 403|403 Forbidden|Write access to repository not granted/i.test(stderr))
-        return refused('the token may not push to this repository', `${sentence(pushPermissionFix(ctx.repository))}.`);
+        return landingFailures_refused(push, 'the token may not push to this repository', `${sentence(pushPermissionFix(ctx.repository))}.`);
     if (/Authentication failed|returned error: 401|Invalid username or (password|token)|could not read Username/i.test(stderr))
-        return refused('the token was not accepted', `Check ${say.option('githubToken')}: a valid token that has not expired or been revoked (the default \${{ github.token }} works).`);
-    // on-success merge: the base moved on GitHub, and merging it into the work conflicts.
+        return landingFailures_refused(push, 'the token was not accepted', `Check ${say.option('githubToken')}: a valid token that has not expired or been revoked (the default \${{ github.token }} works).`);
+    return undefined;
+}
+/** on-success merge: the base moved on GitHub, and merging it into the work conflicts. */
+function baseConflicts(push) {
+    const { stderr, ctx } = push;
     const conflicts = [...stderr.matchAll(/^CONFLICT \([^)]*\): .*? in (.+)$/gm)].map((m) => m[1]);
-    if (conflicts.length > 0 || /Automatic merge failed/.test(stderr))
-        return {
-            class: 'refused',
-            message: `${ctx.base} on ${ctx.repository} moved since the work started and merging it conflicts with the ` +
-                `work${conflicts.length ? ` (${conflicts.slice(0, 5).join(', ')})` : ''}; nothing was pushed`,
-            advice: `Land the work as a pull request instead, where a person resolves the conflict: set ${say.given('onSuccess', 'pull-request')}` +
-                ` (the default): the work is kept and pushed as its branch, the agent does not run again.`,
-        };
-    // Another hook of the repository (GitHub Enterprise Server's pre-receive hooks): its own words say why.
-    if (/\[remote rejected\][^\n]*\(pre-receive hook declined\)/.test(stderr)) {
-        const said = stderr
-            .split('\n')
-            .filter((l) => /^remote:/.test(l))
-            .map((l) => l.replace(/^remote:\s*/, '').trim())
-            .filter((l) => l !== '')
-            .slice(-3)
-            .join(' / ');
-        return refused(`a pre-receive hook of the repository declined it${said ? `: ${said}` : ''}`, `Do what the hook asks of ${ctx.branch}'s commits, or have the hook let them through.`);
+    if (conflicts.length === 0 && !/Automatic merge failed/.test(stderr))
+        return undefined;
+    return {
+        class: 'refused',
+        message: `${ctx.base} on ${ctx.repository} moved since the work started and merging it conflicts with the ` +
+            `work${conflicts.length ? ` (${conflicts.slice(0, 5).join(', ')})` : ''}; nothing was pushed`,
+        advice: `Land the work as a pull request instead, where a person resolves the conflict: set ${say.given('onSuccess', 'pull-request')}` +
+            ` (the default): the work is kept and pushed as its branch, the agent does not run again.`,
+    };
+}
+/** Another hook of the repository (GitHub Enterprise Server's pre-receive hooks): its own words say why. */
+function hookDeclined(push) {
+    const { stderr, ctx } = push;
+    if (!/\[remote rejected\][^\n]*\(pre-receive hook declined\)/.test(stderr))
+        return undefined;
+    const said = stderr
+        .split('\n')
+        .filter((l) => /^remote:/.test(l))
+        .map((l) => l.replace(/^remote:\s*/, '').trim())
+        .filter((l) => l !== '')
+        .slice(-3)
+        .join(' / ');
+    return landingFailures_refused(push, `a pre-receive hook of the repository declined it${said ? `: ${said}` : ''}`, `Do what the hook asks of ${ctx.branch}'s commits, or have the hook let them through.`);
+}
+function branchMoved(push) {
+    const { ctx } = push;
+    if (!/\[rejected\].*\((fetch first|non-fast-forward|stale info)\)/.test(push.stderr))
+        return undefined;
+    return landingFailures_refused(push, `${ctx.branch} on GitHub has commits this run does not have (someone pushed to it)`, `Look at ${ctx.branch} on GitHub: merge its commits by hand or delete the branch.`);
+}
+/** The refusals a push may meet, the first that matches wins. */
+const PUSH_REFUSALS = [secretFound, workflowFile, overSizeLimit, tokenOrRule, baseConflicts, hookDeclined, branchMoved];
+/** A refusal that no retry changes names its fix; anything else is transient. */
+function classifyPush(error, ctx) {
+    const stderr = stderrOf(error);
+    const push = { stderr, reason: pushReason(stderr), ctx };
+    for (const rule of PUSH_REFUSALS) {
+        const failure = rule(push);
+        if (failure)
+            return failure;
     }
-    if (/\[rejected\].*\((fetch first|non-fast-forward|stale info)\)/.test(stderr))
-        return refused(`${ctx.branch} on GitHub has commits this run does not have (someone pushed to it)`, `Look at ${ctx.branch} on GitHub: merge its commits by hand or delete the branch.`);
     return {
         class: 'transient',
-        message: `could not push ${ctx.branch} to ${ctx.repository} (${reason})`,
+        message: `could not push ${ctx.branch} to ${ctx.repository} (${push.reason})`,
     };
 }
 function classifyRest(step, error, ctx, action) {
@@ -41264,6 +41328,47 @@ const WEBHOOK = 'the Discord webhook';
  */
 async function postToDiscord(webhookUrl, message, deps) {
     const mask = webhookMasker(String(webhookUrl));
+    const fail = discordWebhook_failure(mask, deps);
+    try {
+        const target = webhookTarget(webhookUrl);
+        if (!target)
+            return fail(0, `${WEBHOOK} URL is not a valid http(s) URL`);
+        let body;
+        try {
+            body = redactedBody(message, (s) => mask(deps.redact(mask(s))));
+        }
+        catch {
+            // Without redaction nothing is sent: better no message than a leaked secret.
+            return fail(0, 'the message could not be redacted or built, so it was not sent');
+        }
+        const request = {
+            fetch: deps.fetch ?? globalThis.fetch,
+            href: target.href,
+            body,
+            timeoutMs: deps.requestTimeoutMs ?? 10_000,
+            terms: deps.terms,
+        };
+        const end = await retryCall(() => discordWebhook_postOnce(request), {
+            policy: POLICY,
+            classify: (attempt) => attempt.ok && attempt.value.kind === 'transient'
+                ? { retry: true, retryAfterMs: attempt.value.retryAfterMs }
+                : { retry: false },
+            sleep: deps.sleep ?? defaultSleep,
+            now: deps.now ?? Date.now,
+        });
+        if (!end.last.ok)
+            throw end.last.error;
+        const answer = end.last.value;
+        if (answer.kind === 'accepted')
+            return { ok: true, attempts: end.attempts };
+        return fail(end.attempts, gaveUp(end, answer.problem));
+    }
+    catch (error) {
+        return fail(0, `unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+    }
+}
+/** A failed post's result: its reason cleaned (the redactor, the webhook masked) and passed to `warn`. Never throws. */
+function discordWebhook_failure(mask, deps) {
     const clean = (text) => {
         try {
             return mask(deps.redact(mask(text)));
@@ -41280,110 +41385,100 @@ async function postToDiscord(webhookUrl, message, deps) {
             // A broken warn must not turn a failed notification into a failed run.
         }
     };
-    const fail = (attempts, reason) => {
+    return (attempts, reason) => {
         const error = clean(reason);
         warn(`Could not post the halt diagnostic to ${WEBHOOK}: ${error}`);
         return { ok: false, attempts, error };
     };
+}
+/** Where to POST: the webhook URL with `?wait=true` (Discord then answers with the message), or undefined when it is not http(s). */
+function webhookTarget(webhookUrl) {
+    let target;
     try {
-        let target;
-        try {
-            target = new URL(String(webhookUrl).trim());
-            if (target.protocol !== 'https:' && target.protocol !== 'http:')
-                throw new Error('not http(s)');
-        }
-        catch {
-            return fail(0, `${WEBHOOK} URL is not a valid http(s) URL`);
-        }
-        target.searchParams.set('wait', 'true');
-        let body;
-        try {
-            const text = (s) => mask(deps.redact(mask(s)));
-            const safe = {
-                title: text(message.title ?? ''),
-                summary: text(message.summary ?? ''),
-                fields: (message.fields ?? []).map((f) => ({ ...f, name: text(f.name ?? ''), value: text(f.value ?? '') })),
-            };
-            if (message.outputTail !== undefined)
-                safe.outputTail = text(message.outputTail);
-            if (message.url !== undefined)
-                safe.url = text(message.url);
-            if (message.color !== undefined)
-                safe.color = message.color;
-            body = JSON.stringify(buildDiscordPayload(safe));
-        }
-        catch {
-            // Without redaction nothing is sent: better no message than a leaked secret.
-            return fail(0, 'the message could not be redacted or built, so it was not sent');
-        }
-        const doFetch = deps.fetch ?? globalThis.fetch;
-        const timeoutMs = deps.requestTimeoutMs ?? 10_000;
-        const post = async () => {
-            const controller = new AbortController();
-            const timer = setTimeout(() => controller.abort(), timeoutMs);
-            let response;
-            try {
-                response = await doFetch(target.href, {
-                    method: 'POST',
-                    headers: { 'Content-Type': 'application/json' },
-                    body,
-                    signal: controller.signal,
-                });
-            }
-            catch (error) {
-                const problem = controller.signal.aborted
-                    ? `no answer within ${discordWebhook_seconds(timeoutMs)}`
-                    : describeNetworkError(error);
-                return { kind: 'transient', problem };
-            }
-            finally {
-                clearTimeout(timer);
-            }
-            const status = response.status;
-            const text = await readBody(response);
-            if (status >= 200 && status < 300)
-                return { kind: 'accepted' };
-            const detail = describeDiscordError(text);
-            if (status === 429) {
-                const problem = `rate limited (HTTP 429${detail ? `: ${detail}` : ''})`;
-                return { kind: 'transient', problem, retryAfterMs: retryAfter(text, response.headers) };
-            }
-            if (status >= 500)
-                return { kind: 'transient', problem: `HTTP ${status}${detail ? `: ${detail}` : ''}` };
-            // 4xx other than 429: retrying the same request cannot help.
-            const hint = status === 404
-                ? ` (${WEBHOOK} does not exist: check ${surface(deps.terms).option('discordWebhook')})`
-                : status === 401 || status === 403
-                    ? ` (${WEBHOOK} token is not accepted: check ${surface(deps.terms).option('discordWebhook')})`
-                    : status === 400
-                        ? ' (Discord rejected the message body)'
-                        : '';
-            return { kind: 'refused', problem: `HTTP ${status}${detail ? `: ${detail}` : ''}${hint}` };
-        };
-        const end = await retryCall(post, {
-            policy: POLICY,
-            classify: (attempt) => attempt.ok && attempt.value.kind === 'transient'
-                ? { retry: true, retryAfterMs: attempt.value.retryAfterMs }
-                : { retry: false },
-            sleep: deps.sleep ?? defaultSleep,
-            now: deps.now ?? Date.now,
+        target = new URL(String(webhookUrl).trim());
+    }
+    catch {
+        return undefined;
+    }
+    if (target.protocol !== 'https:' && target.protocol !== 'http:')
+        return undefined;
+    target.searchParams.set('wait', 'true');
+    return target;
+}
+/** The payload's JSON, every text of the message passed through `text` first; throws when a text cannot be redacted. */
+function redactedBody(message, text) {
+    const safe = {
+        title: text(message.title ?? ''),
+        summary: text(message.summary ?? ''),
+        fields: (message.fields ?? []).map((f) => ({ ...f, name: text(f.name ?? ''), value: text(f.value ?? '') })),
+    };
+    if (message.outputTail !== undefined)
+        safe.outputTail = text(message.outputTail);
+    if (message.url !== undefined)
+        safe.url = text(message.url);
+    if (message.color !== undefined)
+        safe.color = message.color;
+    return JSON.stringify(buildDiscordPayload(safe));
+}
+/** One POST: Discord's answer, or a network error or no answer in time (worth another try). */
+async function discordWebhook_postOnce(request) {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), request.timeoutMs);
+    let response;
+    try {
+        response = await request.fetch(request.href, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: request.body,
+            signal: controller.signal,
         });
-        const { attempts } = end;
-        if (!end.last.ok)
-            throw end.last.error;
-        const answer = end.last.value;
-        if (answer.kind === 'accepted')
-            return { ok: true, attempts };
-        if (end.end === 'exhausted')
-            return fail(attempts, `${answer.problem}; gave up after ${attempts} attempts`);
-        if (end.end === 'over_budget')
-            return fail(attempts, `${answer.problem}; retrying would mean waiting ${discordWebhook_seconds(end.waitMs)}, more than the ${discordWebhook_seconds(Math.max(0, end.leftMs))} ` +
-                `left of the ${discordWebhook_seconds(DISCORD_WAIT_BUDGET_MS)} budget, so gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}`);
-        return fail(attempts, answer.problem);
     }
     catch (error) {
-        return fail(0, `unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+        const problem = controller.signal.aborted
+            ? `no answer within ${discordWebhook_seconds(request.timeoutMs)}`
+            : describeNetworkError(error);
+        return { kind: 'transient', problem };
     }
+    finally {
+        clearTimeout(timer);
+    }
+    const status = response.status;
+    const text = await readBody(response);
+    return answerOf(status, text, response.headers, request.terms);
+}
+/** What Discord's answer means: accepted (2xx), worth another try (429, 5xx), or refused for good (any other 4xx). */
+function answerOf(status, text, headers, terms) {
+    if (status >= 200 && status < 300)
+        return { kind: 'accepted' };
+    const detail = describeDiscordError(text);
+    if (status === 429) {
+        const problem = `rate limited (HTTP 429${detail ? `: ${detail}` : ''})`;
+        return { kind: 'transient', problem, retryAfterMs: retryAfter(text, headers) };
+    }
+    if (status >= 500)
+        return { kind: 'transient', problem: `HTTP ${status}${detail ? `: ${detail}` : ''}` };
+    // 4xx other than 429: retrying the same request cannot help.
+    return { kind: 'refused', problem: `HTTP ${status}${detail ? `: ${detail}` : ''}${refusalHint(status, terms)}` };
+}
+/** What to check after a refusal: the webhook's option for 404, 401 and 403, the body for 400. */
+function refusalHint(status, terms) {
+    if (status === 404)
+        return ` (${WEBHOOK} does not exist: check ${surface(terms).option('discordWebhook')})`;
+    if (status === 401 || status === 403)
+        return ` (${WEBHOOK} token is not accepted: check ${surface(terms).option('discordWebhook')})`;
+    if (status === 400)
+        return ' (Discord rejected the message body)';
+    return '';
+}
+/** Why the call gave up on its last answer: the problem, and, when retries ran out, how many attempts or what wait was over budget. */
+function gaveUp(end, problem) {
+    const { attempts } = end;
+    if (end.end === 'exhausted')
+        return `${problem}; gave up after ${attempts} attempts`;
+    if (end.end === 'over_budget')
+        return (`${problem}; retrying would mean waiting ${discordWebhook_seconds(end.waitMs)}, more than the ${discordWebhook_seconds(Math.max(0, end.leftMs))} ` +
+            `left of the ${discordWebhook_seconds(DISCORD_WAIT_BUDGET_MS)} budget, so gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}`);
+    return problem;
 }
 function defaultSleep(ms) {
     return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));

@@ -78,110 +78,176 @@ function pushReason(stderr: string): string {
   return lines.slice(-2).join(' / ') || 'no reason given';
 }
 
-/** GitHub's push protection refused the push: its commits hold a secret (they must not travel anywhere else). */
-export function pushFoundSecret(error: unknown): boolean {
-  const stderr = error instanceof GitError ? error.stderr : error instanceof Error ? error.message : String(error);
-  return /GH009: Secrets detected|PUSH PROTECTION|Push cannot contain secrets/i.test(stderr);
+/** What git said of a failed push: its stderr, or the error's message. */
+function stderrOf(error: unknown): string {
+  return error instanceof GitError ? error.stderr : error instanceof Error ? error.message : String(error);
 }
 
-function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
-  const stderr = error instanceof GitError ? error.stderr : error instanceof Error ? error.message : String(error);
-  const reason = pushReason(stderr);
-  const refused = (what: string, advice: string): LandingFailure => ({
+const SECRET_FOUND = /GH009: Secrets detected|PUSH PROTECTION|Push cannot contain secrets/i;
+
+/** GitHub's push protection refused the push: its commits hold a secret (they must not travel anywhere else). */
+export function pushFoundSecret(error: unknown): boolean {
+  return SECRET_FOUND.test(stderrOf(error));
+}
+
+/** A failed push, as the rules below read it. */
+interface FailedPush {
+  stderr: string;
+  /** Its one-line reason (pushReason), said in every refusal's message. */
+  reason: string;
+  ctx: LandingContext;
+}
+
+/** A push GitHub refused: `what` it refused, with the reason git gave, and the fix. */
+function refused(push: FailedPush, what: string, advice: string): LandingFailure {
+  const { ctx, reason } = push;
+  return {
     class: 'refused',
     message: `GitHub refused the push of ${ctx.branch} to ${ctx.repository}: ${what} (${reason})`,
     advice,
-  });
-  if (pushFoundSecret(error))
-    return refused(
-      "GitHub's push protection found a secret in its commits",
-      `Remove the secret from the commits of ${ctx.branch} (it was never pushed; rotate it if it may have ` +
-        `been exposed elsewhere), or, if it is no secret, allow it in GitHub's push protection (the link ` +
-        `in the refusal). The work is not kept for another runner: it holds the secret.`,
-    );
-  const workflow = /create or update workflow `([^`]+)` without `(workflows?)` (permission|scope)/.exec(stderr);
-  if (workflow) {
-    const [, file, , kind] = workflow;
-    return refused(
-      `the change creates or updates the workflow file ${file}, which this token may not push`,
-      kind === 'permission'
-        ? `The workflow token (GITHUB_TOKEN) can never push a change to .github/workflows. Either pass a github-token ` +
-            `that may: a GitHub App installation token with "Workflows: read and write", or a fine-grained personal ` +
-            `access token with "Workflows: read and write" on ${ctx.repository}. Or, if the agent should not ` +
-            `touch workflows, say so in the issue, delete the branch ${ctx.branch} and ${say.act('startFresh')}.`
-        : `The token lacks the \`workflow\` scope: give ${say.option('githubToken')} a token with it (a classic ` +
-            `personal access token with \`repo\` and \`workflow\`).`,
-    );
-  }
-  // GitHub's size limits: a file over 100 MB (GH001), a push over 2 GB. The same commits are refused
-  // every time: retried as transient, every later run would try them again for ever.
-  if (/GH001: Large files detected|pack exceeds maximum allowed size/i.test(stderr)) {
-    const files = [...stderr.matchAll(/File (.+?) is [\d.]+ [KMG]B; this exceeds GitHub's file size limit/g)].map(
-      (m) => m[1],
-    );
-    return refused(
-      files.length > 0
-        ? `its commits add a file over GitHub's file size limit (${files.slice(0, 5).join(', ')})`
-        : "it is over GitHub's size limit for a push or a file",
-      `The kept work is pushed as it is, so it is refused again: to have the issue worked again without ` +
-        `the file, say so in the issue (or add the file to .gitignore on ${ctx.base}) and ${say.act('startFresh')}` +
-        `; to keep the file, track it with Git LFS.`,
-    );
-  }
+  };
+}
+
+function secretFound(push: FailedPush): LandingFailure | undefined {
+  if (!SECRET_FOUND.test(push.stderr)) return undefined;
+  return refused(
+    push,
+    "GitHub's push protection found a secret in its commits",
+    `Remove the secret from the commits of ${push.ctx.branch} (it was never pushed; rotate it if it may have ` +
+      `been exposed elsewhere), or, if it is no secret, allow it in GitHub's push protection (the link ` +
+      `in the refusal). The work is not kept for another runner: it holds the secret.`,
+  );
+}
+
+function workflowFile(push: FailedPush): LandingFailure | undefined {
+  const { ctx } = push;
+  const workflow = /create or update workflow `([^`]+)` without `(workflows?)` (permission|scope)/.exec(push.stderr);
+  if (!workflow) return undefined;
+  const [, file, , kind] = workflow;
+  return refused(
+    push,
+    `the change creates or updates the workflow file ${file}, which this token may not push`,
+    kind === 'permission'
+      ? `The workflow token (GITHUB_TOKEN) can never push a change to .github/workflows. Either pass a github-token ` +
+          `that may: a GitHub App installation token with "Workflows: read and write", or a fine-grained personal ` +
+          `access token with "Workflows: read and write" on ${ctx.repository}. Or, if the agent should not ` +
+          `touch workflows, say so in the issue, delete the branch ${ctx.branch} and ${say.act('startFresh')}.`
+      : `The token lacks the \`workflow\` scope: give ${say.option('githubToken')} a token with it (a classic ` +
+          `personal access token with \`repo\` and \`workflow\`).`,
+  );
+}
+
+/**
+ * GitHub's size limits: a file over 100 MB (GH001), a push over 2 GB. The same commits are refused
+ * every time: retried as transient, every later run would try them again for ever.
+ */
+function overSizeLimit(push: FailedPush): LandingFailure | undefined {
+  const { stderr, ctx } = push;
+  if (!/GH001: Large files detected|pack exceeds maximum allowed size/i.test(stderr)) return undefined;
+  const files = [...stderr.matchAll(/File (.+?) is [\d.]+ [KMG]B; this exceeds GitHub's file size limit/g)].map(
+    (m) => m[1],
+  );
+  return refused(
+    push,
+    files.length > 0
+      ? `its commits add a file over GitHub's file size limit (${files.slice(0, 5).join(', ')})`
+      : "it is over GitHub's size limit for a push or a file",
+    `The kept work is pushed as it is, so it is refused again: to have the issue worked again without ` +
+      `the file, say so in the issue (or add the file to .gitignore on ${ctx.base}) and ${say.act('startFresh')}` +
+      `; to keep the file, track it with Git LFS.`,
+  );
+}
+
+/** A protection rule, a missing permission or a token not accepted: each names its fix. */
+function tokenOrRule(push: FailedPush): LandingFailure | undefined {
+  const { stderr, ctx } = push;
   if (
     /GH006: Protected branch update failed|protected branch hook declined|GH013: Repository rule violations/i.test(
       stderr,
     )
   )
     return refused(
+      push,
       `a branch protection rule or ruleset covers ${ctx.branch}`,
       `${protectionFix(ctx.branch, ctx.base)}.`,
     );
   if (/Permission to \S+ denied|returned error: 403|403 Forbidden|Write access to repository not granted/i.test(stderr))
-    return refused('the token may not push to this repository', `${sentence(pushPermissionFix(ctx.repository))}.`);
+    return refused(
+      push,
+      'the token may not push to this repository',
+      `${sentence(pushPermissionFix(ctx.repository))}.`,
+    );
   if (
     /Authentication failed|returned error: 401|Invalid username or (password|token)|could not read Username/i.test(
       stderr,
     )
   )
     return refused(
+      push,
       'the token was not accepted',
       `Check ${say.option('githubToken')}: a valid token that has not expired or been revoked (the default \${{ github.token }} works).`,
     );
-  // on-success merge: the base moved on GitHub, and merging it into the work conflicts.
+  return undefined;
+}
+
+/** on-success merge: the base moved on GitHub, and merging it into the work conflicts. */
+function baseConflicts(push: FailedPush): LandingFailure | undefined {
+  const { stderr, ctx } = push;
   const conflicts = [...stderr.matchAll(/^CONFLICT \([^)]*\): .*? in (.+)$/gm)].map((m) => m[1]);
-  if (conflicts.length > 0 || /Automatic merge failed/.test(stderr))
-    return {
-      class: 'refused',
-      message:
-        `${ctx.base} on ${ctx.repository} moved since the work started and merging it conflicts with the ` +
-        `work${conflicts.length ? ` (${conflicts.slice(0, 5).join(', ')})` : ''}; nothing was pushed`,
-      advice:
-        `Land the work as a pull request instead, where a person resolves the conflict: set ${say.given('onSuccess', 'pull-request')}` +
-        ` (the default): the work is kept and pushed as its branch, the agent does not run again.`,
-    };
-  // Another hook of the repository (GitHub Enterprise Server's pre-receive hooks): its own words say why.
-  if (/\[remote rejected\][^\n]*\(pre-receive hook declined\)/.test(stderr)) {
-    const said = stderr
-      .split('\n')
-      .filter((l) => /^remote:/.test(l))
-      .map((l) => l.replace(/^remote:\s*/, '').trim())
-      .filter((l) => l !== '')
-      .slice(-3)
-      .join(' / ');
-    return refused(
-      `a pre-receive hook of the repository declined it${said ? `: ${said}` : ''}`,
-      `Do what the hook asks of ${ctx.branch}'s commits, or have the hook let them through.`,
-    );
+  if (conflicts.length === 0 && !/Automatic merge failed/.test(stderr)) return undefined;
+  return {
+    class: 'refused',
+    message:
+      `${ctx.base} on ${ctx.repository} moved since the work started and merging it conflicts with the ` +
+      `work${conflicts.length ? ` (${conflicts.slice(0, 5).join(', ')})` : ''}; nothing was pushed`,
+    advice:
+      `Land the work as a pull request instead, where a person resolves the conflict: set ${say.given('onSuccess', 'pull-request')}` +
+      ` (the default): the work is kept and pushed as its branch, the agent does not run again.`,
+  };
+}
+
+/** Another hook of the repository (GitHub Enterprise Server's pre-receive hooks): its own words say why. */
+function hookDeclined(push: FailedPush): LandingFailure | undefined {
+  const { stderr, ctx } = push;
+  if (!/\[remote rejected\][^\n]*\(pre-receive hook declined\)/.test(stderr)) return undefined;
+  const said = stderr
+    .split('\n')
+    .filter((l) => /^remote:/.test(l))
+    .map((l) => l.replace(/^remote:\s*/, '').trim())
+    .filter((l) => l !== '')
+    .slice(-3)
+    .join(' / ');
+  return refused(
+    push,
+    `a pre-receive hook of the repository declined it${said ? `: ${said}` : ''}`,
+    `Do what the hook asks of ${ctx.branch}'s commits, or have the hook let them through.`,
+  );
+}
+
+function branchMoved(push: FailedPush): LandingFailure | undefined {
+  const { ctx } = push;
+  if (!/\[rejected\].*\((fetch first|non-fast-forward|stale info)\)/.test(push.stderr)) return undefined;
+  return refused(
+    push,
+    `${ctx.branch} on GitHub has commits this run does not have (someone pushed to it)`,
+    `Look at ${ctx.branch} on GitHub: merge its commits by hand or delete the branch.`,
+  );
+}
+
+/** The refusals a push may meet, the first that matches wins. */
+const PUSH_REFUSALS = [secretFound, workflowFile, overSizeLimit, tokenOrRule, baseConflicts, hookDeclined, branchMoved];
+
+/** A refusal that no retry changes names its fix; anything else is transient. */
+function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
+  const stderr = stderrOf(error);
+  const push: FailedPush = { stderr, reason: pushReason(stderr), ctx };
+  for (const rule of PUSH_REFUSALS) {
+    const failure = rule(push);
+    if (failure) return failure;
   }
-  if (/\[rejected\].*\((fetch first|non-fast-forward|stale info)\)/.test(stderr))
-    return refused(
-      `${ctx.branch} on GitHub has commits this run does not have (someone pushed to it)`,
-      `Look at ${ctx.branch} on GitHub: merge its commits by hand or delete the branch.`,
-    );
   return {
     class: 'transient',
-    message: `could not push ${ctx.branch} to ${ctx.repository} (${reason})`,
+    message: `could not push ${ctx.branch} to ${ctx.repository} (${push.reason})`,
   };
 }
 

@@ -10,7 +10,7 @@
  */
 import { type Terms, surface } from '../config/surface.js';
 import { OUTSIDE_CALL_POLICIES } from '../failure/policy.js';
-import { retryCall } from '../failure/retryCall.js';
+import { type RetryStop, retryCall } from '../failure/retryCall.js';
 import { type HaltMessage, buildDiscordPayload, truncateEnd } from './discordPayload.js';
 
 export interface DiscordDeps {
@@ -54,6 +54,47 @@ export async function postToDiscord(
   deps: DiscordDeps,
 ): Promise<DiscordResult> {
   const mask = webhookMasker(String(webhookUrl));
+  const fail = failure(mask, deps);
+  try {
+    const target = webhookTarget(webhookUrl);
+    if (!target) return fail(0, `${WEBHOOK} URL is not a valid http(s) URL`);
+    let body: string;
+    try {
+      body = redactedBody(message, (s) => mask(deps.redact(mask(s))));
+    } catch {
+      // Without redaction nothing is sent: better no message than a leaked secret.
+      return fail(0, 'the message could not be redacted or built, so it was not sent');
+    }
+    const request: Post = {
+      fetch: deps.fetch ?? globalThis.fetch,
+      href: target.href,
+      body,
+      timeoutMs: deps.requestTimeoutMs ?? 10_000,
+      terms: deps.terms,
+    };
+    const end = await retryCall(() => postOnce(request), {
+      policy: POLICY,
+      classify: (attempt) =>
+        attempt.ok && attempt.value.kind === 'transient'
+          ? { retry: true, retryAfterMs: attempt.value.retryAfterMs }
+          : { retry: false },
+      sleep: deps.sleep ?? defaultSleep,
+      now: deps.now ?? Date.now,
+    });
+    if (!end.last.ok) throw end.last.error;
+    const answer = end.last.value;
+    if (answer.kind === 'accepted') return { ok: true, attempts: end.attempts };
+    return fail(end.attempts, gaveUp(end, answer.problem));
+  } catch (error) {
+    return fail(0, `unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** A failed post's result: its reason cleaned (the redactor, the webhook masked) and passed to `warn`. Never throws. */
+function failure(
+  mask: (text: string) => string,
+  deps: DiscordDeps,
+): (attempts: number, reason: string) => DiscordResult {
   const clean = (text: string): string => {
     try {
       return mask(deps.redact(mask(text)));
@@ -68,105 +109,105 @@ export async function postToDiscord(
       // A broken warn must not turn a failed notification into a failed run.
     }
   };
-  const fail = (attempts: number, reason: string): DiscordResult => {
+  return (attempts, reason) => {
     const error = clean(reason);
     warn(`Could not post the halt diagnostic to ${WEBHOOK}: ${error}`);
     return { ok: false, attempts, error };
   };
+}
 
+/** Where to POST: the webhook URL with `?wait=true` (Discord then answers with the message), or undefined when it is not http(s). */
+function webhookTarget(webhookUrl: string): URL | undefined {
+  let target: URL;
   try {
-    let target: URL;
-    try {
-      target = new URL(String(webhookUrl).trim());
-      if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new Error('not http(s)');
-    } catch {
-      return fail(0, `${WEBHOOK} URL is not a valid http(s) URL`);
-    }
-    target.searchParams.set('wait', 'true');
-
-    let body: string;
-    try {
-      const text = (s: string) => mask(deps.redact(mask(s)));
-      const safe: HaltMessage = {
-        title: text(message.title ?? ''),
-        summary: text(message.summary ?? ''),
-        fields: (message.fields ?? []).map((f) => ({ ...f, name: text(f.name ?? ''), value: text(f.value ?? '') })),
-      };
-      if (message.outputTail !== undefined) safe.outputTail = text(message.outputTail);
-      if (message.url !== undefined) safe.url = text(message.url);
-      if (message.color !== undefined) safe.color = message.color;
-      body = JSON.stringify(buildDiscordPayload(safe));
-    } catch {
-      // Without redaction nothing is sent: better no message than a leaked secret.
-      return fail(0, 'the message could not be redacted or built, so it was not sent');
-    }
-
-    const doFetch = deps.fetch ?? globalThis.fetch;
-    const timeoutMs = deps.requestTimeoutMs ?? 10_000;
-    const post = async (): Promise<Answer> => {
-      const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(), timeoutMs);
-      let response: Response;
-      try {
-        response = await doFetch(target.href, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body,
-          signal: controller.signal,
-        });
-      } catch (error) {
-        const problem = controller.signal.aborted
-          ? `no answer within ${seconds(timeoutMs)}`
-          : describeNetworkError(error);
-        return { kind: 'transient', problem };
-      } finally {
-        clearTimeout(timer);
-      }
-      const status = response.status;
-      const text = await readBody(response);
-      if (status >= 200 && status < 300) return { kind: 'accepted' };
-      const detail = describeDiscordError(text);
-      if (status === 429) {
-        const problem = `rate limited (HTTP 429${detail ? `: ${detail}` : ''})`;
-        return { kind: 'transient', problem, retryAfterMs: retryAfter(text, response.headers) };
-      }
-      if (status >= 500) return { kind: 'transient', problem: `HTTP ${status}${detail ? `: ${detail}` : ''}` };
-      // 4xx other than 429: retrying the same request cannot help.
-      const hint =
-        status === 404
-          ? ` (${WEBHOOK} does not exist: check ${surface(deps.terms).option('discordWebhook')})`
-          : status === 401 || status === 403
-            ? ` (${WEBHOOK} token is not accepted: check ${surface(deps.terms).option('discordWebhook')})`
-            : status === 400
-              ? ' (Discord rejected the message body)'
-              : '';
-      return { kind: 'refused', problem: `HTTP ${status}${detail ? `: ${detail}` : ''}${hint}` };
-    };
-
-    const end = await retryCall(post, {
-      policy: POLICY,
-      classify: (attempt) =>
-        attempt.ok && attempt.value.kind === 'transient'
-          ? { retry: true, retryAfterMs: attempt.value.retryAfterMs }
-          : { retry: false },
-      sleep: deps.sleep ?? defaultSleep,
-      now: deps.now ?? Date.now,
-    });
-    const { attempts } = end;
-    if (!end.last.ok) throw end.last.error;
-    const answer = end.last.value;
-    if (answer.kind === 'accepted') return { ok: true, attempts };
-    if (end.end === 'exhausted') return fail(attempts, `${answer.problem}; gave up after ${attempts} attempts`);
-    if (end.end === 'over_budget')
-      return fail(
-        attempts,
-        `${answer.problem}; retrying would mean waiting ${seconds(end.waitMs)}, more than the ${seconds(Math.max(0, end.leftMs))} ` +
-          `left of the ${seconds(DISCORD_WAIT_BUDGET_MS)} budget, so gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}`,
-      );
-    return fail(attempts, answer.problem);
-  } catch (error) {
-    return fail(0, `unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+    target = new URL(String(webhookUrl).trim());
+  } catch {
+    return undefined;
   }
+  if (target.protocol !== 'https:' && target.protocol !== 'http:') return undefined;
+  target.searchParams.set('wait', 'true');
+  return target;
+}
+
+/** The payload's JSON, every text of the message passed through `text` first; throws when a text cannot be redacted. */
+function redactedBody(message: HaltMessage, text: (s: string) => string): string {
+  const safe: HaltMessage = {
+    title: text(message.title ?? ''),
+    summary: text(message.summary ?? ''),
+    fields: (message.fields ?? []).map((f) => ({ ...f, name: text(f.name ?? ''), value: text(f.value ?? '') })),
+  };
+  if (message.outputTail !== undefined) safe.outputTail = text(message.outputTail);
+  if (message.url !== undefined) safe.url = text(message.url);
+  if (message.color !== undefined) safe.color = message.color;
+  return JSON.stringify(buildDiscordPayload(safe));
+}
+
+/** One request to the webhook. */
+interface Post {
+  fetch: typeof fetch;
+  href: string;
+  body: string;
+  timeoutMs: number;
+  terms?: Terms;
+}
+
+/** One POST: Discord's answer, or a network error or no answer in time (worth another try). */
+async function postOnce(request: Post): Promise<Answer> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), request.timeoutMs);
+  let response: Response;
+  try {
+    response = await request.fetch(request.href, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: request.body,
+      signal: controller.signal,
+    });
+  } catch (error) {
+    const problem = controller.signal.aborted
+      ? `no answer within ${seconds(request.timeoutMs)}`
+      : describeNetworkError(error);
+    return { kind: 'transient', problem };
+  } finally {
+    clearTimeout(timer);
+  }
+  const status = response.status;
+  const text = await readBody(response);
+  return answerOf(status, text, response.headers, request.terms);
+}
+
+/** What Discord's answer means: accepted (2xx), worth another try (429, 5xx), or refused for good (any other 4xx). */
+function answerOf(status: number, text: string, headers: Headers, terms: Terms | undefined): Answer {
+  if (status >= 200 && status < 300) return { kind: 'accepted' };
+  const detail = describeDiscordError(text);
+  if (status === 429) {
+    const problem = `rate limited (HTTP 429${detail ? `: ${detail}` : ''})`;
+    return { kind: 'transient', problem, retryAfterMs: retryAfter(text, headers) };
+  }
+  if (status >= 500) return { kind: 'transient', problem: `HTTP ${status}${detail ? `: ${detail}` : ''}` };
+  // 4xx other than 429: retrying the same request cannot help.
+  return { kind: 'refused', problem: `HTTP ${status}${detail ? `: ${detail}` : ''}${refusalHint(status, terms)}` };
+}
+
+/** What to check after a refusal: the webhook's option for 404, 401 and 403, the body for 400. */
+function refusalHint(status: number, terms: Terms | undefined): string {
+  if (status === 404) return ` (${WEBHOOK} does not exist: check ${surface(terms).option('discordWebhook')})`;
+  if (status === 401 || status === 403)
+    return ` (${WEBHOOK} token is not accepted: check ${surface(terms).option('discordWebhook')})`;
+  if (status === 400) return ' (Discord rejected the message body)';
+  return '';
+}
+
+/** Why the call gave up on its last answer: the problem, and, when retries ran out, how many attempts or what wait was over budget. */
+function gaveUp(end: RetryStop & { attempts: number }, problem: string): string {
+  const { attempts } = end;
+  if (end.end === 'exhausted') return `${problem}; gave up after ${attempts} attempts`;
+  if (end.end === 'over_budget')
+    return (
+      `${problem}; retrying would mean waiting ${seconds(end.waitMs)}, more than the ${seconds(Math.max(0, end.leftMs))} ` +
+      `left of the ${seconds(DISCORD_WAIT_BUDGET_MS)} budget, so gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}`
+    );
+  return problem;
 }
 
 function defaultSleep(ms: number): Promise<void> {

@@ -28,6 +28,24 @@ interface OpenCase {
 type Counts = { tests: number; failures: number; errors: number; skipped: number };
 const COUNT_FIELDS = ['tests', 'failures', 'errors', 'skipped'] as const;
 
+/** What the reader keeps while the XML streams by. */
+interface JUnitState {
+  counted: Counts;
+  /** The counts the root element declares, and those its `<testsuite>` children declare. */
+  rootDeclared: Partial<Counts>;
+  suitesDeclared: Partial<Counts>;
+  problems: string[];
+  failed: FailedTest[];
+  cases: TestReport['cases'];
+  /** Every failure seen, the bounded `failed` list's and the omitted ones. */
+  failing: number;
+  /** The names of the open `<testsuite>` elements, the innermost last. */
+  suites: string[];
+  root?: string;
+  testcase?: OpenCase;
+  capture?: Capture;
+}
+
 /**
  * Reads a JUnit XML report. Root `<testsuites>` or a single `<testsuite>`; `<testcase>` with
  * `<failure>`, `<error>` or `<skipped>`. Counts are the larger of what the testcases show and what
@@ -35,104 +53,113 @@ const COUNT_FIELDS = ['tests', 'failures', 'errors', 'skipped'] as const;
  * be read and a `problem`, never an exception.
  */
 export function parseJUnitXml(xml: string): TestReport {
-  const counted: Counts = { tests: 0, failures: 0, errors: 0, skipped: 0 };
-  const rootDeclared: Partial<Counts> = {};
-  const suitesDeclared: Partial<Counts> = {};
-  const problems: string[] = [];
-  const failed: FailedTest[] = [];
-  const cases: TestReport['cases'] = [];
-  let failing = 0;
-  const suites: string[] = [];
-  let root: string | undefined;
-  let testcase: OpenCase | undefined;
-  let capture: Capture | undefined;
-
-  const addFailed = (entry: FailedTest) => {
-    failing++;
-    if (failed.length < REPORT_LIMITS.failed) failed.push(entry);
+  const s: JUnitState = {
+    counted: { tests: 0, failures: 0, errors: 0, skipped: 0 },
+    rootDeclared: {},
+    suitesDeclared: {},
+    problems: [],
+    failed: [],
+    cases: [],
+    failing: 0,
+    suites: [],
   };
-  const finishCase = (tc: OpenCase) => {
-    const kinds = new Set(tc.captures.map((c) => c.kind));
-    if (kinds.has('failure')) counted.failures++;
-    if (kinds.has('error')) counted.errors++;
-    if (tc.captures.length > 0)
-      addFailed(failedEntry(tc.name, tc.captures, { classname: tc.classname, file: tc.file }));
-    else if (tc.skipped) counted.skipped++;
-    cases.push({
-      name: tc.name,
-      ...(tc.classname ? { classname: tc.classname } : {}),
-      ...(tc.file ? { file: tc.file } : {}),
-      outcome: tc.captures.length > 0 ? 'failed' : tc.skipped ? 'skipped' : 'passed',
-    });
-  };
-  const onOpen = (name: string, attrs: Attrs, depth: number) => {
-    if (name === 'testsuite') {
-      if (depth === 0) addDeclared(rootDeclared, attrs);
-      else if (depth === 1 && root === 'testsuites') addDeclared(suitesDeclared, attrs);
-      suites.push(attrs.name ?? '');
-    } else if (name === 'testsuites' && depth === 0) {
-      addDeclared(rootDeclared, attrs);
-    } else if (name === 'testcase') {
-      if (testcase) finishCase(testcase); // a testcase inside a testcase: close the outer one
-      counted.tests++;
-      testcase = { name: attrs.name ?? '', captures: [], skipped: false };
-      if (attrs.classname) testcase.classname = attrs.classname;
-      if (attrs.file) testcase.file = attrs.file;
-    } else if ((name === 'failure' || name === 'error') && (testcase || suites.length > 0)) {
-      capture = { kind: name, text: '' };
-      if (attrs.message !== undefined) capture.message = attrs.message;
-    } else if (name === 'skipped' && testcase) {
-      testcase.skipped = true;
-    }
-  };
-  const onClose = (name: string) => {
-    if ((name === 'failure' || name === 'error') && capture) {
-      if (testcase) testcase.captures.push(capture);
-      else {
-        // A failure outside any testcase: the suite itself failed (e.g. could not be loaded).
-        if (capture.kind === 'failure') counted.failures++;
-        else counted.errors++;
-        addFailed(failedEntry(suites.at(-1) || 'testsuite', [capture], {}));
-      }
-      capture = undefined;
-    } else if (name === 'testcase' && testcase) {
-      finishCase(testcase);
-      testcase = undefined;
-    } else if (name === 'testsuite') {
-      suites.pop();
-    }
-  };
-
   readXml(xml, {
     open(name, attrs, depth) {
       if (depth === 0) {
         if (name !== 'testsuites' && name !== 'testsuite') {
-          problems.push(`the root element is <${name}>, not <testsuites> or <testsuite>`);
+          s.problems.push(`the root element is <${name}>, not <testsuites> or <testsuite>`);
           return false;
         }
-        root = name;
+        s.root = name;
       }
-      onOpen(name, attrs, depth);
+      onOpen(s, name, attrs, depth);
     },
-    close: onClose,
+    close: (name) => onClose(s, name),
     text(text) {
+      const { capture } = s;
       if (capture && capture.text.length < CAPTURE_LIMIT)
         capture.text += text.slice(0, CAPTURE_LIMIT - capture.text.length);
     },
-    problem: (message) => problems.push(message),
+    problem: (message) => s.problems.push(message),
   });
-  if (root === undefined && problems.length === 0)
-    problems.push('no <testsuites> or <testsuite> element (empty or not JUnit XML)');
+  if (s.root === undefined && s.problems.length === 0)
+    s.problems.push('no <testsuites> or <testsuite> element (empty or not JUnit XML)');
+  return reportOf(s);
+}
 
-  const declared = (field: keyof Counts) => rootDeclared[field] ?? suitesDeclared[field] ?? 0;
+function addFailed(s: JUnitState, entry: FailedTest): void {
+  s.failing++;
+  if (s.failed.length < REPORT_LIMITS.failed) s.failed.push(entry);
+}
+
+/** A testcase closed: counted by its outcome, listed in the cases, and in the failed ones if it failed. */
+function finishCase(s: JUnitState, tc: OpenCase): void {
+  const kinds = new Set(tc.captures.map((c) => c.kind));
+  if (kinds.has('failure')) s.counted.failures++;
+  if (kinds.has('error')) s.counted.errors++;
+  if (tc.captures.length > 0)
+    addFailed(s, failedEntry(tc.name, tc.captures, { classname: tc.classname, file: tc.file }));
+  else if (tc.skipped) s.counted.skipped++;
+  s.cases.push({
+    name: tc.name,
+    ...(tc.classname ? { classname: tc.classname } : {}),
+    ...(tc.file ? { file: tc.file } : {}),
+    outcome: tc.captures.length > 0 ? 'failed' : tc.skipped ? 'skipped' : 'passed',
+  });
+}
+
+function onOpen(s: JUnitState, name: string, attrs: Attrs, depth: number): void {
+  if (name === 'testsuite') {
+    if (depth === 0) addDeclared(s.rootDeclared, attrs);
+    else if (depth === 1 && s.root === 'testsuites') addDeclared(s.suitesDeclared, attrs);
+    s.suites.push(attrs.name ?? '');
+  } else if (name === 'testsuites' && depth === 0) {
+    addDeclared(s.rootDeclared, attrs);
+  } else if (name === 'testcase') {
+    if (s.testcase) finishCase(s, s.testcase); // a testcase inside a testcase: close the outer one
+    s.counted.tests++;
+    s.testcase = { name: attrs.name ?? '', captures: [], skipped: false };
+    if (attrs.classname) s.testcase.classname = attrs.classname;
+    if (attrs.file) s.testcase.file = attrs.file;
+  } else if ((name === 'failure' || name === 'error') && (s.testcase || s.suites.length > 0)) {
+    s.capture = { kind: name, text: '' };
+    if (attrs.message !== undefined) s.capture.message = attrs.message;
+  } else if (name === 'skipped' && s.testcase) {
+    s.testcase.skipped = true;
+  }
+}
+
+function onClose(s: JUnitState, name: string): void {
+  if ((name === 'failure' || name === 'error') && s.capture) {
+    const { capture } = s;
+    if (s.testcase) s.testcase.captures.push(capture);
+    else {
+      // A failure outside any testcase: the suite itself failed (e.g. could not be loaded).
+      if (capture.kind === 'failure') s.counted.failures++;
+      else s.counted.errors++;
+      addFailed(s, failedEntry(s.suites.at(-1) || 'testsuite', [capture], {}));
+    }
+    s.capture = undefined;
+  } else if (name === 'testcase' && s.testcase) {
+    finishCase(s, s.testcase);
+    s.testcase = undefined;
+  } else if (name === 'testsuite') {
+    s.suites.pop();
+  }
+}
+
+/** The report: each count the larger of the counted and the declared (the root's, else its suites'), and the problems met. */
+function reportOf(s: JUnitState): TestReport {
+  const { counted, failed, problems } = s;
+  const declared = (field: keyof Counts) => s.rootDeclared[field] ?? s.suitesDeclared[field] ?? 0;
   const report: TestReport = {
     tests: Math.max(counted.tests, declared('tests')),
     failures: Math.max(counted.failures, declared('failures')),
     errors: Math.max(counted.errors, declared('errors')),
     skipped: Math.max(counted.skipped, declared('skipped')),
     failed,
-    omitted: failing - failed.length,
-    cases,
+    omitted: s.failing - failed.length,
+    cases: s.cases,
   };
   if (problems.length > 0) {
     report.problem =

@@ -26,126 +26,158 @@ function loadError(lines: readonly string[]): string {
   return clipMessage([lines[at], where].filter(Boolean).join('\n'));
 }
 
-export function nodeTestReader(): RunnerReader {
-  const run = emptyRun(null);
-  let format: 'tap' | 'spec' | undefined;
-  let counted = false;
-  const stack = new Nesting();
-  const seen: Array<{ path: string[]; outcome: SuiteRun['tests'][string] }> = [];
-  let errorFor: { id: string; lines: string[] } | undefined;
-  let block: { indent: number; lines: string[] } | undefined;
-  let afterList = false;
+/** What the reader keeps between lines. */
+interface NodeTestState {
+  run: SuiteRun;
+  format?: 'tap' | 'spec';
+  counted: boolean;
+  stack: Nesting;
+  seen: Array<{ path: string[]; outcome: SuiteRun['tests'][string] }>;
+  /** The failing test whose message the lines after its result hold. */
+  errorFor?: { id: string; lines: string[] };
+  /** A TAP block scalar (`error: |-`) being read. */
+  block?: { indent: number; lines: string[] };
+  /** After the spec reporter's `✖ failing tests:` list, which repeats the failures: nothing more is read. */
+  afterList: boolean;
   /** What node printed between two results: a failing file's stderr. */
-  let between: string[] = [];
-  /** Records a result; false when it is a file that did not load (a group, not a test). */
-  const record = (indent: number, name: string, outcome: SuiteRun['tests'][string]): boolean => {
-    const printed = between;
-    between = [];
-    if (indent === 0 && outcome === 'failed' && FILE_PATH.test(name)) {
-      run.groups[name] = 'error';
-      run.messages[`${name}::*`] = loadError(printed);
-      return false;
+  between: string[];
+}
+
+/** Records a result; false when it is a file that did not load (a group, not a test). */
+function record(s: NodeTestState, indent: number, name: string, outcome: SuiteRun['tests'][string]): boolean {
+  const printed = s.between;
+  s.between = [];
+  if (indent === 0 && outcome === 'failed' && FILE_PATH.test(name)) {
+    s.run.groups[name] = 'error';
+    s.run.messages[`${name}::*`] = loadError(printed);
+    return false;
+  }
+  s.seen.push({ path: s.stack.path(indent, name), outcome });
+  return true;
+}
+
+/** The test whose message the next lines hold: the one just recorded, if it failed and is a test. */
+function failingTest(s: NodeTestState, failed: boolean, isTest: boolean): NodeTestState['errorFor'] {
+  return failed && isTest ? { id: s.seen.at(-1)?.path.join(' › ') ?? '', lines: [] } : undefined;
+}
+
+/** A TAP line after a failing result: its YAML `error:` value, or a line of its block scalar. */
+function tapErrorLine(s: NodeTestState, errorFor: NonNullable<NodeTestState['errorFor']>, line: string): void {
+  if (s.block) {
+    // The lines of a block scalar (error: |-), more indented than its key.
+    if (line.trim() === '' || line.length - line.trimStart().length > s.block.indent) {
+      s.block.lines.push(line.trim());
+      s.run.messages[errorFor.id] = clipMessage(s.block.lines.join('\n'));
+      return;
     }
-    seen.push({ path: stack.path(indent, name), outcome });
-    return true;
+    s.block = undefined;
+  }
+  const e = /^(\s+)error: (.*)$/.exec(line);
+  if (e) {
+    const value = (e[2] as string).trim();
+    if (/^[|>][-+]?$/.test(value)) s.block = { indent: (e[1] as string).length, lines: [] };
+    else s.run.messages[errorFor.id] = clipMessage(unquoteYaml(value));
+  }
+}
+
+function tapLine(s: NodeTestState, line: string): void {
+  const sub = TAP_SUBTEST.exec(line);
+  if (sub) {
+    s.stack.open((sub[1] as string).length, sub[2] as string);
+    return;
+  }
+  const r = TAP_RESULT.exec(line);
+  if (r) {
+    const isTest = record(
+      s,
+      (r[1] as string).length,
+      r[3] as string,
+      r[4] ? 'skipped' : r[2] === 'ok' ? 'passed' : 'failed',
+    );
+    s.block = undefined;
+    s.errorFor = failingTest(s, r[2] === 'not ok', isTest);
+    return;
+  }
+  const comment = /^# (.*)$/.exec(line);
+  if (comment) {
+    s.between.push((comment[1] as string).trimEnd());
+    return;
+  }
+  if (s.errorFor) tapErrorLine(s, s.errorFor, line);
+}
+
+/** A line of the spec reporter (or of a run whose format is not known yet). */
+function specLine(s: NodeTestState, line: string): void {
+  const suite = SPEC_SUITE.exec(line);
+  if (suite) {
+    s.format = 'spec';
+    s.stack.open((suite[1] as string).length, suite[2] as string);
+    return;
+  }
+  const r = SPEC_RESULT.exec(line);
+  if (r) {
+    s.format = 'spec';
+    const outcome = r[4] ? 'skipped' : r[2] === '✔' ? 'passed' : r[2] === '﹣' ? 'skipped' : 'failed';
+    const isTest = record(s, (r[1] as string).length, r[3] as string, outcome);
+    s.errorFor = failingTest(s, r[2] === '✖', isTest);
+    return;
+  }
+  if (line.trim() !== '') s.between.push(line.trimEnd());
+  const { errorFor } = s;
+  if (errorFor && line.trim() !== '' && !/^\s+at /.test(line) && errorFor.lines.length < 4) {
+    errorFor.lines.push(line.trim());
+    s.run.messages[errorFor.id] = clipMessage(errorFor.lines.join('\n'));
+  }
+}
+
+function feedNodeTest(s: NodeTestState, raw: string): void {
+  const line = plain(raw);
+  if (/^TAP version \d+$/.test(line)) {
+    s.format = 'tap';
+    return;
+  }
+  if (/^(# |ℹ )(tests|pass|fail) \d+$/.test(line)) {
+    s.counted = true;
+    return;
+  }
+  if (s.format !== 'tap' && /^✖ failing tests:$/.test(line)) {
+    s.afterList = true;
+    return;
+  }
+  if (s.afterList) return;
+  if (s.format === 'tap') tapLine(s, line);
+  else specLine(s, line);
+}
+
+function finishNodeTest(s: NodeTestState, exitCode: number | null): SuiteRun | undefined {
+  const { run, seen } = s;
+  if (!s.format || (!s.counted && seen.length === 0)) return undefined;
+  run.reader = 'node-test';
+  run.exitCode = exitCode;
+  // A suite is a test some other test is nested in: only the leaves are tests.
+  const ids = seen.map((t) => t.path.join(' › '));
+  for (const [i, t] of seen.entries()) {
+    const id = ids[i] as string;
+    if (ids.some((other) => other.startsWith(`${id} › `))) continue;
+    recordOutcome(run, id, t.outcome);
+  }
+  const files = Object.keys(run.groups);
+  if (Object.keys(run.tests).length === 0 && files.length > 0)
+    run.cannotRun = `no test file could run (${files.slice(0, 3).join(', ')}: ${run.messages[`${files[0]}::*`]?.split('\n')[0]})`;
+  else if (Object.keys(run.tests).length === 0) markNoTests(run, 'node --test ran no tests');
+  return run;
+}
+
+export function nodeTestReader(): RunnerReader {
+  const s: NodeTestState = {
+    run: emptyRun(null),
+    counted: false,
+    stack: new Nesting(),
+    seen: [],
+    afterList: false,
+    between: [],
   };
-  return {
-    name: 'node-test',
-    feed(raw) {
-      const line = plain(raw);
-      if (/^TAP version \d+$/.test(line)) {
-        format = 'tap';
-        return;
-      }
-      if (/^(# |ℹ )(tests|pass|fail) \d+$/.test(line)) {
-        counted = true;
-        return;
-      }
-      if (format !== 'tap' && /^✖ failing tests:$/.test(line)) {
-        afterList = true;
-        return;
-      }
-      if (afterList) return;
-      if (format === 'tap') {
-        const sub = TAP_SUBTEST.exec(line);
-        if (sub) {
-          stack.open((sub[1] as string).length, sub[2] as string);
-          return;
-        }
-        const r = TAP_RESULT.exec(line);
-        if (r) {
-          const isTest = record(
-            (r[1] as string).length,
-            r[3] as string,
-            r[4] ? 'skipped' : r[2] === 'ok' ? 'passed' : 'failed',
-          );
-          block = undefined;
-          errorFor = r[2] === 'not ok' && isTest ? { id: seen.at(-1)?.path.join(' › ') ?? '', lines: [] } : undefined;
-          return;
-        }
-        const comment = /^# (.*)$/.exec(line);
-        if (comment) {
-          between.push((comment[1] as string).trimEnd());
-          return;
-        }
-        if (block && errorFor) {
-          // The lines of a block scalar (error: |-), more indented than its key.
-          if (line.trim() === '' || line.length - line.trimStart().length > block.indent) {
-            block.lines.push(line.trim());
-            run.messages[errorFor.id] = clipMessage(block.lines.join('\n'));
-            return;
-          }
-          block = undefined;
-        }
-        const e = /^(\s+)error: (.*)$/.exec(line);
-        if (e && errorFor) {
-          const value = (e[2] as string).trim();
-          if (/^[|>][-+]?$/.test(value)) block = { indent: (e[1] as string).length, lines: [] };
-          else run.messages[errorFor.id] = clipMessage(unquoteYaml(value));
-        }
-        return;
-      }
-      const suite = SPEC_SUITE.exec(line);
-      if (suite) {
-        format = 'spec';
-        stack.open((suite[1] as string).length, suite[2] as string);
-        return;
-      }
-      const r = SPEC_RESULT.exec(line);
-      if (r) {
-        format = 'spec';
-        const isTest = record(
-          (r[1] as string).length,
-          r[3] as string,
-          r[4] ? 'skipped' : r[2] === '✔' ? 'passed' : r[2] === '﹣' ? 'skipped' : 'failed',
-        );
-        errorFor = r[2] === '✖' && isTest ? { id: seen.at(-1)?.path.join(' › ') ?? '', lines: [] } : undefined;
-        return;
-      }
-      if (line.trim() !== '') between.push(line.trimEnd());
-      if (errorFor && line.trim() !== '' && !/^\s+at /.test(line) && errorFor.lines.length < 4) {
-        errorFor.lines.push(line.trim());
-        run.messages[errorFor.id] = clipMessage(errorFor.lines.join('\n'));
-      }
-    },
-    finish(exitCode) {
-      if (!format || (!counted && seen.length === 0)) return undefined;
-      run.reader = 'node-test';
-      run.exitCode = exitCode;
-      // A suite is a test some other test is nested in: only the leaves are tests.
-      const ids = seen.map((s) => s.path.join(' › '));
-      for (const [i, s] of seen.entries()) {
-        const id = ids[i] as string;
-        if (ids.some((other) => other.startsWith(`${id} › `))) continue;
-        recordOutcome(run, id, s.outcome);
-      }
-      const files = Object.keys(run.groups);
-      if (Object.keys(run.tests).length === 0 && files.length > 0)
-        run.cannotRun = `no test file could run (${files.slice(0, 3).join(', ')}: ${run.messages[`${files[0]}::*`]?.split('\n')[0]})`;
-      else if (Object.keys(run.tests).length === 0) markNoTests(run, 'node --test ran no tests');
-      return run;
-    },
-  };
+  return { name: 'node-test', feed: (raw) => feedNodeTest(s, raw), finish: (exitCode) => finishNodeTest(s, exitCode) };
 }
 
 /** A TAP YAML scalar as text: a quoted one unquoted, a block indicator (|, >) dropped, a plain one as it is. */
