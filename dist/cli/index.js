@@ -34512,30 +34512,23 @@ function messageFromText(text) {
 
 
 
-
-
 const runTests = async (_effect, ctx) => {
     const { deps } = ctx;
     const { settings } = deps;
-    const junit = settings.junitFile ? external_node_path_default().resolve(deps.cwd, settings.junitFile) : undefined;
-    // The test command's runner removes a stale report before the run and reads the new one (src/loop/testGate.ts).
+    // The test command's runner removes a stale report before the run and reads the new one, masked
+    // where it enters the engine (src/loop/testGate.ts): what it read is in the outcome, never read again.
     const tests = await deps.runTests(settings.testCommand, deps.signal, 'verify');
     if (deps.signal?.aborted)
         return { type: 'interrupted' };
-    return { type: 'testsRan', tests, seen: await testsSeen(tests, junit), now: deps.clock.now().getTime() };
+    return {
+        type: 'testsRan',
+        tests,
+        seen: testsSeen(tests, settings.junitFile ? tests.junit : undefined),
+        now: deps.clock.now().getTime(),
+    };
 };
 /** What a test run says: the failing tests by name (the JUnit report, else the runner's output). */
-async function testsSeen(run, junit) {
-    const xml = junit
-        ? (() => {
-            try {
-                return readInput(junit, 64 * MiB);
-            }
-            catch {
-                return undefined;
-            }
-        })()
-        : undefined;
+function testsSeen(run, xml) {
     if (xml !== undefined) {
         const report = parseJUnitXml(xml);
         const failing = report.failed.map((f) => f.classname && !f.name.startsWith(f.classname) ? `${f.classname} \u203a ${f.name}` : f.name);
@@ -36355,6 +36348,7 @@ async function runTestCommand(command, opts) {
         durationMs: r.durationMs,
         tail: r.tail + note,
         run,
+        ...(xml !== undefined ? { junit: xml } : {}),
     };
 }
 /**

@@ -134,6 +134,7 @@ export async function runTestCommand(
     durationMs: r.durationMs,
     tail: r.tail + note,
     run,
+    ...(xml !== undefined ? { junit: xml } : {}),
   };
 }
 

@@ -173,6 +173,8 @@ export interface TestOutcome {
   tail: string;
   /** The run read per test (absent: only the exit code counts). */
   run?: SuiteRun;
+  /** The JUnit XML report the command wrote, as it entered the engine (masked there); absent when none was read. */
+  junit?: string;
 }
 
 /** What a test run says, by test name (a tdd phase's run: the JUnit report, else the runner's output). */

@@ -3,8 +3,6 @@
  * --workflow tdd): the test command's run, and what it says (the JUnit report, else the runner's
  * output), not yet against the baseline.
  */
-import path from 'node:path';
-import { MiB, readInput } from '../../util/readInput.js';
 import { failuresFromOutput } from '../../verdict/consoleFailures.js';
 import { parseJUnitXml } from '../../verdict/junit.js';
 import type { TestOutcome, TestsSeen } from '../../verdict/results.js';
@@ -14,24 +12,20 @@ import type { Handler } from './context.js';
 export const runTests: Handler<'runTests'> = async (_effect, ctx) => {
   const { deps } = ctx;
   const { settings } = deps;
-  const junit = settings.junitFile ? path.resolve(deps.cwd, settings.junitFile) : undefined;
-  // The test command's runner removes a stale report before the run and reads the new one (src/loop/testGate.ts).
+  // The test command's runner removes a stale report before the run and reads the new one, masked
+  // where it enters the engine (src/loop/testGate.ts): what it read is in the outcome, never read again.
   const tests = await deps.runTests(settings.testCommand, deps.signal, 'verify');
   if (deps.signal?.aborted) return { type: 'interrupted' };
-  return { type: 'testsRan', tests, seen: await testsSeen(tests, junit), now: deps.clock.now().getTime() };
+  return {
+    type: 'testsRan',
+    tests,
+    seen: testsSeen(tests, settings.junitFile ? tests.junit : undefined),
+    now: deps.clock.now().getTime(),
+  };
 };
 
 /** What a test run says: the failing tests by name (the JUnit report, else the runner's output). */
-async function testsSeen(run: TestOutcome, junit: string | undefined): Promise<TestsSeen> {
-  const xml = junit
-    ? (() => {
-        try {
-          return readInput(junit, 64 * MiB);
-        } catch {
-          return undefined;
-        }
-      })()
-    : undefined;
+function testsSeen(run: TestOutcome, xml: string | undefined): TestsSeen {
   if (xml !== undefined) {
     const report = parseJUnitXml(xml);
     const failing = report.failed.map((f) =>
