@@ -1,7 +1,9 @@
 /** A cycle as the loop state holds it, and agent results, for the pure-core and workflow tests. */
 import type { AgentFailure, AgentResult } from '../../src/agents/types.js';
 import { initialProgress } from '../../src/core/cycle.js';
+import type { IterationOutcome } from '../../src/core/events.js';
 import type { IterationMachine } from '../../src/core/iteration.js';
+import type { SliceModel } from '../../src/core/model.js';
 import type { CycleState, IterationRecord, LoopState } from '../../src/core/state.js';
 
 export function cycle(ids: string[] = ['a-1'], over: Partial<CycleState> = {}): CycleState {
@@ -72,3 +74,23 @@ export const startOnlyMachine: IterationMachine = {
     throw new Error(`the core's tests step no iteration (${event.type})`);
   },
 };
+
+/**
+ * A workflow's iteration for the core's own tests, a stub: it starts by asking for the cycle's
+ * issues (its model: the baseline it was given); a model that holds an outcome (`finishing`)
+ * finishes with it at its next event, as a workflow's machine does, and the core folds it in.
+ */
+export const stubMachine: IterationMachine = {
+  start: (_before, baseline) => ({ sub: { baseline }, effects: [{ kind: 'readCycleIssues' }] }),
+  step: (sub, event) => {
+    const outcome = (sub as { finishWith?: IterationOutcome }).finishWith;
+    if (!outcome) throw new Error(`the core's tests step no iteration (${event.type})`);
+    return { sub, effects: [{ kind: 'finish', outcome }] };
+  },
+};
+
+/** `m` with an iteration of stubMachine in flight, started on its loop, that finishes with `outcome` at its next event. */
+export const finishing = (m: SliceModel, outcome: IterationOutcome): SliceModel => ({
+  ...m,
+  iteration: { before: m.loop, sub: { finishWith: outcome } },
+});

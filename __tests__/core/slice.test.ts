@@ -19,7 +19,7 @@ import {
   haltPosted,
   initialModel,
   selectTargets,
-  step,
+  step as coreStep,
 } from '../../src/core/slice.js';
 import { type LoopState, type Notice, type OutboxEntry, initialLoopState } from '../../src/core/state.js';
 import { cycle, startOnlyMachine } from './fixtures.js';
@@ -43,6 +43,24 @@ const find = <K extends Effect['kind']>(effects: Effect[], kind: K) =>
 
 function model(loop: Partial<LoopState> = {}, over: Partial<SliceModel> = {}): SliceModel {
   return { ...initialModel({ ...initialLoopState(10), baseBranch: 'main', ...loop }, T0), ...over };
+}
+
+/**
+ * The core's step with a halted loop's reads (src/core/haltReads.ts) answered at once, nothing read:
+ * its effects around them, as one step. The reads' own tests ('a halt's reads') use the core's step.
+ */
+function step(m: SliceModel, e: Event, cfg: CoreConfig) {
+  let s = coreStep(m, e, cfg);
+  const effects: Effect[] = [];
+  for (
+    let last = s.effects.at(-1);
+    last?.kind === 'readBaseTip' || last?.kind === 'readLeftIssues';
+    last = s.effects.at(-1)
+  ) {
+    effects.push(...s.effects.slice(0, -1));
+    s = coreStep(s.model, last.kind === 'readBaseTip' ? { type: 'baseTipRead' } : { type: 'leftIssuesRead' }, cfg);
+  }
+  return { model: s.model, effects: [...effects, ...s.effects] };
 }
 
 /** Feeds events in order; returns the last step. */

@@ -227,6 +227,50 @@ describe('finished cycles as pull requests', () => {
     expect(h.published).toEqual([]);
   });
 
+  it("an escalation that halts keeps the base tip as its label's commit left it: read again for the save after the notices", async () => {
+    const h = harness([done], { tests: () => false, settings: { maxConsecutiveEscalations: 1 } });
+    const before = await h.deps.git!.tipOf('main');
+    const r = await runSlice(h.deps);
+    expect(r).toMatchObject({ status: 'halted', haltReason: 'failure_loop' });
+    // The label is committed on the base after the halt's first save.
+    expect(h.calls.slice(h.calls.indexOf('checkout main'))).toContain('commit agent-loop');
+    const tip = await h.deps.git!.tipOf('main');
+    expect(tip).not.toBe(before);
+    const saved = (await h.deps.store.load(r.checkpointId)).state.loop as { halt: { baseTip?: string }; notices: [] };
+    expect(saved.notices).toEqual([]);
+    expect(saved.halt.baseTip).toBe(tip);
+  });
+
+  it('a notice an earlier run left, resent as the slice starts and halts at once: told done after the halt’s save, whose tip is read after the label', async () => {
+    const source = MemorySource.of('7');
+    const label = source.markEscalated.bind(source);
+    let down = true;
+    source.markEscalated = async (id, note) => {
+      if (down) throw new Error('GitHub answered 502');
+      return label(id, note);
+    };
+    const h = harness([done], { source, tests: () => false, settings: { maxConsecutiveEscalations: 5 } });
+    const first = await runSlice(h.deps);
+    const left = (await h.deps.store.load(first.checkpointId)).state.loop as { notices: unknown[] };
+    expect(left.notices).toHaveLength(1);
+
+    down = false;
+    const refusal = { message: 'GitHub does not let GitHub Actions open pull requests', advice: 'Allow it' };
+    const next = harness([done], {
+      source,
+      remote: h.remote,
+      clock: h.clock,
+      settings: { refusedBeforehand: refusal },
+    });
+    next.deps.store = h.deps.store;
+    const r = await runSlice(next.deps);
+    expect(r).toMatchObject({ status: 'halted', haltReason: 'publish_refused', checkpointId: first.checkpointId });
+    expect(source.escalatedWith).toHaveProperty('7');
+    const saved = (await h.deps.store.load(r.checkpointId)).state.loop as { halt: { baseTip?: string }; notices: [] };
+    expect(saved.notices).toEqual([]);
+    expect(saved.halt.baseTip).toBe(await next.deps.git!.tipOf('main'));
+  });
+
   it('a slice that ends mid-cycle pushes the cycle branch; the next slice (a fresh checkout) fetches it', async () => {
     const h = harness([working('more to do'), done], { settings: { sliceIterations: 1 } });
     const first = await runSlice(h.deps);

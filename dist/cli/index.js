@@ -30742,6 +30742,72 @@ function refused(model, event, config) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/core/haltReads.ts
+/** The branch a loop left checked out with edits in it: its escalated cycle's (parked), or the cycle in flight. */
+function branchLeft(loop) {
+    return loop.parkedBranch ?? loop.currentCycle?.branch;
+}
+/**
+ * What to read before saving `loop`, in order: none unless it is halted. The tip wherever there is a
+ * base branch in a repository; the issues where nothing is published (the CLI: a halt moves nothing,
+ * so the branch stays checked out for a person to read).
+ */
+function haltReads(loop, config) {
+    if (!loop.halt || !config.branches)
+        return [];
+    const left = config.publishes ? undefined : branchLeft(loop);
+    return [
+        ...(loop.baseBranch !== undefined ? [{ kind: 'readBaseTip', branch: loop.baseBranch }] : []),
+        ...(left !== undefined ? [{ kind: 'readLeftIssues', branch: left }] : []),
+    ];
+}
+/**
+ * A step whose effects save a halted loop: held at that save, its first read asked instead; the
+ * effects before it are performed as they are. Unchanged when no save needs a read.
+ */
+function readBeforeSaving(s, config) {
+    for (const [i, effect] of s.effects.entries()) {
+        if (effect.kind !== 'save')
+            continue;
+        const [first] = haltReads(effect.loop, config);
+        if (!first)
+            continue;
+        const pendingSave = { save: effect, rest: s.effects.slice(i + 1) };
+        return { model: { ...s.model, pendingSave }, effects: [...s.effects.slice(0, i), first] };
+    }
+    return s.model.pendingSave ? { ...s, model: { ...s.model, pendingSave: undefined } } : s;
+}
+/** A read answered: put in the held save's halt and the model's; the next read asked, or the save let go. */
+function haltRead(model, event, config) {
+    const pending = model.pendingSave;
+    if (!pending)
+        throw new Error(`agent-loop: the core holds no save, yet was told ${event.type}`);
+    const fill = event.type === 'baseTipRead' ? { baseTip: event.tip } : { issues: event.issues };
+    const save = { ...pending.save, loop: withRead(pending.save.loop, fill) };
+    const m = { ...model, loop: withRead(model.loop, fill) };
+    if (event.type === 'baseTipRead') {
+        const then = haltReads(save.loop, config).find((r) => r.kind === 'readLeftIssues');
+        if (then)
+            return { model: { ...m, pendingSave: { ...pending, save } }, effects: [then] };
+    }
+    // Let go: the save, then what followed it (held again at a later save of a halted loop, if any).
+    const after = readBeforeSaving({ model: { ...m, pendingSave: undefined }, effects: pending.rest }, config);
+    return { model: after.model, effects: [save, ...after.effects] };
+}
+/** The loop with what was read in its halt (a part that could not be read left out, as it was before). */
+function withRead(loop, fill) {
+    if (!loop.halt)
+        return loop;
+    const halt = { ...loop.halt };
+    for (const [key, value] of Object.entries(fill)) {
+        if (value === undefined)
+            delete halt[key];
+        else
+            halt[key] = value;
+    }
+    return { ...loop, halt: halt };
+}
+
 ;// CONCATENATED MODULE: ./src/core/slice.ts
 /**
  * The engine's core, pure: one slice of the loop as `step(model, event) \u2192 (model, effects)`
@@ -30754,7 +30820,8 @@ function refused(model, event, config) {
  * slice is given and keeps), targets.ts (which issues next), claims.ts (leases), iterationSteps.ts
  * (the baseline and the workflow's iteration, a sub-machine), outcome.ts (an iteration's outcome),
  * escalate.ts, landingSteps.ts (the slice's opening, a cycle's landing), finish.ts (the save, the
- * notices, the slice's end); here each event is routed, and what comes before an iteration decided.
+ * notices, the slice's end), haltReads.ts (what a halt keeps of the world, read before each of its
+ * saves); here each event is routed, and what comes before an iteration decided.
  */
 
 
@@ -30771,7 +30838,14 @@ function refused(model, event, config) {
 
 
 
+
 function slice_step(model, event, config) {
+    // A read before a halted loop's save answered: the save it held goes on (haltReads.ts).
+    if (event.type === 'baseTipRead' || event.type === 'leftIssuesRead')
+        return haltRead(model, event, config);
+    return readBeforeSaving(route(model, event, config), config);
+}
+function route(model, event, config) {
     switch (event.type) {
         case 'started':
             return landingSteps_started({ ...model, now: event.now }, config);
@@ -30824,6 +30898,9 @@ function slice_step(model, event, config) {
             return iterationStepped(model, event, config);
         case 'interrupted':
             return finish({ ...model, iteration: undefined }, config, 'continuing', undefined, true);
+        case 'baseTipRead':
+        case 'leftIssuesRead':
+            return haltRead(model, event, config);
     }
 }
 function issuesRead(model, listed, config) {
@@ -32591,6 +32668,24 @@ async function sourceWatch(source) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/loop/effects/journal.ts
+/** The log, the checkpoint and errors.jsonl: what the slice writes down. */
+
+
+const journal_log = async (effect, { deps }) => {
+    deps.logger[effect.level](effect.event, effect.message, effect.data);
+    return undefined;
+};
+/** The checkpoint written as the core gives it (a halt with what was read for it: src/core/haltReads.ts). */
+const journal_save = async (effect, ctx) => {
+    await ctx.save(effect.status, effect.loop, effect.errors);
+    return undefined;
+};
+const appendError = async (effect, { deps }) => {
+    await filesOf(deps).append(external_node_path_default().join(deps.stateDir, 'errors.jsonl'), `${JSON.stringify(effect.entry)}\n`);
+    return undefined;
+};
+
 ;// CONCATENATED MODULE: ./src/core/cycleSchema.ts
 /**
  * A cycle as the loop state stores it (`LoopState.currentCycle`, an outbox entry's, an escalation's):
@@ -33010,6 +33105,8 @@ function appendHistory(state, record) {
  */
 
 
+
+
 /** A short digest of each open issue's record, by id. */
 function issueDigests(records) {
     return Object.fromEntries([...records].map(([id, r]) => [id, parking_digestOf(r.record)]));
@@ -33026,10 +33123,6 @@ function changedSinceHalt(digests, records) {
         return [];
     return [...records].filter(([id, r]) => digests[id] !== parking_digestOf(r.record));
 }
-/** The branch a loop left checked out with edits in it: its escalated cycle's (parked), or the cycle in flight. */
-function branchLeft(loop) {
-    return loop.parkedBranch ?? loop.currentCycle?.branch;
-}
 /**
  * The newest loop in `store` that left `branch` checked out, with the base branch it works on: what
  * `--fresh` parks before it starts over there. Undefined when none did (the branch is someone else's).
@@ -33043,38 +33136,25 @@ async function loopLeftOn(store, branch) {
     return found[0];
 }
 
-;// CONCATENATED MODULE: ./src/loop/effects/journal.ts
-/** The log, the checkpoint and errors.jsonl: what the slice writes down. */
+;// CONCATENATED MODULE: ./src/loop/effects/haltReads.ts
+/**
+ * What a halt keeps of the world, read before each save of a halted loop (the core decides when:
+ * src/core/haltReads.ts, and puts what was read in the halt): the base branch's tip, and the open
+ * issues' digests as the halt leaves them on a cycle's branch (src/loop/parking.ts). A read that
+ * fails is answered with nothing: the halt is saved without it.
+ */
 
-
-
-const journal_log = async (effect, { deps }) => {
-    deps.logger[effect.level](effect.event, effect.message, effect.data);
-    return undefined;
+const readBaseTip = async (effect, { deps }) => {
+    const tip = await deps.git?.tipOf(effect.branch).catch(() => undefined);
+    return { type: 'baseTipRead', ...(tip ? { tip } : {}) };
 };
-const journal_save = async (effect, ctx) => {
-    const { git, source, publisher } = ctx.deps;
-    // A halt keeps the base branch's tip of its time: new commits there lift some halts.
-    let saved = effect.loop;
-    if (saved.halt && !saved.halt.baseTip && git && saved.baseBranch) {
-        const baseTip = await git.tipOf(saved.baseBranch).catch(() => undefined);
-        if (baseTip)
-            saved = { ...saved, halt: { ...saved.halt, baseTip } };
-    }
-    // A halt that leaves a cycle's branch checked out keeps the issues as it leaves them (its
-    // last save: after the escalation's label): what a person changes there is carried (parking.ts).
-    const left = saved.halt && git && !publisher ? branchLeft(saved) : undefined;
-    if (left && source.openRecords && (await git?.currentRef().catch(() => undefined)) === left) {
-        const records = await source.openRecords().catch(() => undefined);
-        if (records)
-            saved = { ...saved, halt: { ...saved.halt, issues: issueDigests(records) } };
-    }
-    await ctx.save(effect.status, saved, effect.errors);
-    return undefined;
-};
-const appendError = async (effect, { deps }) => {
-    await filesOf(deps).append(external_node_path_default().join(deps.stateDir, 'errors.jsonl'), `${JSON.stringify(effect.entry)}\n`);
-    return undefined;
+const readLeftIssues = async (effect, { deps }) => {
+    const { git, source } = deps;
+    // Only while that branch is the one checked out: the issues file read is the one the halt leaves there.
+    if (!git || !source.openRecords || (await git.currentRef().catch(() => undefined)) !== effect.branch)
+        return { type: 'leftIssuesRead' };
+    const records = await source.openRecords().catch(() => undefined);
+    return { type: 'leftIssuesRead', ...(records ? { issues: issueDigests(records) } : {}) };
 };
 
 ;// CONCATENATED MODULE: ./src/loop/landing.ts
@@ -34598,9 +34678,12 @@ const work_keepBaseline = async (effect, ctx) => {
 
 
 
+
 const handlers = {
     log: journal_log,
     save: journal_save,
+    readBaseTip: readBaseTip,
+    readLeftIssues: readLeftIssues,
     appendError: appendError,
     next: next,
     sleep: sleep,
@@ -34657,11 +34740,14 @@ async function drive(d, first) {
         model = stepped.model;
         return stepped.effects;
     };
+    // An event on the side may ask something in turn (a halt's reads before its save): answered until it asks nothing.
     const tellAside = async () => {
-        const side = d.aside?.();
-        if (side !== undefined)
+        for (let side = d.aside?.(); side !== undefined;) {
+            let answer;
             for (const effect of stepOnce(side))
-                await d.perform(effect);
+                answer = (await d.perform(effect)) ?? answer;
+            side = answer;
+        }
     };
     let event = first;
     for (;;) {
@@ -34706,7 +34792,8 @@ async function interpretSlice(ctx) {
         perform: (effect) => perform(effect, ctx),
         result: () => run.result,
         aside: () => {
-            if (run.sent.length === 0)
+            // Told once the core holds no save: a halt's reads come between its save and what follows it, sent notices too.
+            if (run.sent.length === 0 || run.model.pendingSave)
                 return undefined;
             const results = run.sent;
             run.sent = [];

@@ -12,6 +12,7 @@ import type { SuiteRun, TestOutcome, TestsSeen } from '../verdict/results.js';
 import type { TddNote } from './tddNote.js';
 import type { IssueTargets } from '../verdict/targets.js';
 import type { CycleState, HaltReason, LoopState, Notice } from './state.js';
+import type { HaltReadEffect, HaltReadEvent } from './haltReadTypes.js';
 
 export type Halt = { reason: HaltReason; message: string; advice?: string };
 /** deferred: a listing failed (`issuesUnlisted`), nothing more was done; the next run goes on. */
@@ -218,7 +219,9 @@ export type Event =
   /** Answers `runTests`: the run, and what it says by test name (not yet against the baseline). */
   | { type: 'testsRan'; tests: TestOutcome; seen: TestsSeen; now: number }
   /** Answers `writeNote`. */
-  | { type: 'noteWritten'; now: number };
+  | { type: 'noteWritten'; now: number }
+  /** Answer `readBaseTip` and `readLeftIssues`: what a halt keeps of the world as it is saved (src/core/haltReads.ts). */
+  | HaltReadEvent;
 
 export type LogEffect = {
   kind: 'log';
@@ -238,8 +241,10 @@ export const log = (
 
 export type Effect =
   | LogEffect
-  /** Write the checkpoint. */
+  /** Write the checkpoint (of a halted loop: once the halt's reads are in it, src/core/haltReads.ts). */
   | { kind: 'save'; status: Status; loop: LoopState; errors: string[] }
+  /** Read before a halted loop's save: the base branch's tip, the issues as the halt leaves them. */
+  | HaltReadEffect
   | { kind: 'appendError'; entry: Record<string, unknown> }
   /** Answered by `tick`. */
   | { kind: 'next' }

@@ -114,9 +114,17 @@ export interface SliceModel {
   claiming?: 'new' | 'resumed' | 'renewing';
   /** Issues left alone in this slice because another run's live claim holds them, logged once each. */
   claimedElsewhere?: string[];
+  /** A halted loop's save, held while the halt's reads are asked (src/core/haltReads.ts), and what follows it. */
+  pendingSave?: PendingSave;
 }
 
 export type Step = { model: SliceModel; effects: Effect[] };
+
+/** A halted loop's save held until the halt's reads are answered (src/core/haltReads.ts), with the effects after it in its step. */
+export interface PendingSave {
+  save: Extract<Effect, { kind: 'save' }>;
+  rest: Effect[];
+}
 
 export function initialModel(loop: LoopState, now: number): SliceModel {
   return { loop, sliceStartIteration: loop.iteration, errors: [], now, onCycleBranch: false };

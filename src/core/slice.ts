@@ -9,7 +9,8 @@
  * slice is given and keeps), targets.ts (which issues next), claims.ts (leases), iterationSteps.ts
  * (the baseline and the workflow's iteration, a sub-machine), outcome.ts (an iteration's outcome),
  * escalate.ts, landingSteps.ts (the slice's opening, a cycle's landing), finish.ts (the save, the
- * notices, the slice's end); here each event is routed, and what comes before an iteration decided.
+ * notices, the slice's end), haltReads.ts (what a halt keeps of the world, read before each of its
+ * saves); here each event is routed, and what comes before an iteration decided.
  */
 import { issueRef } from '../report/diagnostic.js';
 import { cycleBranchName } from './branch.js';
@@ -25,12 +26,19 @@ import { baselineRan, iterationStepped } from './iterationSteps.js';
 import { started, noticesSent, cycleFinished } from './landingSteps.js';
 import { woke, issuesUnlisted, sourceChecked, cycleOpened, cycleCommitted, refused } from './sliceEvents.js';
 import { selectTargets, editedSinceEscalation, carriedCounts } from './targets.js';
+import { haltRead, readBeforeSaving } from './haltReads.js';
 
 export { type CoreSettings, type CoreConfig, type SliceModel, type Step, haltPosted, initialModel } from './model.js';
 export { cycleProgress, leaveClaimed } from './claims.js';
 export { editedSinceEscalation, selectTargets, unlabelledEscalations } from './targets.js';
 
 export function step(model: SliceModel, event: Event, config: CoreConfig): Step {
+  // A read before a halted loop's save answered: the save it held goes on (haltReads.ts).
+  if (event.type === 'baseTipRead' || event.type === 'leftIssuesRead') return haltRead(model, event, config);
+  return readBeforeSaving(route(model, event, config), config);
+}
+
+function route(model: SliceModel, event: Event, config: CoreConfig): Step {
   switch (event.type) {
     case 'started':
       return started({ ...model, now: event.now }, config);
@@ -80,6 +88,9 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
       return iterationStepped(model, event, config);
     case 'interrupted':
       return finish({ ...model, iteration: undefined }, config, 'continuing', undefined, true);
+    case 'baseTipRead':
+    case 'leftIssuesRead':
+      return haltRead(model, event, config);
   }
 }
 

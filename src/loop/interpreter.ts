@@ -24,7 +24,7 @@ export interface Driver<M, E, F extends { kind: string }, R> {
   perform(effect: F): Promise<E | undefined>;
   /** The run's result, once an effect has ended it. */
   result(): R | undefined;
-  /** Events the world produced on the side while the effects ran (notices sent), told to the machine at once. */
+  /** Events the world produced on the side while the effects ran (notices sent), told to the machine at once (what they ask in turn answered first). */
   aside?(): E | undefined;
   /** A thrown error told to the machine as an event; without it, or when it throws, the error propagates. */
   thrown?(error: unknown): Promise<E>;
@@ -41,9 +41,13 @@ export async function drive<M, E, F extends { kind: string }, R>(
     model = stepped.model;
     return stepped.effects;
   };
+  // An event on the side may ask something in turn (a halt's reads before its save): answered until it asks nothing.
   const tellAside = async (): Promise<void> => {
-    const side = d.aside?.();
-    if (side !== undefined) for (const effect of stepOnce(side)) await d.perform(effect);
+    for (let side = d.aside?.(); side !== undefined;) {
+      let answer: E | undefined;
+      for (const effect of stepOnce(side)) answer = (await d.perform(effect)) ?? answer;
+      side = answer;
+    }
   };
   let event = first;
   for (;;) {
@@ -87,7 +91,8 @@ export async function interpretSlice(ctx: SliceContext): Promise<RunResult> {
       perform: (effect) => perform(effect, ctx),
       result: () => run.result,
       aside: () => {
-        if (run.sent.length === 0) return undefined;
+        // Told once the core holds no save: a halt's reads come between its save and what follows it, sent notices too.
+        if (run.sent.length === 0 || run.model.pendingSave) return undefined;
         const results = run.sent;
         run.sent = [];
         return { type: 'noticesSent', results };

@@ -13,6 +13,9 @@ import { createHash } from 'node:crypto';
 import type { CheckpointStore } from '../checkpoint/types.js';
 import { type LoopState, parseLoopState } from '../core/state.js';
 import type { OpenRecord } from '../issues/types.js';
+import { branchLeft } from '../core/haltReads.js';
+
+export { branchLeft };
 
 /** A short digest of each open issue's record, by id. */
 export function issueDigests(records: ReadonlyMap<string, OpenRecord>): Record<string, string> {
@@ -33,11 +36,6 @@ export function changedSinceHalt(
 ): Array<[string, OpenRecord]> {
   if (!digests) return [];
   return [...records].filter(([id, r]) => digests[id] !== digestOf(r.record));
-}
-
-/** The branch a loop left checked out with edits in it: its escalated cycle's (parked), or the cycle in flight. */
-export function branchLeft(loop: Pick<LoopState, 'parkedBranch' | 'currentCycle'>): string | undefined {
-  return loop.parkedBranch ?? loop.currentCycle?.branch;
 }
 
 /**

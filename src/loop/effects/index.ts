@@ -12,6 +12,7 @@ import { next, sleep } from './clock.js';
 import type { Handler, Handlers, SliceContext } from './context.js';
 import { checkSource, readIssues, updateIssues } from './issues.js';
 import { appendError, log, save } from './journal.js';
+import { readBaseTip, readLeftIssues } from './haltReads.js';
 import { commitCycle, finishCycle } from './landing.js';
 import { recordHalt, sendNotice } from './notices.js';
 import { keepOpenCycle, shelveCycle, verifyLane } from './shelve.js';
@@ -26,6 +27,8 @@ export type { Handler, Handlers, Ports, SliceContext, SliceRun } from './context
 export const handlers: Handlers = {
   log,
   save,
+  readBaseTip,
+  readLeftIssues,
   appendError,
   next,
   sleep,
