@@ -65,17 +65,6 @@ export const implementSettings = {
 };
 
 /**
- * A workflow's iteration for the core's own tests: it starts by asking for the cycle's issues (its
- * model: the baseline it was given) and is never stepped further (they feed `iterated` instead).
- */
-export const startOnlyMachine: IterationMachine = {
-  start: (_before, baseline) => ({ sub: { baseline }, effects: [{ kind: 'readCycleIssues' }] }),
-  step: (_sub, event) => {
-    throw new Error(`the core's tests step no iteration (${event.type})`);
-  },
-};
-
-/**
  * A workflow's iteration for the core's own tests, a stub: it starts by asking for the cycle's
  * issues (its model: the baseline it was given); a model that holds an outcome (`finishing`)
  * finishes with it at its next event, as a workflow's machine does, and the core folds it in.

@@ -8,7 +8,7 @@ import { foldIteration, iterationDelta } from '../../src/core/fold.js';
 import { type CoreConfig, initialModel, step } from '../../src/core/slice.js';
 import { type LoopState, initialLoopState } from '../../src/core/state.js';
 import { emptyRun } from '../../src/verdict/results.js';
-import { cycle, startOnlyMachine } from './fixtures.js';
+import { cycle, stubMachine } from './fixtures.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const config = (rest: Partial<CoreConfig> = {}): CoreConfig => ({
@@ -16,7 +16,7 @@ const config = (rest: Partial<CoreConfig> = {}): CoreConfig => ({
   checkpointId: 'cp-1',
   publishes: false,
   branches: true,
-  machine: startOnlyMachine,
+  machine: stubMachine,
   ...rest,
 });
 const loop = (over: Partial<LoopState> = {}): LoopState => ({

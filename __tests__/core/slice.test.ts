@@ -22,7 +22,7 @@ import {
   step as coreStep,
 } from '../../src/core/slice.js';
 import { type LoopState, type Notice, type OutboxEntry, initialLoopState } from '../../src/core/state.js';
-import { cycle, startOnlyMachine } from './fixtures.js';
+import { cycle, finishing, stubMachine } from './fixtures.js';
 
 const T0 = Date.parse('2026-11-25T10:00:00Z');
 
@@ -32,7 +32,7 @@ function config(over: Partial<CoreConfig['settings']> = {}, rest: Partial<CoreCo
     checkpointId: 'cp-1',
     publishes: false,
     branches: true,
-    machine: startOnlyMachine,
+    machine: stubMachine,
     ...rest,
   };
 }
@@ -45,12 +45,35 @@ function model(loop: Partial<LoopState> = {}, over: Partial<SliceModel> = {}): S
   return { ...initialModel({ ...initialLoopState(10), baseBranch: 'main', ...loop }, T0), ...over };
 }
 
+/** What a test tells the core: an event, or the workflow's iteration finishing (`finished`). */
+type Told = Event | { finishes: IterationOutcome; now: number };
+
+/**
+ * The workflow's iteration finishes with this outcome, ended at `now`: an iteration of the stub
+ * machine (fixtures.ts) in flight on the loop as the core then holds it finishes at its next event
+ * (the cycle's issues read), and the core folds what it changed of the parts an iteration writes
+ * (those of `state`) into the loop, as for a workflow's machine.
+ */
+const finished = (outcome: Partial<IterationOutcome> & { state: LoopState }, now = T0): Told => ({
+  finishes: outcome,
+  now,
+});
+
+/** The model and event that tell the core `t`. */
+function toldAs(m: SliceModel, t: Told): [SliceModel, Event] {
+  if (!('finishes' in t)) return [m, t];
+  const { state, ...rest } = t.finishes;
+  const written = Object.fromEntries(ITERATION_FIELDS.map((k) => [k, state[k]]));
+  const outcome = { ...rest, state: { ...m.loop, ...written } as LoopState };
+  return [finishing(m, outcome), { type: 'cycleIssuesRead', issues: [], now: t.now }];
+}
+
 /**
  * The core's step with a halted loop's reads (src/core/haltReads.ts) answered at once, nothing read:
  * its effects around them, as one step. The reads' own tests ('a halt's reads') use the core's step.
  */
-function step(m: SliceModel, e: Event, cfg: CoreConfig) {
-  let s = coreStep(m, e, cfg);
+function step(before: SliceModel, t: Told, cfg: CoreConfig) {
+  let s = coreStep(...toldAs(before, t), cfg);
   const effects: Effect[] = [];
   for (
     let last = s.effects.at(-1);
@@ -64,7 +87,7 @@ function step(m: SliceModel, e: Event, cfg: CoreConfig) {
 }
 
 /** Feeds events in order; returns the last step. */
-function run(m: SliceModel, cfg: CoreConfig, ...events: Event[]) {
+function run(m: SliceModel, cfg: CoreConfig, ...events: Told[]) {
   let s = { model: m, effects: [] as Effect[] };
   for (const e of events) s = step(s.model, e, cfg);
   return s;
@@ -83,12 +106,6 @@ const escalatedAt = (iteration: number, id: string, fingerprint: string) => ({
   fingerprints: { [id]: fingerprint },
 });
 const tick = (now = T0): Event => ({ type: 'tick', now, aborted: false });
-/** The iteration's outcome as the core is told it: the parts of `state` an iteration writes, as its delta. */
-const iterated = ({ state, ...outcome }: Partial<IterationOutcome> & { state: LoopState }, now = T0): Event => ({
-  type: 'iterated',
-  outcome: { ...outcome, delta: Object.fromEntries(ITERATION_FIELDS.map((k) => [k, state[k]])) },
-  now,
-});
 /** A baseline that gives no verdict: red, and not read per test. */
 const unreadable: BaselineDelta = { key: 'k', source: 'ran', run: emptyRun(1) };
 
@@ -169,7 +186,7 @@ describe('the core: picking the work', () => {
 
   it('issue 14: an escalation records the fingerprints its cycle started with', () => {
     const m = model({ currentCycle: { ...cycle(), fingerprints: { 'a-1': 'f1' } }, iteration: 4 });
-    const s = step(m, iterated({ state: m.loop, escalate: { reason: 'stuck', bounceLoop: false } }), config());
+    const s = step(m, finished({ state: m.loop, escalate: { reason: 'stuck', bounceLoop: false } }), config());
     expect(s.model.loop.escalations.at(-1)?.fingerprints).toEqual({ 'a-1': 'f1' });
   });
 
@@ -237,7 +254,7 @@ describe('the core: bounds', () => {
     const share = run(withCycle({ iteration: 10 }), job, tick());
     expect(find(share.effects, 'recordHalt')).toMatchObject({ halt: { reason: 'max_iterations' }, jobLocal: true });
     const m = withCycle({});
-    const moved = step(m, iterated({ state: m.loop, halt: { reason: 'repository_moved', message: 'moved' } }), job);
+    const moved = step(m, finished({ state: m.loop, halt: { reason: 'repository_moved', message: 'moved' } }), job);
     expect(find(moved.effects, 'recordHalt')?.halt.reason).toBe('repository_moved');
     expect(find(moved.effects, 'recordHalt')?.jobLocal).toBeUndefined();
     const serial = run(withCycle({ iteration: 10 }), config(), tick());
@@ -325,7 +342,7 @@ describe('the core: one cycle', () => {
     const c = cycle();
     const m = model({ currentCycle: c }, { cycle: c });
     const after = { ...m.loop, iteration: 1, issuesClosed: ['a-1'] };
-    const s1 = step(m, iterated({ state: after, cycleDone: true }), config());
+    const s1 = step(m, finished({ state: after, cycleDone: true }), config());
     expect(kinds(s1.effects)).toEqual(['verifyLane', 'checkSource']);
     expect(find(s1.effects, 'verifyLane')?.what).toBe('go on after iteration 1');
     const s2 = step(s1.model, { type: 'sourceChecked' }, config());
@@ -353,7 +370,7 @@ describe('the core: one cycle', () => {
       { kind: 'close' as const, id: 'a-1', note: 'agent-loop: accepted at iteration 1' },
       { kind: 'markNoChange' as const, id: 'a-2', note: 'no change was needed', close: false },
     ];
-    const s = step(m, iterated({ state: m.loop, cycleDone: true, issueActions: actions }), config());
+    const s = step(m, finished({ state: m.loop, cycleDone: true, issueActions: actions }), config());
     // Nothing is done to the issues before the iteration is saved (a kill there ran the agent again).
     expect(kinds(s.effects)).toEqual(['verifyLane', 'checkSource']);
     const landing = step(s.model, { type: 'sourceChecked' }, config());
@@ -375,7 +392,7 @@ describe('the core: one cycle', () => {
     // An iteration's halt that carries actions (no cycle to land) still does them at once.
     const halted = step(
       m,
-      iterated({ state: m.loop, issueActions: actions, halt: { reason: 'stuck', message: 'stuck' } }),
+      finished({ state: m.loop, issueActions: actions, halt: { reason: 'stuck', message: 'stuck' } }),
       config(),
     );
     expect(find(halted.effects, 'updateIssues')?.actions).toEqual(actions);
@@ -384,7 +401,7 @@ describe('the core: one cycle', () => {
   it('a cycle that needed no change is dropped, not merged', () => {
     const c = cycle();
     const m = model({ currentCycle: c }, { cycle: c });
-    const s = run(m, config(), iterated({ state: m.loop, cycleDone: true, noChange: true }), { type: 'sourceChecked' });
+    const s = run(m, config(), finished({ state: m.loop, cycleDone: true, noChange: true }), { type: 'sourceChecked' });
     expect(find(s.effects, 'finishCycle')).toEqual({ kind: 'finishCycle', cycle: c, noChange: true });
   });
 
@@ -392,7 +409,7 @@ describe('the core: one cycle', () => {
     // Its issue's close changed the repository's issues file: a change to commit and land, not a branch to drop.
     const c = cycle();
     const m = model({ currentCycle: c }, { cycle: c });
-    const s = run(m, config({ closeOnBranch: true }), iterated({ state: m.loop, cycleDone: true, noChange: true }), {
+    const s = run(m, config({ closeOnBranch: true }), finished({ state: m.loop, cycleDone: true, noChange: true }), {
       type: 'sourceChecked',
     });
     expect(find(s.effects, 'finishCycle')).toEqual({ kind: 'finishCycle', cycle: c, noChange: false });
@@ -403,7 +420,7 @@ describe('the core: one cycle', () => {
     const m = model({ currentCycle: cycle() });
     const s = step(
       m,
-      iterated({ state: m.loop, violation: { x: 1 }, halt: { reason: 'repository_moved', message: 'moved' } }),
+      finished({ state: m.loop, violation: { x: 1 }, halt: { reason: 'repository_moved', message: 'moved' } }),
       config(),
     );
     expect(kinds(s.effects)).toEqual(['appendError', 'recordHalt', 'save', 'sendNotice', 'done']);
@@ -414,7 +431,7 @@ describe('the core: one cycle', () => {
 describe('the core: escalation and failure loops', () => {
   const escalating = (consecutive: number, cfg: CoreConfig, bounceLoop = false) => {
     const m = model({ currentCycle: cycle(), iteration: 4, consecutiveEscalations: consecutive });
-    return step(m, iterated({ state: m.loop, escalate: { reason: 'tests kept failing', bounceLoop } }), cfg);
+    return step(m, finished({ state: m.loop, escalate: { reason: 'tests kept failing', bounceLoop } }), cfg);
   };
 
   it('an escalation below the limit shelves the cycle’s work, labels the issue and goes on', () => {
@@ -475,7 +492,7 @@ describe('the core: escalation and failure loops', () => {
 describe('the core: rate limits', () => {
   it('waits within the slice, saving before and after', () => {
     const m = model({ currentCycle: cycle() });
-    const s = step(m, iterated({ state: m.loop, waitMs: 30_000 }), config());
+    const s = step(m, finished({ state: m.loop, waitMs: 30_000 }), config());
     expect(kinds(s.effects)).toEqual(['verifyLane', 'log:rate.limited', 'save', 'sleep']);
     const woke = step(s.model, { type: 'woke', now: T0 + 30_000 }, config());
     expect(kinds(woke.effects)).toEqual(['save', 'next']);
@@ -483,7 +500,7 @@ describe('the core: rate limits', () => {
 
   it('a window past the slice’s end is recorded (rounded up to the second) and the slice ends', () => {
     const m = model({ currentCycle: cycle() });
-    const s = step(m, iterated({ state: m.loop, waitMs: 90_500 }), config({}, { deadline: T0 + 60_000 }));
+    const s = step(m, finished({ state: m.loop, waitMs: 90_500 }), config({}, { deadline: T0 + 60_000 }));
     expect(s.model.loop.rateLimitedUntil).toBe('2026-11-25T10:01:31Z');
     expect(find(s.effects, 'done')?.status).toBe('continuing');
   });
@@ -562,7 +579,7 @@ describe('the core: the outbox (finished work still to land)', () => {
     const c = cycle();
     const m = model({ currentCycle: c }, { cycle: c });
     const publishes = config({}, { publishes: true });
-    const s1 = run(m, publishes, iterated({ state: { ...m.loop, iteration: 1 }, cycleDone: true }), {
+    const s1 = run(m, publishes, finished({ state: { ...m.loop, iteration: 1 }, cycleDone: true }), {
       type: 'sourceChecked',
     });
     expect(kinds(s1.effects)).toEqual(['save', 'commitCycle']);
@@ -601,7 +618,7 @@ describe('the core: the outbox (finished work still to land)', () => {
     const s1 = run(
       m,
       publishes,
-      iterated({ state: done, cycleDone: true }),
+      finished({ state: done, cycleDone: true }),
       { type: 'sourceChecked' },
       {
         type: 'cycleCommitted',
@@ -618,7 +635,7 @@ describe('the core: the outbox (finished work still to land)', () => {
     });
     expect(find(landed.effects, 'save')?.loop).toMatchObject({ issuesClosed: c.issueIds, outbox: [] });
     // Where nothing is published (a local merge), the issues count as closed at once, as before.
-    const local = run(m, config(), iterated({ state: done, cycleDone: true }), { type: 'sourceChecked' });
+    const local = run(m, config(), finished({ state: done, cycleDone: true }), { type: 'sourceChecked' });
     expect(find(local.effects, 'save')?.loop.issuesClosed).toEqual(c.issueIds);
   });
 
@@ -654,7 +671,7 @@ describe('the core: the outbox (finished work still to land)', () => {
     const s = run(
       m,
       config({}, { publishes: true }),
-      iterated({ state: { ...m.loop, iteration: 1 }, cycleDone: true }),
+      finished({ state: { ...m.loop, iteration: 1 }, cycleDone: true }),
       { type: 'sourceChecked' },
       {
         type: 'refused',
@@ -742,7 +759,7 @@ describe('the core: notices (issue 14: the escalation label and comment, the Dis
   const started: Event = { type: 'started', now: T0 };
   const escalated = () => {
     const m = model({ currentCycle: cycle(), iteration: 4 });
-    return step(m, iterated({ state: m.loop, escalate: { reason: 'stuck', bounceLoop: false } }), config());
+    return step(m, finished({ state: m.loop, escalate: { reason: 'stuck', bounceLoop: false } }), config());
   };
 
   it('an escalation is recorded in the outbox and saved before it is sent; done, it leaves at the next save', () => {
@@ -923,14 +940,14 @@ describe('the core: claims and leases (issue 14)', () => {
 
   it('a rate-limit wait within the slice renews the claim first, until the wait’s end plus a lease', () => {
     const m = model({ currentCycle: cycle(), iteration: 4 }, { claimHeld: true, claimRenewedAt: 4 });
-    const s = step(m, iterated({ state: m.loop, waitMs: 2 * 3_600_000 }), leased());
+    const s = step(m, finished({ state: m.loop, waitMs: 2 * 3_600_000 }), leased());
     expect(kinds(s.effects)).toEqual(['verifyLane', 'log:rate.limited', 'save', 'renewClaim', 'sleep']);
     expect(find(s.effects, 'renewClaim')?.expires).toBe('2026-11-25T13:05:00Z');
   });
 
   it('the claim is released when the cycle lands or (with the escalation notice) is escalated; kept (until it expires) when the slice ends with the cycle in flight', () => {
     const m = model({ currentCycle: cycle(), iteration: 4 }, { claimHeld: true, claimRenewedAt: 4 });
-    const escalated = step(m, iterated({ state: m.loop, escalate: { reason: 'r', bounceLoop: false } }), leased());
+    const escalated = step(m, finished({ state: m.loop, escalate: { reason: 'r', bounceLoop: false } }), leased());
     // The escalation's release is part of its notice (saved before it is sent), after the label: a run
     // killed before the release leaves it to the next run, which sends the notice again.
     expect(kinds(escalated.effects)).not.toContain('releaseClaim');
@@ -942,7 +959,7 @@ describe('the core: claims and leases (issue 14)', () => {
       expect.objectContaining({ kind: 'markEscalated', releaseClaims: true }),
     ]);
     expect(escalated.model.claimHeld).toBe(false);
-    const unleased = step(m, iterated({ state: m.loop, escalate: { reason: 'r', bounceLoop: false } }), config());
+    const unleased = step(m, finished({ state: m.loop, escalate: { reason: 'r', bounceLoop: false } }), config());
     expect(find(unleased.effects, 'sendNotice')?.notice.what).not.toHaveProperty('releaseClaims');
 
     const entry: OutboxEntry = {
@@ -997,7 +1014,7 @@ describe('the core: claims and leases (issue 14)', () => {
       const m = model({ currentCycle: mine, iteration: 4, history }, { claimHeld: true, claimRenewedAt: 3 });
       const s = step(m, tick(T0 + 600_000), leased());
       expect(find(s.effects, 'holdClaim')?.progress).toEqual({ state: 'working', iterations: 3, costUsd: 0.75 });
-      const waiting = step({ ...m, claimRenewedAt: 4 }, iterated({ state: m.loop, waitMs: 60_000 }), leased());
+      const waiting = step({ ...m, claimRenewedAt: 4 }, finished({ state: m.loop, waitMs: 60_000 }), leased());
       expect(find(waiting.effects, 'renewClaim')?.progress).toEqual({ state: 'working', iterations: 3, costUsd: 0.75 });
     });
 
@@ -1038,7 +1055,7 @@ describe('the core: claims and leases (issue 14)', () => {
 
     it("the escalation's notice carries the cycle's iterations and spend for the release after its label", () => {
       const m = model({ currentCycle: mine, iteration: 4, history }, { claimHeld: true, claimRenewedAt: 4 });
-      const escalated = step(m, iterated({ state: m.loop, escalate: { reason: 'r', bounceLoop: false } }), leased());
+      const escalated = step(m, finished({ state: m.loop, escalate: { reason: 'r', bounceLoop: false } }), leased());
       expect(find(escalated.effects, 'sendNotice')?.notice.what).toMatchObject({
         kind: 'markEscalated',
         releaseClaims: true,
@@ -1112,7 +1129,7 @@ describe('the core: the protocol, over every event in many states', () => {
               },
             ),
           );
-  const events = (m: SliceModel): Event[] => [
+  const events = (m: SliceModel): Told[] => [
     { type: 'started', now: T0 },
     tick(),
     { type: 'tick', now: T0, aborted: true },
@@ -1123,10 +1140,10 @@ describe('the core: the protocol, over every event in many states', () => {
     { type: 'sourceChecked', unreadable: { reason: 'source_unreadable', message: 'x' } },
     { type: 'cycleOpened', cycle: cycle() },
     { type: 'baselineRan', baseline: { key: 'k', source: 'seen' } },
-    iterated({ state: m.loop }),
-    iterated({ state: m.loop, cycleDone: true }),
-    iterated({ state: m.loop, escalate: { reason: 'r', bounceLoop: false } }),
-    iterated({ state: m.loop, waitMs: 1000 }),
+    finished({ state: m.loop }),
+    finished({ state: m.loop, cycleDone: true }),
+    finished({ state: m.loop, escalate: { reason: 'r', bounceLoop: false } }),
+    finished({ state: m.loop, waitMs: 1000 }),
     { type: 'cycleCommitted', tip: 'c'.repeat(40), committed: true },
     { type: 'cycleCommitted', committed: false },
     { type: 'cycleFinished' },
@@ -1176,7 +1193,7 @@ describe('the core: a checklist item ticked as its test is done (issue 15)', () 
 
   it('is a notice: saved in the checkpoint before it is sent, then dropped once done', () => {
     const m = model({ currentCycle: cycle(), iteration: 4 });
-    const s = step(m, iterated({ state: m.loop, issueActions: [item] }), config());
+    const s = step(m, finished({ state: m.loop, issueActions: [item] }), config());
     const sent = find(s.effects, 'sendNotice')!.notice;
     expect(sent.what).toEqual(item);
     const at = kinds(s.effects);
@@ -1192,7 +1209,7 @@ describe('the core: a checklist item ticked as its test is done (issue 15)', () 
     const c = cycle();
     const m = model({ currentCycle: c, iteration: 4 }, { cycle: c });
     const close = { kind: 'close' as const, id: 'a-1', note: 'done' };
-    const s = run(m, config(), iterated({ state: m.loop, cycleDone: true, issueActions: [item, close] }), {
+    const s = run(m, config(), finished({ state: m.loop, cycleDone: true, issueActions: [item, close] }), {
       type: 'sourceChecked',
     });
     expect(s.model.loop.notices).toEqual([]);
@@ -1261,7 +1278,7 @@ describe('the core: a halt whose advice is followed (issue 40)', () => {
     const secret = run(
       m,
       config(),
-      iterated({ state: judged, cycleDone: true }),
+      finished({ state: judged, cycleDone: true }),
       { type: 'sourceChecked' },
       {
         type: 'refused',
@@ -1270,7 +1287,7 @@ describe('the core: a halt whose advice is followed (issue 40)', () => {
       },
     );
     expect(find(secret.effects, 'save')?.loop).toMatchObject({ currentCycle: c, issuesClosed: [] });
-    const garbled = run(m, config(), iterated({ state: judged, cycleDone: true }), {
+    const garbled = run(m, config(), finished({ state: judged, cycleDone: true }), {
       type: 'sourceChecked',
       unreadable: { reason: 'source_unreadable', message: 'ISSUES UNREADABLE: x' },
     });

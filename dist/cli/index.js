@@ -29517,259 +29517,6 @@ function claimLost(m, lost, resumed) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/describe.ts
-/** `its-1 "Title", its-2 "Other"`. */
-function describeTargets(cycle) {
-    return cycle.issueIds.map((id, i) => `${id} "${cycle.titles[i] ?? ''}"`).join(', ');
-}
-/** A duration in seconds with one decimal: `2.5s`. */
-const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
-
-;// CONCATENATED MODULE: ./src/core/fold.ts
-/**
- * An iteration's outcome folded into the loop state by the core: the interpreter hands it what the
- * iteration changed (`IterationDelta`: only the parts an iteration may write, ITERATION_FIELDS), and
- * the core keeps every other part as it holds it. Pure.
- */
-
-const OWN = new Set(ITERATION_FIELDS);
-/**
- * What an iteration changed of the loop state it was given: the parts it may write that differ.
- * Throws when it wrote a part the core owns (a workflow's bug: the core would not see it).
- */
-function iterationDelta(before, after) {
-    const delta = {};
-    for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-        if (before[key] === after[key])
-            continue;
-        if (!OWN.has(key))
-            throw new Error(`agent-loop: an iteration changed the loop state's ${key}, which only the core writes`);
-        delta[key] = after[key];
-    }
-    return delta;
-}
-/** A workflow's outcome as the core is told it: its state as the delta from `before`. */
-function toIterated(before, outcome) {
-    const { state, ...rest } = outcome;
-    return { ...rest, delta: iterationDelta(before, state) };
-}
-/** The loop with an iteration's delta folded in. */
-function foldIteration(loop, delta) {
-    const next = { ...loop };
-    for (const [key, value] of Object.entries(delta)) {
-        if (value === undefined)
-            delete next[key];
-        else
-            next[key] = value;
-    }
-    return next;
-}
-
-;// CONCATENATED MODULE: ./src/core/inFlight.ts
-/**
- * The cycle in flight, where the engine knows there is one (an iteration, its baseline, an
- * escalation): a state without one there is a bug of the engine's, said as such instead of a
- * cast that lets it through as `undefined`. Pure.
- */
-function cycleInFlight(state) {
-    const cycle = state.currentCycle;
-    if (!cycle)
-        throw new Error('agent-loop: no cycle in flight where one was expected (a bug: please report it)');
-    return cycle;
-}
-
-;// CONCATENATED MODULE: ./src/core/escalate.ts
-/**
- * An escalated cycle: recorded in the checkpoint and the source (a notice), its work shelved; a
- * failure or bounce loop halts. Part of the core (src/core/slice.ts).
- */
-
-
-
-
-
-
-
-
-/** Records an escalated cycle in the checkpoint and the source; a failure or bounce loop halts. */
-function escalate(model, reason, bounceLoop, config) {
-    const { settings } = config;
-    let loop = model.loop;
-    const cycle = cycleInFlight(loop);
-    const record = escalationRecord(loop, cycle, reason, rfc3339(new Date(model.now)));
-    const note = record.note;
-    loop = {
-        ...loop,
-        issuesEscalated: [...loop.issuesEscalated, ...cycle.issueIds.filter((id) => !loop.issuesEscalated.includes(id))],
-        consecutiveEscalations: loop.consecutiveEscalations + 1,
-        totalEscalations: loop.totalEscalations + 1,
-        escalations: [...loop.escalations, record].slice(-100),
-    };
-    const effects = [
-        log('error', 'cycle.escalated', `Escalated ${describeTargets(cycle)}: ${reason} (${loop.consecutiveEscalations} escalation(s) in a row, limit ${settings.maxConsecutiveEscalations}).`, {
-            issueIds: cycle.issueIds,
-            reason,
-            steps: record.steps,
-            consecutiveEscalations: loop.consecutiveEscalations,
-            bounceLoop,
-        }),
-    ];
-    const halt = escalationHalt(loop, cycle, reason, bounceLoop, settings.maxConsecutiveEscalations);
-    // The escalated cycle is over: its claim is released after the label (the escalated label keeps runs
-    // off it), as part of the same notice, so a run killed before the release leaves it to the next run.
-    const leased = config.leaseMs !== undefined;
-    const claimState = leased ? { claimHeld: false } : {};
-    // The label and the note are a notice: recorded in the outbox, then sent (again by a later run until done).
-    // Record before act: the escalation and its notice are saved (with the halt, when it halts) before
-    // the wip: push and the label, so a run killed during either never works the cycle again.
-    const l = recordNotice({ ...model, ...claimState, loop: { ...loop, currentCycle: undefined } }, {
-        kind: 'markEscalated',
-        issueIds: cycle.issueIds,
-        note,
-        ...(leased ? { releaseClaims: true, progress: cycleProgress(loop, cycle, loop.iteration) } : {}),
-    });
-    const [recorded, send] = l.effects;
-    const shelve = [{ kind: 'shelveCycle', cycle, reason, halting: !!halt }];
-    if (halt && !config.publishes) {
-        // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
-        // branch and edits stay for inspection (the next run parks them).
-        const parked = { ...l.model, loop: { ...l.model.loop, parkedBranch: cycle.branch } };
-        return { model: parked, effects, halt, after: [send] };
-    }
-    if (halt)
-        return { model: l.model, effects, halt, after: [...shelve, send] };
-    return { model: l.model, effects: [...effects, recorded, ...shelve, send] };
-}
-/** The escalation as the checkpoint keeps it, with the note the issue gets. */
-function escalationRecord(loop, cycle, reason, at) {
-    const note = `agent-loop escalated this issue at iteration ${loop.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL}` +
-        ` label to let agent-loop try it again.`;
-    return {
-        issueIds: cycle.issueIds,
-        titles: cycle.titles,
-        iteration: loop.iteration,
-        steps: [...new Set(cycle.progress.trail)],
-        reason,
-        at,
-        note,
-        ...(cycle.lastFailure
-            ? { lastFailure: { ...cycle.lastFailure, tail: cycle.lastFailure.tail.slice(-OUTPUT_CHARS) } }
-            : {}),
-        ...(cycle.fingerprints ? { fingerprints: cycle.fingerprints } : {}),
-    };
-}
-/** The halt an escalation brings, if any: a bounce loop, or a failure loop at the escalations-in-a-row limit. */
-function escalationHalt(loop, cycle, reason, bounceLoop, maxConsecutiveEscalations) {
-    const refs = (ids) => ids.map(issueRef).join(', ');
-    if (bounceLoop)
-        return {
-            reason: 'bounce_loop',
-            message: `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)}` +
-                ` (${cycle.progress.trail.join(', ')})`,
-        };
-    if (loop.consecutiveEscalations >= maxConsecutiveEscalations) {
-        const recent = loop.escalations.slice(-loop.consecutiveEscalations).flatMap((e) => e.issueIds);
-        return {
-            reason: 'failure_loop',
-            message: `FAILURE LOOP DETECTED: ${loop.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
-        };
-    }
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/core/outcome.ts
-/**
- * An iteration's outcome, folded into the loop state (src/core/fold.ts) and acted on: its issue
- * actions, a halt, the finished cycle checked before it is recorded, an escalation, a rate-limit
- * wait. Part of the core (src/core/slice.ts).
- */
-
-
-
-
-
-
-
-/**
- * Beads issues where work is published (closeOnBranch): a cycle that needed no change still closed
- * its issue in the repository's issues file, a change that lands like any other (not a branch
- * dropped). Pure.
- */
-function landsAsChange(outcome, settings) {
-    return settings.closeOnBranch && outcome.noChange ? { ...outcome, noChange: false } : outcome;
-}
-function iterated(model, told, now, config) {
-    if (told.interrupted)
-        return finish({ ...model, now }, config, 'continuing', undefined, true);
-    const outcome = landsAsChange(told, config.settings);
-    let m = { ...model, now, loop: foldIteration(model.loop, outcome.delta), outcome };
-    const effects = outcome.violation ? [{ kind: 'appendError', entry: outcome.violation }] : [];
-    // A finished cycle's issue actions go into the outbox with its work (sourceChecked); others are done now:
-    // a checklist item's tick as a notice (record before act), the rest at once.
-    if (outcome.issueActions?.length && !(outcome.cycleDone && !outcome.halt)) {
-        const now = outcome.issueActions.filter((a) => a.kind !== 'tick');
-        if (now.length)
-            effects.push({ kind: 'updateIssues', actions: now });
-        for (const tick of outcome.issueActions.filter((a) => a.kind === 'tick')) {
-            const recorded = recordNotice(m, tick);
-            m = recorded.model;
-            effects.push(...recorded.effects);
-        }
-    }
-    if (outcome.halt)
-        return finish(m, config, 'halted', outcome.halt, false, effects);
-    // The agent stays in its lane: the iteration checked right after the agent ran; this covers what followed.
-    effects.push({ kind: 'verifyLane', what: `go on after iteration ${m.loop.iteration}` });
-    if (outcome.cycleDone) {
-        // A "finished" cycle that left the issues unreadable is not merged.
-        return { model: { ...m, checking: 'finishCycle' }, effects: [...effects, { kind: 'checkSource' }] };
-    }
-    const after = afterCycle(m, outcome, config);
-    return { model: after.model, effects: [...effects, ...after.effects] };
-}
-/** After the iteration (and its cycle's finish): escalation, the rate-limit wait, the checkpoint. */
-function afterCycle(model, outcome, config) {
-    let m = { ...model, outcome: undefined };
-    const effects = [];
-    if (outcome.escalate && m.loop.currentCycle) {
-        const e = escalate(m, outcome.escalate.reason, outcome.escalate.bounceLoop, config);
-        m = e.model;
-        effects.push(...e.effects);
-        if (e.halt)
-            return finish(m, config, 'halted', e.halt, false, effects, e.after);
-    }
-    if (outcome.waitMs !== undefined) {
-        const until = m.now + outcome.waitMs;
-        if (config.deadline !== undefined && until > config.deadline) {
-            // Whole seconds, rounded up: the next run must not start inside the window.
-            const rateLimitedUntil = rfc3339(new Date(Math.ceil(until / 1000) * 1000));
-            m = { ...m, loop: { ...m.loop, rateLimitedUntil } };
-            return finish(m, config, 'continuing', undefined, false, [
-                ...effects,
-                log('info', 'rate.limited', `Rate limited until ${rateLimitedUntil}, past this slice's end: the next run waits or resumes then.`, { rateLimitedUntil }),
-            ]);
-        }
-        m = { ...m, waking: 'retry' };
-        // The claim outlives the wait (issue 14): renewed now until the wait's end plus a lease.
-        const held = m.loop.currentCycle;
-        const renew = config.leaseMs !== undefined && held && m.claimHeld
-            ? [
-                {
-                    kind: 'renewClaim',
-                    issueIds: held.issueIds,
-                    expires: leaseEnd({ ...m, now: m.now + outcome.waitMs }, config.leaseMs),
-                    progress: working(m, held),
-                },
-            ]
-            : [];
-        effects.push(log('info', 'rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, {
-            waitMs: outcome.waitMs,
-        }), save(m), ...renew, { kind: 'sleep', ms: outcome.waitMs });
-        return { model: m, effects };
-    }
-    return { model: m, effects: [...effects, save(m), { kind: 'next' }] };
-}
-
 ;// CONCATENATED MODULE: ./src/verdict/messages.ts
 /** Up to `max` ids, then an ellipsis when there are more. */
 function firstIds(ids, max) {
@@ -29972,6 +29719,19 @@ function baselineProblem(run, command, say = surface()) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/core/inFlight.ts
+/**
+ * The cycle in flight, where the engine knows there is one (an iteration, its baseline, an
+ * escalation): a state without one there is a bug of the engine's, said as such instead of a
+ * cast that lets it through as `undefined`. Pure.
+ */
+function cycleInFlight(state) {
+    const cycle = state.currentCycle;
+    if (!cycle)
+        throw new Error('agent-loop: no cycle in flight where one was expected (a bug: please report it)');
+    return cycle;
+}
+
 ;// CONCATENATED MODULE: ./src/core/baseline.ts
 /**
  * A cycle's baseline as the core sees it: what the interpreter found or ran (`BaselineDelta`, the
@@ -30019,6 +29779,46 @@ const WAVE_JOB_HINT = [
     'or use absolute paths to the installed tools), or run without --parallel.',
 ].join(' ');
 
+;// CONCATENATED MODULE: ./src/core/fold.ts
+/**
+ * An iteration's outcome folded into the loop state by the core: the interpreter hands it what the
+ * iteration changed (`IterationDelta`: only the parts an iteration may write, ITERATION_FIELDS), and
+ * the core keeps every other part as it holds it. Pure.
+ */
+
+const OWN = new Set(ITERATION_FIELDS);
+/**
+ * What an iteration changed of the loop state it was given: the parts it may write that differ.
+ * Throws when it wrote a part the core owns (a workflow's bug: the core would not see it).
+ */
+function iterationDelta(before, after) {
+    const delta = {};
+    for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+        if (before[key] === after[key])
+            continue;
+        if (!OWN.has(key))
+            throw new Error(`agent-loop: an iteration changed the loop state's ${key}, which only the core writes`);
+        delta[key] = after[key];
+    }
+    return delta;
+}
+/** A workflow's outcome as the core is told it: its state as the delta from `before`. */
+function toIterated(before, outcome) {
+    const { state, ...rest } = outcome;
+    return { ...rest, delta: iterationDelta(before, state) };
+}
+/** The loop with an iteration's delta folded in. */
+function foldIteration(loop, delta) {
+    const next = { ...loop };
+    for (const [key, value] of Object.entries(delta)) {
+        if (value === undefined)
+            delete next[key];
+        else
+            next[key] = value;
+    }
+    return next;
+}
+
 ;// CONCATENATED MODULE: ./src/core/iteration.ts
 /** Splits a step's effects at its end: the effects before it, and the outcome when it finished. */
 function untilFinish(effects) {
@@ -30039,6 +29839,207 @@ function readingIssuesFirst(step) {
         }),
         step: (sub, event) => step(sub, event),
     };
+}
+
+;// CONCATENATED MODULE: ./src/core/describe.ts
+/** `its-1 "Title", its-2 "Other"`. */
+function describeTargets(cycle) {
+    return cycle.issueIds.map((id, i) => `${id} "${cycle.titles[i] ?? ''}"`).join(', ');
+}
+/** A duration in seconds with one decimal: `2.5s`. */
+const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
+
+;// CONCATENATED MODULE: ./src/core/escalate.ts
+/**
+ * An escalated cycle: recorded in the checkpoint and the source (a notice), its work shelved; a
+ * failure or bounce loop halts. Part of the core (src/core/slice.ts).
+ */
+
+
+
+
+
+
+
+
+/** Records an escalated cycle in the checkpoint and the source; a failure or bounce loop halts. */
+function escalate(model, reason, bounceLoop, config) {
+    const { settings } = config;
+    let loop = model.loop;
+    const cycle = cycleInFlight(loop);
+    const record = escalationRecord(loop, cycle, reason, rfc3339(new Date(model.now)));
+    const note = record.note;
+    loop = {
+        ...loop,
+        issuesEscalated: [...loop.issuesEscalated, ...cycle.issueIds.filter((id) => !loop.issuesEscalated.includes(id))],
+        consecutiveEscalations: loop.consecutiveEscalations + 1,
+        totalEscalations: loop.totalEscalations + 1,
+        escalations: [...loop.escalations, record].slice(-100),
+    };
+    const effects = [
+        log('error', 'cycle.escalated', `Escalated ${describeTargets(cycle)}: ${reason} (${loop.consecutiveEscalations} escalation(s) in a row, limit ${settings.maxConsecutiveEscalations}).`, {
+            issueIds: cycle.issueIds,
+            reason,
+            steps: record.steps,
+            consecutiveEscalations: loop.consecutiveEscalations,
+            bounceLoop,
+        }),
+    ];
+    const halt = escalationHalt(loop, cycle, reason, bounceLoop, settings.maxConsecutiveEscalations);
+    // The escalated cycle is over: its claim is released after the label (the escalated label keeps runs
+    // off it), as part of the same notice, so a run killed before the release leaves it to the next run.
+    const leased = config.leaseMs !== undefined;
+    const claimState = leased ? { claimHeld: false } : {};
+    // The label and the note are a notice: recorded in the outbox, then sent (again by a later run until done).
+    // Record before act: the escalation and its notice are saved (with the halt, when it halts) before
+    // the wip: push and the label, so a run killed during either never works the cycle again.
+    const l = recordNotice({ ...model, ...claimState, loop: { ...loop, currentCycle: undefined } }, {
+        kind: 'markEscalated',
+        issueIds: cycle.issueIds,
+        note,
+        ...(leased ? { releaseClaims: true, progress: cycleProgress(loop, cycle, loop.iteration) } : {}),
+    });
+    const [recorded, send] = l.effects;
+    const shelve = [{ kind: 'shelveCycle', cycle, reason, halting: !!halt }];
+    if (halt && !config.publishes) {
+        // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
+        // branch and edits stay for inspection (the next run parks them).
+        const parked = { ...l.model, loop: { ...l.model.loop, parkedBranch: cycle.branch } };
+        return { model: parked, effects, halt, after: [send] };
+    }
+    if (halt)
+        return { model: l.model, effects, halt, after: [...shelve, send] };
+    return { model: l.model, effects: [...effects, recorded, ...shelve, send] };
+}
+/** The escalation as the checkpoint keeps it, with the note the issue gets. */
+function escalationRecord(loop, cycle, reason, at) {
+    const note = `agent-loop escalated this issue at iteration ${loop.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL}` +
+        ` label to let agent-loop try it again.`;
+    return {
+        issueIds: cycle.issueIds,
+        titles: cycle.titles,
+        iteration: loop.iteration,
+        steps: [...new Set(cycle.progress.trail)],
+        reason,
+        at,
+        note,
+        ...(cycle.lastFailure
+            ? { lastFailure: { ...cycle.lastFailure, tail: cycle.lastFailure.tail.slice(-OUTPUT_CHARS) } }
+            : {}),
+        ...(cycle.fingerprints ? { fingerprints: cycle.fingerprints } : {}),
+    };
+}
+/** The halt an escalation brings, if any: a bounce loop, or a failure loop at the escalations-in-a-row limit. */
+function escalationHalt(loop, cycle, reason, bounceLoop, maxConsecutiveEscalations) {
+    const refs = (ids) => ids.map(issueRef).join(', ');
+    if (bounceLoop)
+        return {
+            reason: 'bounce_loop',
+            message: `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)}` +
+                ` (${cycle.progress.trail.join(', ')})`,
+        };
+    if (loop.consecutiveEscalations >= maxConsecutiveEscalations) {
+        const recent = loop.escalations.slice(-loop.consecutiveEscalations).flatMap((e) => e.issueIds);
+        return {
+            reason: 'failure_loop',
+            message: `FAILURE LOOP DETECTED: ${loop.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
+        };
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/core/outcome.ts
+/**
+ * An iteration's outcome, folded into the loop state (src/core/fold.ts) and acted on: its issue
+ * actions, a halt, the finished cycle checked before it is recorded, an escalation, a rate-limit
+ * wait. Part of the core (src/core/slice.ts).
+ */
+
+
+
+
+
+
+
+/**
+ * Beads issues where work is published (closeOnBranch): a cycle that needed no change still closed
+ * its issue in the repository's issues file, a change that lands like any other (not a branch
+ * dropped). Pure.
+ */
+function landsAsChange(outcome, settings) {
+    return settings.closeOnBranch && outcome.noChange ? { ...outcome, noChange: false } : outcome;
+}
+/** A workflow's iteration finished (its sub-machine, src/core/iterationSteps.ts): its outcome folded in and acted on. */
+function iterationFinished(model, told, now, config) {
+    if (told.interrupted)
+        return finish({ ...model, now }, config, 'continuing', undefined, true);
+    const outcome = landsAsChange(told, config.settings);
+    let m = { ...model, now, loop: foldIteration(model.loop, outcome.delta), outcome };
+    const effects = outcome.violation ? [{ kind: 'appendError', entry: outcome.violation }] : [];
+    // A finished cycle's issue actions go into the outbox with its work (sourceChecked); others are done now:
+    // a checklist item's tick as a notice (record before act), the rest at once.
+    if (outcome.issueActions?.length && !(outcome.cycleDone && !outcome.halt)) {
+        const now = outcome.issueActions.filter((a) => a.kind !== 'tick');
+        if (now.length)
+            effects.push({ kind: 'updateIssues', actions: now });
+        for (const tick of outcome.issueActions.filter((a) => a.kind === 'tick')) {
+            const recorded = recordNotice(m, tick);
+            m = recorded.model;
+            effects.push(...recorded.effects);
+        }
+    }
+    if (outcome.halt)
+        return finish(m, config, 'halted', outcome.halt, false, effects);
+    // The agent stays in its lane: the iteration checked right after the agent ran; this covers what followed.
+    effects.push({ kind: 'verifyLane', what: `go on after iteration ${m.loop.iteration}` });
+    if (outcome.cycleDone) {
+        // A "finished" cycle that left the issues unreadable is not merged.
+        return { model: { ...m, checking: 'finishCycle' }, effects: [...effects, { kind: 'checkSource' }] };
+    }
+    const after = afterCycle(m, outcome, config);
+    return { model: after.model, effects: [...effects, ...after.effects] };
+}
+/** After the iteration (and its cycle's finish): escalation, the rate-limit wait, the checkpoint. */
+function afterCycle(model, outcome, config) {
+    let m = { ...model, outcome: undefined };
+    const effects = [];
+    if (outcome.escalate && m.loop.currentCycle) {
+        const e = escalate(m, outcome.escalate.reason, outcome.escalate.bounceLoop, config);
+        m = e.model;
+        effects.push(...e.effects);
+        if (e.halt)
+            return finish(m, config, 'halted', e.halt, false, effects, e.after);
+    }
+    if (outcome.waitMs !== undefined) {
+        const until = m.now + outcome.waitMs;
+        if (config.deadline !== undefined && until > config.deadline) {
+            // Whole seconds, rounded up: the next run must not start inside the window.
+            const rateLimitedUntil = rfc3339(new Date(Math.ceil(until / 1000) * 1000));
+            m = { ...m, loop: { ...m.loop, rateLimitedUntil } };
+            return finish(m, config, 'continuing', undefined, false, [
+                ...effects,
+                log('info', 'rate.limited', `Rate limited until ${rateLimitedUntil}, past this slice's end: the next run waits or resumes then.`, { rateLimitedUntil }),
+            ]);
+        }
+        m = { ...m, waking: 'retry' };
+        // The claim outlives the wait (issue 14): renewed now until the wait's end plus a lease.
+        const held = m.loop.currentCycle;
+        const renew = config.leaseMs !== undefined && held && m.claimHeld
+            ? [
+                {
+                    kind: 'renewClaim',
+                    issueIds: held.issueIds,
+                    expires: leaseEnd({ ...m, now: m.now + outcome.waitMs }, config.leaseMs),
+                    progress: working(m, held),
+                },
+            ]
+            : [];
+        effects.push(log('info', 'rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, {
+            waitMs: outcome.waitMs,
+        }), save(m), ...renew, { kind: 'sleep', ms: outcome.waitMs });
+        return { model: m, effects };
+    }
+    return { model: m, effects: [...effects, save(m), { kind: 'next' }] };
 }
 
 ;// CONCATENATED MODULE: ./src/core/iterationSteps.ts
@@ -30072,7 +30073,7 @@ function subStep(model, effects, before, config, now = model.now) {
     const held = model.iteration;
     if (!split.outcome || !held)
         return { model, effects: [...before, ...split.effects] };
-    const done = iterated({ ...model, iteration: undefined }, toIterated(held.before, split.outcome), now, config);
+    const done = iterationFinished({ ...model, iteration: undefined }, toIterated(held.before, split.outcome), now, config);
     return { model: done.model, effects: [...before, ...split.effects, ...done.effects] };
 }
 /**
@@ -30838,7 +30839,6 @@ function withRead(loop, fill) {
 
 
 
-
 function slice_step(model, event, config) {
     // A read before a halted loop's save answered: the save it held goes on (haltReads.ts).
     if (event.type === 'baseTipRead' || event.type === 'leftIssuesRead')
@@ -30869,8 +30869,6 @@ function route(model, event, config) {
             return cycleOpened(model, event);
         case 'baselineRan':
             return baselineRan(model, event, config);
-        case 'iterated':
-            return iterated(model, event.outcome, event.now, config);
         case 'cycleCommitted':
             return cycleCommitted(model, event);
         case 'cycleFinished':

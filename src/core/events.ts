@@ -172,12 +172,6 @@ export type Event =
   | { type: 'cycleOpened'; cycle: CycleState }
   /** The cycle's baseline, found or run (absent when interrupted): the core folds it in and judges it (src/core/baseline.ts). */
   | { type: 'baselineRan'; baseline?: BaselineDelta; interrupted?: boolean }
-  /**
-   * An iteration's outcome, whole: what the workflow's sub-machine comes to when it finishes
-   * (src/core/iteration.ts), folded in the same way; answers no effect of its own.
-   * `escalate.reason` already masked; `now` when the iteration ended.
-   */
-  | { type: 'iterated'; outcome: IteratedOutcome; now: number }
   /** The finished cycle's work committed on its branch: the commit that holds it (`committed`: a new one). */
   | { type: 'cycleCommitted'; tip?: string; committed: boolean }
   | { type: 'cycleFinished'; published?: PullRequestRecord; failed?: LandingFailure }

@@ -10,7 +10,7 @@ import type { SuiteRun } from '../verdict/results.js';
 import { type Effect, type Event } from './events.js';
 import { type CoreConfig, type SliceModel, type Step } from './model.js';
 import { save, finish } from './finish.js';
-import { iterated } from './outcome.js';
+import { iterationFinished } from './outcome.js';
 
 /** The workflow's iteration begins (its sub-machine, CoreConfig.machine), after `before` (the baseline kept, the checkpoint saved). */
 export function startIteration(
@@ -43,7 +43,12 @@ export function subStep(
   const split = untilFinish(effects);
   const held = model.iteration;
   if (!split.outcome || !held) return { model, effects: [...before, ...split.effects] };
-  const done = iterated({ ...model, iteration: undefined }, toIterated(held.before, split.outcome), now, config);
+  const done = iterationFinished(
+    { ...model, iteration: undefined },
+    toIterated(held.before, split.outcome),
+    now,
+    config,
+  );
   return { model: done.model, effects: [...before, ...split.effects, ...done.effects] };
 }
 

@@ -24,7 +24,8 @@ export function landsAsChange(
   return settings.closeOnBranch && outcome.noChange ? { ...outcome, noChange: false } : outcome;
 }
 
-export function iterated(model: SliceModel, told: IteratedOutcome, now: number, config: CoreConfig): Step {
+/** A workflow's iteration finished (its sub-machine, src/core/iterationSteps.ts): its outcome folded in and acted on. */
+export function iterationFinished(model: SliceModel, told: IteratedOutcome, now: number, config: CoreConfig): Step {
   if (told.interrupted) return finish({ ...model, now }, config, 'continuing', undefined, true);
   const outcome = landsAsChange(told, config.settings);
   let m: SliceModel = { ...model, now, loop: foldIteration(model.loop, outcome.delta), outcome };

@@ -21,7 +21,6 @@ import type { CycleState } from './state.js';
 import { type CoreConfig, type SliceModel, type Step } from './model.js';
 import { save, finish } from './finish.js';
 import { leaseEnd, claim, working, leaveClaimed, claimLost } from './claims.js';
-import { iterated } from './outcome.js';
 import { baselineRan, iterationStepped } from './iterationSteps.js';
 import { started, noticesSent, cycleFinished } from './landingSteps.js';
 import { woke, issuesUnlisted, sourceChecked, cycleOpened, cycleCommitted, refused } from './sliceEvents.js';
@@ -60,8 +59,6 @@ function route(model: SliceModel, event: Event, config: CoreConfig): Step {
       return cycleOpened(model, event);
     case 'baselineRan':
       return baselineRan(model, event, config);
-    case 'iterated':
-      return iterated(model, event.outcome, event.now, config);
     case 'cycleCommitted':
       return cycleCommitted(model, event);
     case 'cycleFinished':
