@@ -1186,6 +1186,44 @@ describe('the core: the protocol, over every event in many states', () => {
         }
     expect(steps).toBe(3 * 36 * 26);
   });
+
+  it('a halted loop’s reads (src/core/haltReads.ts): each asked alone and last, and every halted save holds what was read', () => {
+    const tip = 'f'.repeat(40);
+    const issues = { 'a-1': 'digest' };
+    let held = 0;
+    for (const cfg of configs)
+      for (const m of states)
+        for (const e of events(m)) {
+          let s = coreStep(...toldAs(m, e), cfg);
+          const effects: Effect[] = [];
+          for (;;) {
+            const asking = s.effects.filter(
+              (x) => ASKING.has(x.kind) || ENDING.has(x.kind) || x.kind.startsWith('read'),
+            );
+            expect(asking.length).toBeLessThanOrEqual(1);
+            if (asking.length) expect(s.effects.at(-1)).toBe(asking[0]);
+            effects.push(...s.effects);
+            const last = s.effects.at(-1);
+            if (last?.kind !== 'readBaseTip' && last?.kind !== 'readLeftIssues') break;
+            held++;
+            expect(s.model.pendingSave?.save.loop.halt).toBeDefined();
+            s = coreStep(
+              s.model,
+              last.kind === 'readBaseTip' ? { type: 'baseTipRead', tip } : { type: 'leftIssuesRead', issues },
+              cfg,
+            );
+          }
+          expect(s.model.pendingSave).toBeUndefined();
+          for (const x of effects) {
+            if (x.kind !== 'save' || !x.loop.halt) continue;
+            expect(x.loop.halt.baseTip).toBe(tip);
+            if (!cfg.publishes && (x.loop.parkedBranch ?? x.loop.currentCycle?.branch))
+              expect(x.loop.halt.issues).toEqual(issues);
+            else expect(x.loop.halt.issues).toBeUndefined();
+          }
+        }
+    expect(held).toBeGreaterThan(0);
+  });
 });
 
 describe('the core: a checklist item ticked as its test is done (issue 15)', () => {
