@@ -349,3 +349,89 @@ describe('the wave machine: property', () => {
     );
   });
 });
+
+describe("the wave machine: the action's reduce job, started from what the matrix jobs left", () => {
+  const handed = (ids: string[]) => ({
+    id: 'github-1-1',
+    startedAt: NOW,
+    jobs: ids.map((id) => ({ issueId: id, title: `Title ${id}`, maxIterations: 5 })),
+  });
+  const LATER = '2026-01-01T01:00:00.000Z';
+
+  it('sums the jobs into the loop, sends the posts a killed reduce left, saves, hands the issues over, then reports', () => {
+    const wave = handed(['1', '2']);
+    const partials = [
+      { issueId: '1', loop: jobState('1', 2, 'closed') },
+      { issueId: '2', loop: jobState('2', 3, 'unfinished') },
+    ];
+    const first = step(fresh(), { type: 'jobsReported', wave, partials, now: LATER });
+    expect(kinds(first.effects)).toEqual(['sendLeftPosts']);
+    const loop = of(first.effects, 'sendLeftPosts')!.loop;
+    expect(loop).toMatchObject({ waves: 1, iteration: 5, issuesClosed: ['1'], maxIterations: 20 });
+    const saved = step(first.model, { type: 'postsSent', loop, sent: false });
+    expect(saved.effects).toEqual([
+      { kind: 'save', status: 'continuing', loop },
+      {
+        kind: 'handOver',
+        loop,
+        rows: expect.arrayContaining([expect.objectContaining({ issueId: '2', outcome: 'unfinished' })]),
+      },
+    ]);
+    const end = step(saved.model, { type: 'waveCleared', kept: [] });
+    expect(end.effects).toEqual([
+      expect.objectContaining({
+        kind: 'finish',
+        status: 'continuing',
+        loop,
+        errors: [],
+        reduced: expect.objectContaining({ main: initialLoopState(20) }),
+      }),
+    ]);
+  });
+
+  it("a wave with no job carries its plan's halt: recorded through the outbox (stamped now), saved halted, reported failed", () => {
+    const wave = { ...handed([]), halt: { reason: 'max_iterations' as const, message: 'no iteration left' } };
+    const first = step(fresh(), { type: 'jobsReported', wave, partials: [], now: LATER });
+    const loop = of(first.effects, 'sendLeftPosts')!.loop;
+    expect(loop.halt).toEqual({ reason: 'max_iterations', message: 'no iteration left', at: LATER });
+    const told = step(first.model, { type: 'postsSent', loop, sent: false });
+    expect(told.effects).toEqual([
+      {
+        kind: 'recordHalt',
+        loop,
+        end: { kind: 'halted', halt: { reason: 'max_iterations', message: 'no iteration left' } },
+      },
+    ]);
+    const recorded = { ...loop, notices: [] };
+    const saved = step(told.model, { type: 'haltRecorded', loop: recorded, diagnostic: '# HALT' });
+    expect(kinds(saved.effects)).toEqual(['save', 'handOver']);
+    expect(of(saved.effects, 'save')).toEqual({ kind: 'save', status: 'halted', loop: recorded });
+    const end = step(saved.model, { type: 'waveCleared', kept: [] });
+    expect(of(end.effects, 'finish')).toMatchObject({ status: 'halted', errors: ['no iteration left'] });
+  });
+
+  it("another run's halt recorded while this wave ran stands (said), and is not told again", () => {
+    const main = { ...initialLoopState(20), halt: { reason: 'stuck' as const, message: 'x', at: LATER } };
+    const first = step(fresh(main), {
+      type: 'jobsReported',
+      wave: handed(['1']),
+      partials: [{ issueId: '1', loop: jobState('1', 1, 'closed') }],
+      now: LATER,
+    });
+    expect(of(first.effects, 'log')).toMatchObject({
+      level: 'warn',
+      message: expect.stringContaining('another run halted the loop (stuck)'),
+    });
+    const loop = of(first.effects, 'sendLeftPosts')!.loop;
+    expect(loop.halt).toEqual(main.halt);
+    expect(kinds(step(first.model, { type: 'postsSent', loop, sent: false }).effects)).toEqual(['save', 'handOver']);
+  });
+
+  it('a landing job that left no state: said, its entries left for a later wave', () => {
+    const wave = { ...handed([]), landing: ['k1'] };
+    const first = step(fresh(), { type: 'jobsReported', wave, partials: [], now: LATER });
+    expect(of(first.effects, 'log')).toMatchObject({
+      message: expect.stringContaining('landing job: the landing job left no state'),
+    });
+  });
+});

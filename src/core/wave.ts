@@ -14,135 +14,26 @@
  */
 import { ESCALATED_LABEL } from '../issues/types.js';
 import { JOB_LOCAL_HALTS } from './haltReasons.js';
-import type { HaltReason, LoopState, Wave } from './state.js';
-import { type EscalationToLabel, escalationsToLabel, labelsNoted, labelsOwed } from './waveLabels.js';
+import type { LoopState, Wave } from './state.js';
+import { escalationsToLabel, labelsNoted, labelsOwed } from './waveLabels.js';
 import { type WaveCandidate, type WavePlan, planWave } from './wavePlan.js';
-import { type PartialState, type WaveReduction, reduceWave } from './waveReduce.js';
+import { reduceWave } from './waveReduce.js';
+import { afterPosts, afterHalt, reported, reportedEnd } from './waveMatrix.js';
+import type {
+  EndStatus,
+  Flight,
+  KeptJob,
+  Stepped,
+  WaveEffect,
+  WaveEnd,
+  WaveEvent,
+  WaveHalted,
+  WaveMachineSettings,
+  WaveModel,
+} from './waveTypes.js';
+
+export type * from './waveTypes.js';
 import { baseMovedHalt, describeRow, waveStartLine } from './waveWords.js';
-
-export interface WaveMachineSettings {
-  /** Jobs at once (--parallel). */
-  parallel: number;
-  maxIterations: number;
-  maxCostUsd?: number;
-  maxConsecutiveEscalations: number;
-  /** The loop's checkpoint: its own claims are its to take on again. */
-  checkpointId: string;
-  /** --issue: only these are worked. */
-  issues?: readonly string[];
-  /** The base branch the jobs are cut from and landed on. */
-  base: string;
-}
-
-/** How one job ended, as the machine reads it. */
-export interface JobEnded {
-  /** Its final state; none when it saved none (it could not start, or was killed first). */
-  loop?: LoopState;
-  exitCode: number | null;
-  /** The end of its stderr (why it could not start). */
-  stderrTail: string;
-}
-
-/** What was kept of a job that halted the run, before its worktree went. */
-export interface KeptJob {
-  /** The job's halt.md, when it wrote one. */
-  diagnostic?: string;
-  /** What was kept, in a sentence. */
-  note: string;
-}
-
-export interface RunHalt {
-  reason: HaltReason;
-  message: string;
-  /** The job whose own halt it is. */
-  issueId?: string;
-  /** Its own advice (what to fix), when it has one. */
-  advice?: string;
-}
-
-/** How the run ends. */
-export type WaveEnd =
-  | { kind: 'aborted' }
-  | { kind: 'complete' }
-  /** No job could start (an option the job refuses, the agent not on PATH): the first one's stderr. */
-  | { kind: 'cannot'; stderr: string }
-  | {
-      kind: 'halted';
-      halt: RunHalt;
-      /** The job whose own halt is the run's: its state and what was kept of it. */
-      haltedJob?: { loop?: LoopState; kept?: KeptJob };
-      /** What was kept of the wave's halted jobs, in sentences for the halt message. */
-      keptNotes?: string[];
-      /** What to do, for the diagnostic only (the base branch moved: in the coordinator's own words). */
-      advice?: string;
-    };
-export type WaveHalted = Extract<WaveEnd, { kind: 'halted' }>;
-
-/** The wave in flight, as far as it has gone. */
-interface Flight {
-  wave: Wave;
-  ends: JobEnded[];
-  /** The base branch's tip as the jobs started: only the coordinator's own merges may move it. */
-  baseTip: string;
-  requeued: LoopState['requeued'];
-  reduction?: WaveReduction;
-}
-
-export interface WaveModel {
-  settings: WaveMachineSettings;
-  /** The loop as it stands. */
-  loop: LoopState;
-  /** The iteration this run started at: an issue escalated since is left alone, labelled or not. */
-  sliceStart: number;
-  flight?: Flight;
-  /** The escalations being labelled: an earlier run's (owed), or the wave's. */
-  labelling?: { escalations: EscalationToLabel[]; owed: boolean };
-  /** How the run ends, once decided, while the wave's worktrees are cleared. */
-  end?: WaveEnd;
-}
-
-export type WaveEvent =
-  | { type: 'started' }
-  /** The posts a killed run left, sent: the loop without them (`sent` says whether any was). */
-  | { type: 'postsSent'; loop: LoopState; sent: boolean }
-  /** Whether the run was told to stop. */
-  | { type: 'signalRead'; aborted: boolean }
-  | { type: 'readyRead'; ready: WaveCandidate[]; now: string }
-  | { type: 'waveRecorded' }
-  | { type: 'jobsEnded'; ends: JobEnded[]; baseTip: string; aborted: boolean }
-  | {
-      type: 'landed';
-      partials: PartialState[];
-      requeued: LoopState['requeued'];
-      /** The base branch moved behind the coordinator: nothing more was merged. */
-      moved?: { reason: HaltReason; message: string; was: string };
-    }
-  /** The escalations labelled, but for those in `failed` (issue id, why). */
-  | { type: 'labelled'; failed: [string, string][]; at: string }
-  /** The wave's worktrees gone; what was kept of its halted jobs, in the wave's order. */
-  | { type: 'waveCleared'; kept: [string, KeptJob][] }
-  | { type: 'haltRecorded'; loop: LoopState; diagnostic: string };
-
-export type EndStatus = 'continuing' | 'complete' | 'halted';
-
-export type WaveEffect =
-  | { kind: 'sendLeftPosts'; loop: LoopState }
-  | { kind: 'save'; status: EndStatus; loop: LoopState }
-  | { kind: 'log'; level: 'info' | 'warn'; event: string; message: string; data?: Record<string, unknown> }
-  | { kind: 'readSignal' }
-  | { kind: 'readReady' }
-  /** The wave in the checkpoint before any job starts: a crash from here on resumes each job. */
-  | { kind: 'recordWave'; loop: LoopState; wave: Wave }
-  | { kind: 'runJobs'; wave: Wave; resuming: boolean }
-  | { kind: 'landJobs'; wave: Wave; ends: JobEnded[]; baseTip: string; waveNumber: number }
-  | { kind: 'labelEscalations'; escalations: EscalationToLabel[] }
-  /** The wave's worktrees, branches and scratch removed; the jobs in `keep` (they halted the run) kept first. */
-  | { kind: 'clearWave'; wave: Wave; keep: { issueId: string; reason: HaltReason }[]; baseTip: string }
-  | { kind: 'recordHalt'; loop: LoopState; end: WaveHalted }
-  | { kind: 'finish'; status: EndStatus; loop: LoopState; errors: string[]; diagnostic: string | null }
-  | { kind: 'cannotStart'; stderr: string };
-
-type Stepped = { model: WaveModel; effects: WaveEffect[] };
 
 export function initialWaveModel(loop: LoopState, settings: WaveMachineSettings): WaveModel {
   return { settings, loop, sliceStart: loop.iteration };
@@ -153,6 +44,7 @@ export function step(model: WaveModel, event: WaveEvent): Stepped {
     case 'started':
       return { model, effects: [{ kind: 'sendLeftPosts', loop: model.loop }] };
     case 'postsSent':
+      if (model.reducing) return afterPosts({ ...model, loop: event.loop });
       return catchUp({ ...model, loop: event.loop }, event.sent);
     case 'signalRead':
       if (event.aborted) return ended(model, { kind: 'aborted' });
@@ -169,8 +61,12 @@ export function step(model: WaveModel, event: WaveEvent): Stepped {
     case 'labelled':
       return labelled(model, event);
     case 'waveCleared':
+      if (model.reducing) return reportedEnd(model);
       return cleared(model, event.kept);
+    case 'jobsReported':
+      return reported(model, event);
     case 'haltRecorded':
+      if (model.reducing) return afterHalt({ ...model, loop: event.loop });
       return finish({ ...model, loop: event.loop }, 'halted', [halted(model).halt.message], event.diagnostic);
   }
 }
