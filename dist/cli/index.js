@@ -18823,7 +18823,7 @@ const ZodType = /*@__PURE__*/ $constructor("ZodType", (inst, def) => {
         return array(this);
     },
     or(arg) {
-        return schemas_union([this, arg]);
+        return union([this, arg]);
     },
     and(arg) {
         return intersection(this, arg);
@@ -19679,7 +19679,7 @@ const ZodUnion = /*@__PURE__*/ $constructor("ZodUnion", (inst, def) => {
     inst._zod.processJSONSchema = (ctx, json, params) => unionProcessor(inst, ctx, json, params);
     inst.options = def.options;
 });
-function schemas_union(options, params) {
+function union(options, params) {
     return new ZodUnion({
         type: "union",
         options: options,
@@ -20271,7 +20271,7 @@ const stringbool = (...args) => core._stringbool({
 }, ...args);
 function json(params) {
     const jsonSchema = lazy(() => {
-        return schemas_union([schemas_string(params), schemas_number(), schemas_boolean(), schemas_null(), array(jsonSchema), record(schemas_string(), jsonSchema)]);
+        return union([schemas_string(params), schemas_number(), schemas_boolean(), schemas_null(), array(jsonSchema), record(schemas_string(), jsonSchema)]);
     });
     return jsonSchema;
 }
@@ -24997,7 +24997,7 @@ const HALT_REASONS = TABLE;
 const haltReasons_HaltReasons = Object.keys(TABLE);
 const where = (keep) => new Set(haltReasons_HaltReasons.filter((r) => keep(HALT_REASONS[r])));
 /** A job's halt that says its share (or its one issue) ran out, not that the run must stop. */
-const haltReasons_JOB_LOCAL_HALTS = where((row) => row.jobLocal);
+const JOB_LOCAL_HALTS = where((row) => row.jobLocal);
 /** The halts new commits on the base branch lift (haltGate.ts reads the base branch's tip for them). */
 const NEEDS_BASE_TIP = where((row) => row.resume.liftedBy.includes('base_commits'));
 /**
@@ -29380,7 +29380,7 @@ givenUp) {
             terms: config.settings.terms ?? 'cli',
         });
         // A wave job's share or issue ran out: its end, not the run's halt (the coordinator's reduce decides that).
-        const jobLocal = config.waveJob === true && haltReasons_JOB_LOCAL_HALTS.has(halt.reason);
+        const jobLocal = config.waveJob === true && JOB_LOCAL_HALTS.has(halt.reason);
         effects.push({ kind: 'recordHalt', halt, diagnostic, ...(jobLocal ? { jobLocal } : {}) });
         if (haltPosted(m, config.settings)) {
             // The Discord post: recorded (saved with the halt), then sent.
@@ -42755,165 +42755,96 @@ function absoluteConfig(flags, cwd) {
     return out;
 }
 
-;// CONCATENATED MODULE: ./src/app/waveLanding.ts
-
-
-
-
-
-const waveLanding_short = (sha) => (sha ? sha.slice(0, 12) : 'nothing (the branch is gone)');
+;// CONCATENATED MODULE: ./src/app/coordinator.ts
 /**
- * Pure: the halt when the base branch is not where the coordinator left it. A job's worktree shares
- * the repository's branches, so a job's agent can move the base branch from its worktree (git
- * update-ref, git branch -f, git push . HEAD:main); the jobs named are those of the wave (they ran
- * at once: which one did it cannot be told). The user's checkout has the base branch checked out: moved
- * under it, its index and files are still the old commit's, so git status shows the difference as
- * staged changes nobody made.
+ * run --parallel's coordinator (src/app/parallel.ts): what its effect handlers (src/app/effects/wave*.ts)
+ * work with through a run, in one typed object (its ports, its checkpoint, the loop as it was
+ * found), opened once: the checkpoint as every run opens it.
  */
-function baseMoved(input) {
-    const { base, expected, found } = input;
-    if (found === expected)
-        return undefined;
-    // Which job's agent cannot be told: the jobs ran at once, and their own checks watch their own branches.
-    const who = `most likely the agent of one of wave ${input.waveNumber}'s jobs (${input.jobs.join(', ')}: their ` +
-        `worktrees share this repository's branches), or something else working in the repository`;
-    const message = [
-        `REPOSITORY MOVED: the base branch ${base} was at ${waveLanding_short(expected)} and is now at ${waveLanding_short(found)}` +
-            `, moved by something other than agent-loop during wave ${input.waveNumber}: ${who}.`,
-        input.merged.length > 0
-            ? `Merged before it was seen: ${input.merged.join(', ')}; nothing more was merged.`
-            : `Nothing of the wave was merged.`,
-        found
-            ? `${base} was moved under your checkout: its index and files are still those of ${waveLanding_short(expected)}` +
-                `, so git status shows the difference as staged changes you never made. Inspect with git log ${waveLanding_short(expected)}` +
-                `..${base} and git reflog ${base}; git reset --keep ${waveLanding_short(expected)} puts ${base} (and your checkout) ` +
-                `back where agent-loop left it, if that is what you want: agent-loop reset nothing.`
-            : `Inspect with git reflog ${base}.`,
-        `The wave's finished jobs are kept (their branches agent-loop-wave/<issue>): resumed once ${base}` +
-            ` is where it belongs, the run merges them without working them again.`,
-    ].join(' ');
-    return { reason: 'repository_moved', message, was: expected, now: found };
+
+
+
+
+
+
+
+
+
+
+
+
+/** Writes the run's checkpoint with the loop as it stands. */
+async function saveLoop(c, status, errors, loop) {
+    await writeRunCheckpoint(c.store, { id: c.checkpointId, end: { status }, loop, errors });
 }
-/**
- * The wave's finished jobs merged into the base branch, one at a time in the wave's order: each
- * job's partial state for the reduce (a job whose merge conflicted is not counted closed) and the
- * issues to work again, with why.
- */
-async function landWave(ctx, wave, ends) {
-    const { base } = ctx;
-    const requeued = [];
-    const partials = [];
-    let expected = ctx.baseTip;
-    const merged = [];
-    const checkBase = async () => baseMoved({
+async function openCoordinator(options, io, top, registry, logger) {
+    const startedAt = io.clock.now().getTime();
+    const runner = gitRunner(top, io.env, options.commitAuthor);
+    const base = (await runner.run(['symbolic-ref', '--short', 'HEAD'])).stdout.trim();
+    const redact = createRedactor(io.secrets);
+    const store = new FileCheckpointStore(io.stateDir, { clock: io.clock, redact });
+    // Opened as every run opens its checkpoint: the newest runnable one (unless --fresh), else a new one.
+    const opened = await openCheckpoint({ settings: options, store, clock: io.clock }, (event, message, data) => logger.warn(event, message, data));
+    // --fresh forgets the recorded baselines as the serial run does (src/loop/baseline.ts): the jobs
+    // record their own, and a later run on the same base would otherwise reuse one of before this start.
+    if (options.fresh)
+        await forgetBaselines({ stateDir: io.stateDir, redact, logger });
+    const loop = {
+        ...opened.state,
+        baseBranch: opened.state.baseBranch ?? base,
+        maxIterations: options.maxIterations,
+        halt: undefined,
+    };
+    const c = {
+        options,
+        io,
+        logger,
+        redact,
+        runner,
+        trees: worktrees(top, runner),
         base,
-        expected,
-        found: await branchTip(ctx.runner, base),
-        waveNumber: ctx.waveNumber,
-        jobs: wave.jobs.map((j) => j.issueId),
-        merged,
+        issuesFile: external_node_path_default().relative(top, external_node_path_default().resolve(io.cwd, options.issuesFile)),
+        ...(options.plan ? { userPlan: await external_node_fs_namespaceObject.promises.readFile(external_node_path_default().resolve(io.cwd, options.plan), 'utf8') } : {}),
+        source: await sourceOf(options, io, (message) => logger.warn('source.warning', message)),
+        jobDeps: jobDepsOf(options, io, registry, logger),
+        ...withNotify(options, io, redact, logger),
+        store,
+        checkpointId: opened.id,
+        start: loop,
+        startedAt,
+        gitTurn: Promise.resolve(),
+    };
+    if (loop.wave) {
+        const jobs = loop.wave.jobs.map((j) => j.issueId).join(', ');
+        const said = `Resuming checkpoint ${c.checkpointId}: wave ${loop.waves + 1} was in flight (${jobs}); each job resumes where it stood.`;
+        logger.info('parallel.resume', said, { checkpointId: c.checkpointId });
+    }
+    return c;
+}
+function jobDepsOf(options, io, registry, logger) {
+    return {
+        self: io.self,
+        env: io.env,
+        flags: absoluteConfig(io.flags, io.cwd),
+        logger,
+        json: options.json,
+        stderr: io.stderr,
+        registry,
+        clock: io.clock,
+        signal: io.signal,
+    };
+}
+function withNotify(options, io, redact, logger) {
+    const notify = discordNotifier(options.discordWebhook, {
+        redact,
+        clock: io.clock,
+        warn: (message) => logger.warn('discord.failed', message),
+        info: (message) => logger.info('discord.posted', message),
     });
-    for (const [k, job] of wave.jobs.entries()) {
-        const part = ends[k]?.loop;
-        if (!part || !part.issuesClosed.includes(job.issueId)) {
-            partials.push({ issueId: job.issueId, ...(part ? { loop: part } : {}) });
-            continue;
-        }
-        // Before each merge: the base where the coordinator left it (a job's agent can move it from its worktree).
-        const moved = await checkBase();
-        if (moved)
-            return { partials, requeued, moved };
-        await assertOnBase(ctx);
-        const outcome = await waveLanding_mergeJob(ctx, job);
-        if (outcome.kind === 'merged') {
-            expected = outcome.commit;
-            merged.push(job.issueId);
-        }
-        if (outcome.kind !== 'conflict') {
-            partials.push(await landedJob(ctx, job, part, outcome));
-            continue;
-        }
-        const conflicted = await conflictedJob(ctx, wave, job, part, outcome);
-        requeued.push(conflicted.requeue);
-        partials.push(conflicted.partial);
-    }
-    // At the wave's end too: a wave that merges nothing has no merge to check before.
-    const moved = await checkBase();
-    return { partials, requeued, ...(moved ? { moved } : {}) };
+    return notify ? { notify } : {};
 }
-/**
- * git merges into whatever the checkout is on: a checkout switched to another branch during the
- * run would take the jobs' work. Stopped before the reduce, as for a refused merge: the next run,
- * on the base again, merges the wave's finished jobs without working them again.
- */
-async function assertOnBase(ctx) {
-    const { base } = ctx;
-    const head = (await ctx.runner.run(['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
-    if (head !== `refs/heads/${base}`)
-        throw new WorktreeError(`your checkout is no longer on ${base} (${head ? `it is on ${head.replace(/^refs\/heads\//, '')}` : 'its HEAD is detached'}` +
-            `), and the wave's jobs are merged into ${base} only; check out ${base} again, then run again: the ` +
-            `wave resumes and its finished jobs are merged without being worked again`);
-}
-/** The job's branch merged into the base: merged, clean, or conflicted (a refusal throws). */
-async function waveLanding_mergeJob(ctx, job) {
-    const { trees, base, issuesFile } = ctx;
-    const outcome = await trees.merge(jobBranch(job.issueId), `Merge agent-loop/${job.issueId} (parallel): ${job.title}`, issuesFile);
-    if (outcome.kind === 'refused')
-        // Stops the run before the reduce: the wave stays in the checkpoint, its worktrees and branches
-        // with it, so the next run (once the checkout is clean) merges the finished jobs as they are.
-        throw new WorktreeError(`git would not merge ${jobBranch(job.issueId)} into ${base} in your checkout: ${outcome.detail.replace(/\s*\n\s*/g, ' ').replace(/([^.])$/, '$1.')}` +
-            ` Something in your checkout is in the way (a file staged or changed during the run, or an untracked ` +
-            `or ignored file where a job adds one); commit, move or undo it, then run again: the wave resumes ` +
-            `and its finished jobs are merged without being worked again`);
-    return outcome;
-}
-/** A job merged (or with nothing to merge): its state, counted closed only when the base holds the close. */
-async function landedJob(ctx, job, part, outcome) {
-    const { logger, base, issuesFile } = ctx;
-    const tag = `[${job.issueId}]`;
-    if (!(await closedOnBase(ctx.runner, issuesFile, job.issueId))) {
-        // The job's state says closed, but nothing that closes it reached the base (a job halted
-        // after the close was recorded and before its commit, a secret in the change): counted
-        // closed, the issue would be left open on the base and never worked again.
-        logger.warn('merge.not_closed', `${tag} its job recorded the issue closed, but ${base} does not hold the close (its change was not committed): not counted closed.`, { issue: job.issueId });
-        return {
-            issueId: job.issueId,
-            loop: { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) },
-        };
-    }
-    if (outcome.kind === 'merged')
-        logger.info('merge.done', `${tag} merged into ${base}${outcome.issuesFileResolved ? ` (${issuesFile} merged issue by issue)` : ''}.`, { issue: job.issueId, commit: outcome.commit });
-    return { issueId: job.issueId, loop: part };
-}
-/** A job whose merge conflicted: not counted closed, worked again on the new base, its attempt kept on a branch. */
-async function conflictedJob(ctx, wave, job, part, outcome) {
-    const { logger, base } = ctx;
-    const requeue = {
-        issueId: job.issueId,
-        reason: `Its first attempt (wave ${ctx.waveNumber}) could not be merged into ${base}: ${outcome.detail}. ` +
-            `Other issues changed the same lines since; do the work again on the current ${base}.`,
-    };
-    const partial = {
-        issueId: job.issueId,
-        loop: { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) },
-    };
-    // The work stays for inspection on a branch of its own; the next attempt starts clean.
-    const kept = `agent-loop-conflict/${job.issueId}-${wave.id}`;
-    await ctx.runner.run(['branch', '--force', kept, jobBranch(job.issueId)]);
-    logger.warn('merge.conflict', `[${job.issueId}] not merged: ${outcome.detail}; the issue is worked again on the new ${base} (this attempt is kept on ${kept}).`, { issue: job.issueId, files: outcome.files });
-    return { partial, requeue };
-}
-/**
- * Whether the base (HEAD of the main checkout) holds the issue closed in the issue file; true when
- * the file or the issue is not in the base's tree (nothing to check against).
- */
-async function closedOnBase(runner, issuesFile, issueId) {
-    const shown = await runner.run(['show', `HEAD:${issuesFile}`]);
-    if (shown.code !== 0)
-        return true;
-    const entry = latestEntries(parseJsonl(Buffer.from(shown.stdout)).entries).find((e) => e.record.id === issueId);
-    return entry === undefined || entry.record.status === 'closed';
-}
+
+;// CONCATENATED MODULE: ./src/core/waveLabels.ts
 /**
  * The issues the wave's jobs escalated, in the wave's order, each with the note of its job's last
  * escalation of it: to be labelled on the base branch, where later runs read the issues (a job's
@@ -42985,244 +42916,6 @@ function labelsNoted(loop, tried, failed, at) {
     }
     return { ...loop, notices };
 }
-/**
- * Labels the wave's escalated issues in the base branch's issue file in the main checkout and
- * commits each as the serial loop does ("agent-loop: <id> escalated"): that file only, nothing else
- * of the job's work or of the checkout. Left alone, with a warning, when the checkout is not on the
- * base branch or the issue file has changes of the user's own. The issues it could not label (and,
- * in `why`, why not).
- */
-async function labelEscalations(ctx, source, escalations, why) {
-    const { runner, logger, base, issuesFile } = ctx;
-    const failed = [];
-    const changed = async () => (await runner.run(['status', '--porcelain', '--', issuesFile])).stdout.trim() !== '';
-    for (const { issueId, note } of escalations) {
-        const tag = `[${issueId}]`;
-        const warn = (reason) => {
-            failed.push(issueId);
-            why?.set(issueId, reason);
-            logger.warn('source.warning', `${tag} escalated, but not labelled ${ESCALATED_LABEL} on ${base}: ${reason}. It stays recorded in ` +
-                `the checkpoint: later runs leave it alone and label it on ${base} when they can (a --fresh start ` +
-                `forgets it: label it by hand before one).`, { issue: issueId });
-        };
-        const head = (await runner.run(['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
-        if (head !== `refs/heads/${base}`) {
-            warn(`your checkout is no longer on ${base}`);
-            continue;
-        }
-        if (await changed()) {
-            warn(`${issuesFile} has uncommitted changes in your checkout, which the label's commit would take with it`);
-            continue;
-        }
-        try {
-            await source.markEscalated(issueId, note);
-        }
-        catch (error) {
-            warn(`${source.description}: ${error.message}`);
-            continue;
-        }
-        if (!(await changed()))
-            continue; // labelled already (a resumed wave)
-        const committed = await runner.run([
-            'commit',
-            '--quiet',
-            '--no-verify',
-            '-m',
-            `agent-loop: ${issueId} escalated`,
-            '--only',
-            '--',
-            issuesFile,
-        ]);
-        if (committed.code !== 0) {
-            warn(`git commit failed: ${committed.stderr.trim()}`);
-            continue;
-        }
-        logger.info('escalation.labelled', `${tag} labelled ${ESCALATED_LABEL} on ${base}.`, { issue: issueId });
-    }
-    return failed;
-}
-
-;// CONCATENATED MODULE: ./src/app/coordinator.ts
-/**
- * run --parallel's coordinator (src/app/parallel.ts): what it works with through a run, in one
- * typed object (its ports, its checkpoint, the loop as it stands), opened once: the checkpoint as
- * every run opens it, the Discord posts a killed coordinator left sent, the labels an earlier run
- * owes written first.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** Writes the run's checkpoint with `as` (the loop as it stands by default). */
-async function saveLoop(c, status, errors = [], as = c.loop) {
-    await writeRunCheckpoint(c.store, { id: c.checkpointId, end: { status }, loop: as, errors });
-}
-/** Labels the escalations on the base branch; those not labelled stay owed in the checkpoint (labelsNoted). */
-async function labelOnBase(c, escalations) {
-    const why = new Map();
-    await labelEscalations({ runner: c.runner, logger: c.logger, base: c.base, issuesFile: c.issuesFile }, c.source, escalations, why);
-    c.loop = labelsNoted(c.loop, escalations, why, c.io.clock.now().toISOString());
-}
-async function openCoordinator(options, io, top, registry, logger) {
-    const startedAt = io.clock.now().getTime();
-    const runner = gitRunner(top, io.env, options.commitAuthor);
-    const base = (await runner.run(['symbolic-ref', '--short', 'HEAD'])).stdout.trim();
-    const redact = createRedactor(io.secrets);
-    const store = new FileCheckpointStore(io.stateDir, { clock: io.clock, redact });
-    // Opened as every run opens its checkpoint: the newest runnable one (unless --fresh), else a new one.
-    const opened = await openCheckpoint({ settings: options, store, clock: io.clock }, (event, message, data) => logger.warn(event, message, data));
-    // --fresh forgets the recorded baselines as the serial run does (src/loop/baseline.ts): the jobs
-    // record their own, and a later run on the same base would otherwise reuse one of before this start.
-    if (options.fresh)
-        await forgetBaselines({ stateDir: io.stateDir, redact, logger });
-    const loop = {
-        ...opened.state,
-        baseBranch: opened.state.baseBranch ?? base,
-        maxIterations: options.maxIterations,
-        halt: undefined,
-    };
-    const c = {
-        options,
-        io,
-        logger,
-        redact,
-        runner,
-        trees: worktrees(top, runner),
-        base,
-        issuesFile: external_node_path_default().relative(top, external_node_path_default().resolve(io.cwd, options.issuesFile)),
-        ...(options.plan ? { userPlan: await external_node_fs_namespaceObject.promises.readFile(external_node_path_default().resolve(io.cwd, options.plan), 'utf8') } : {}),
-        source: await sourceOf(options, io, (message) => logger.warn('source.warning', message)),
-        jobDeps: jobDepsOf(options, io, registry, logger),
-        ...withNotify(options, io, redact, logger),
-        store,
-        checkpointId: opened.id,
-        loop,
-        start: loop,
-        startedAt,
-        gitTurn: Promise.resolve(),
-    };
-    if (loop.wave) {
-        const jobs = loop.wave.jobs.map((j) => j.issueId).join(', ');
-        const said = `Resuming checkpoint ${c.checkpointId}: wave ${loop.waves + 1} was in flight (${jobs}); each job resumes where it stood.`;
-        logger.info('parallel.resume', said, { checkpointId: c.checkpointId });
-    }
-    await catchUp(c);
-    return c;
-}
-/** What a killed or refused earlier run left: its Discord posts sent (as a slice's start does), its owed labels written, before any wave. */
-async function catchUp(c) {
-    const unsent = await sendLeftPosts(c.loop, c.notify);
-    if (unsent !== c.loop) {
-        c.loop = unsent;
-        await saveLoop(c, 'continuing');
-    }
-    const owed = labelsOwed(c.loop);
-    if (owed.length === 0)
-        return;
-    const ids = owed.map((o) => o.issueId);
-    const them = owed.length === 1 ? 'it' : 'them';
-    const said = `Labelling ${ids.join(', ')} ${ESCALATED_LABEL} on ${c.base}: escalated by an earlier run that could not label ${them}.`;
-    c.logger.info('escalation.relabel', said, { issues: ids });
-    await labelOnBase(c, owed);
-    await saveLoop(c, 'continuing');
-}
-function jobDepsOf(options, io, registry, logger) {
-    return {
-        self: io.self,
-        env: io.env,
-        flags: absoluteConfig(io.flags, io.cwd),
-        logger,
-        json: options.json,
-        stderr: io.stderr,
-        registry,
-        clock: io.clock,
-        signal: io.signal,
-    };
-}
-function withNotify(options, io, redact, logger) {
-    const notify = discordNotifier(options.discordWebhook, {
-        redact,
-        clock: io.clock,
-        warn: (message) => logger.warn('discord.failed', message),
-        info: (message) => logger.info('discord.posted', message),
-    });
-    return notify ? { notify } : {};
-}
-
-;// CONCATENATED MODULE: ./src/app/parallelEnd.ts
-/**
- * How run --parallel ends (src/app/parallel.ts): a halt recorded and told through the one halt
- * pipeline (src/loop/effects/notices.ts: halt.md, the Discord post through the outbox), the
- * checkpoint written, the result logged and returned as an exit code.
- */
-
-
-
-
-
-
-
-async function finishRun(c, end) {
-    const { options, io } = c;
-    const status = end.kind === 'halted' ? 'halted' : end.kind === 'complete' ? 'complete' : 'continuing';
-    const diagnostic = end.kind === 'halted' ? await parallelEnd_recordHalt(c, end) : null;
-    await saveLoop(c, status, end.kind === 'halted' ? [end.halt.message] : []);
-    const result = buildResult({
-        status,
-        state: c.loop,
-        start: c.start,
-        checkpointId: c.checkpointId,
-        durationMs: io.clock.now().getTime() - c.startedAt,
-        interrupted: io.signal?.aborted ?? false,
-        diagnostic,
-    });
-    c.logger.result({ ...result, parallel: options.parallel, waves: c.loop.waves }, `${summaryLine(result)}\n  waves ${c.loop.waves} (--parallel ${options.parallel})`);
-    await io.onResult?.(result);
-    return exitCodeFor(result);
-}
-/** The run's halt in the loop, halt.md and Discord: the diagnostic as written. */
-async function parallelEnd_recordHalt(c, end) {
-    const { options, io } = c;
-    const { halt, haltedJob, advice } = end;
-    const keptNotes = end.keptNotes ?? [];
-    const { issueId: _job, ...runHalt } = halt;
-    c.loop = { ...c.loop, halt: { ...runHalt, at: io.clock.now().toISOString() } };
-    // One job's own halt is diagnosed from that job's state (its cycle, its output), not the run's sums.
-    const built = buildDiagnostic({
-        ...runHalt,
-        state: haltedJob?.loop ?? c.loop,
-        checkpointId: c.checkpointId,
-        maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-        ...(advice ? { advice } : {}),
-        terms: 'cli',
-    });
-    const jobs = `This halt is ${halt.issueId}'s job's (its diagnostic above). ${keptNotes.join('. ')}.`;
-    const markdown = haltedJob?.kept?.diagnostic
-        ? `${haltedJob.kept.diagnostic.trimEnd()}\n\n## run --parallel\n\n${jobs}\n`
-        : renderMarkdown(built);
-    const errors = [halt.message];
-    const told = await haltThroughOutbox(c.loop, built, markdown, {
-        files: stateFiles(io.stateDir, c.redact),
-        save: (recorded) => saveLoop(c, 'halted', errors, recorded),
-        ...(c.notify ? { notify: c.notify } : {}),
-        now: io.clock.now(),
-    });
-    c.loop = told.loop;
-    const kept = keptNotes.length ? ` ${keptNotes.join('. ')}.` : '';
-    c.logger.error('run.halted', `HALT (${halt.reason}): ${halt.message.replace(/\.$/, '')}.${kept} The diagnostic is in ${external_node_path_default().join(io.stateDir, HALT_FILE)}.`, { haltReason: halt.reason });
-    return told.written;
-}
 
 ;// CONCATENATED MODULE: ./src/core/waveReduce.ts
 /**
@@ -43243,7 +42936,7 @@ async function parallelEnd_recordHalt(c, end) {
 
 
 const ESCALATIONS_KEPT = 100;
-const waveReduce_PULL_REQUESTS_KEPT = 100;
+const PULL_REQUESTS_KEPT = 100;
 /**
  * The loop's halt that still stands when a wave is reduced: one recorded after the wave's plan (by
  * another run's reduce, while this wave ran). A halt recorded before it was one the plan found and
@@ -43280,7 +42973,7 @@ function reduceWave(main, wave, partials, settings) {
             successes++;
         if (outcome === 'escalated')
             escalations++;
-        if (part.halt && !haltReasons_JOB_LOCAL_HALTS.has(part.halt.reason) && !halt)
+        if (part.halt && !JOB_LOCAL_HALTS.has(part.halt.reason) && !halt)
             halt = {
                 reason: part.halt.reason,
                 message: `${job.issueId}: ${part.halt.message}`,
@@ -43347,7 +43040,7 @@ function foldJob(loop, part) {
             escalations: [...loop.escalations, ...part.escalations.map((e) => ({ ...e, iteration: at(e.iteration) }))].slice(-ESCALATIONS_KEPT),
             totalEscalations: loop.totalEscalations + part.totalEscalations,
             environmentFailures: Math.max(loop.environmentFailures, part.environmentFailures),
-            pullRequests: [...loop.pullRequests, ...newPulls].slice(-waveReduce_PULL_REQUESTS_KEPT),
+            pullRequests: [...loop.pullRequests, ...newPulls].slice(-PULL_REQUESTS_KEPT),
             outbox: [
                 ...loop.outbox,
                 ...part.outbox.map((o) => ({
@@ -43375,7 +43068,7 @@ function jobRow(job, part, outcome, offset, newPulls) {
     return {
         issueId: job.issueId,
         title: job.title,
-        outcome: part.halt && !haltReasons_JOB_LOCAL_HALTS.has(part.halt.reason) ? 'halted' : outcome,
+        outcome: part.halt && !JOB_LOCAL_HALTS.has(part.halt.reason) ? 'halted' : outcome,
         iterations: part.iteration,
         ...(part.iteration > 0 ? { first: offset + 1, last: offset + part.iteration } : {}),
         costUsd: part.costUsd,
@@ -43539,7 +43232,7 @@ function reduceLanding(loop, part) {
         loop: {
             ...loop,
             outbox,
-            issuesClosed: union(loop.issuesClosed, part.loop.issuesClosed),
+            issuesClosed: waveReduce_union(loop.issuesClosed, part.loop.issuesClosed),
             // Another run's landing job may have landed the same entry first (its pull request reused): recorded once.
             pullRequests: [
                 ...loop.pullRequests,
@@ -43657,6 +43350,453 @@ function related(a, b) {
     return (a.dependsOn ?? []).includes(b.id) || (b.dependsOn ?? []).includes(a.id);
 }
 
+;// CONCATENATED MODULE: ./src/core/waveMatrix.ts
+
+
+const REDUCE_SAID = {
+    landingProblem: (problem) => `agent-loop reduce: landing job: ${problem}.`,
+    standing: (reason, wave) => `agent-loop reduce: another run halted the loop (${reason}) while wave ${wave} ran: ` +
+        'the halt stands, and later runs stay halted until it is resumed.',
+};
+/** The matrix jobs' results summed into the loop; the posts a killed reduce left are sent first. */
+function waveMatrix_reported(model, event) {
+    const { settings, loop: main } = model;
+    const { wave } = event;
+    const said = [];
+    const landing = wave.landing?.length ? reduceLanding(main, event.landing) : undefined;
+    if (landing?.problem)
+        said.push({
+            kind: 'log',
+            level: 'warn',
+            event: 'reduce.landing',
+            message: REDUCE_SAID.landingProblem(landing.problem),
+        });
+    const base = landing?.loop ?? main;
+    const merged = wave.jobs.length === 0 && !landing
+        ? { loop: base, rows: [], ...(wave.halt ? { halt: wave.halt } : {}) }
+        : reduceWave({ ...base, halt: undefined }, wave, event.partials, {
+            maxIterations: settings.maxIterations,
+            ...(settings.maxCostUsd !== undefined ? { maxCostUsd: settings.maxCostUsd } : {}),
+            maxConsecutiveEscalations: settings.maxConsecutiveEscalations,
+        });
+    const halt = landing?.halt ?? merged.halt;
+    const reduction = { loop: merged.loop, rows: merged.rows, ...(halt ? { halt } : {}) };
+    // Another run's reduce may have halted the loop while this wave ran: its halt stands (posted there).
+    const standing = halt ? undefined : waveReduce_standingHalt(main, wave);
+    if (standing)
+        said.push({
+            kind: 'log',
+            level: 'warn',
+            event: 'reduce.standing',
+            message: REDUCE_SAID.standing(standing.reason, wave.id),
+        });
+    // The run's halt as the reduction says it, its fix included, less which job it was.
+    const runHalt = halt ? withoutJob(halt) : undefined;
+    const loop = {
+        ...reduction.loop,
+        maxIterations: settings.maxIterations,
+        halt: runHalt ? { ...runHalt, at: event.now } : standing,
+    };
+    const reducing = { main, reduction, ...(landing ? { landing } : {}), ...(runHalt ? { runHalt } : {}) };
+    return {
+        model: { ...model, loop, reducing },
+        effects: [...said, { kind: 'sendLeftPosts', loop }],
+    };
+}
+/** The left posts sent: the wave's halt told through the outbox, or the loop saved and the issues handed over. */
+function afterPosts(model) {
+    const { runHalt } = model.reducing;
+    if (!runHalt)
+        return afterHalt(model);
+    return { model, effects: [{ kind: 'recordHalt', loop: model.loop, end: { kind: 'halted', halt: runHalt } }] };
+}
+/** The loop saved (halted when it is), then the jobs' issues handed over. */
+function afterHalt(model) {
+    const { loop } = model;
+    return {
+        model,
+        effects: [
+            { kind: 'save', status: loop.halt ? 'halted' : 'continuing', loop },
+            { kind: 'handOver', loop, rows: model.reducing.reduction.rows },
+        ],
+    };
+}
+/** The reduce's end: its outputs and summary, a halt's error annotation. */
+function reportedEnd(model) {
+    const reducing = model.reducing;
+    const { loop } = model;
+    const halt = reducing.reduction.halt;
+    return {
+        model,
+        effects: [
+            {
+                kind: 'finish',
+                status: loop.halt ? 'halted' : 'continuing',
+                loop,
+                errors: halt ? [halt.message] : [],
+                diagnostic: null,
+                reduced: reducing,
+            },
+        ],
+    };
+}
+function withoutJob({ issueId: _job, ...halt }) {
+    return halt;
+}
+
+;// CONCATENATED MODULE: ./src/core/waveWords.ts
+/** "Wave 3: 12 (4 iterations), 13 (4 iterations) in parallel; later: 14." */
+function waveStartLine(number, wave, deferred) {
+    const shares = wave.jobs.map((j) => `${j.issueId} (${j.maxIterations} iteration${j.maxIterations === 1 ? '' : 's'})`);
+    const later = deferred.length ? `; later: ${deferred.map((d) => d.issueId).join(', ')}` : '';
+    return `Wave ${number}: ${shares.join(', ')} in parallel${later}.`;
+}
+/** One job of the reduced wave, in one line. */
+function describeRow(row, requeued) {
+    const again = requeued.some((r) => r.issueId === row.issueId);
+    const what = again ? 'not merged (conflict): worked again on the new base' : row.outcome;
+    const runs = `${row.iterations} iteration${row.iterations === 1 ? '' : 's'}${row.first ? ` (#${row.first}\u2013#${row.last})` : ''}`;
+    return `[${row.issueId}] ${what}: ${runs}${row.halt ? `; ${row.halt}` : ''}.`;
+}
+/** The run's message and what to do, when the base branch moved behind the coordinator during wave `number`. */
+function baseMovedHalt(moved, base, number, ran) {
+    const notCounted = ` (The wave's ${ran} iteration(s) are not in the counts below yet: they are counted when the wave is merged, on resume.)`;
+    const was = moved.was.slice(0, 12);
+    const advice = [
+        `Something other than agent-loop moved ${base} while wave ${number} ran (most likely a job's agent, from its worktree:`,
+        "worktrees share the repository's branches); nothing more was merged and nothing was reset.",
+        `Inspect with git log ${was}..${base}, git reflog ${base} and git status (${base} moved under your checkout,`,
+        `so its index and files still hold ${was}: the difference shows as staged changes).`,
+        `If the move is unwanted, git reset --keep ${was} (in your checkout, on ${base}) puts it back.`,
+        "Resumed, the run merges the wave's finished jobs without working them again.",
+    ].join(' ');
+    return { message: `${moved.message}${ran > 0 ? notCounted : ''}`, advice };
+}
+
+;// CONCATENATED MODULE: ./src/core/wave.ts
+/**
+ * The wave machine (issue 16, issue 41): what run --parallel's coordinator decides, pure, as a
+ * machine the one interpreter drives (src/loop/interpreter.ts drive). Its handlers do the I/O
+ * (src/app/effects/wave*.ts): the ready issues read, the wave recorded, the jobs run in their
+ * worktrees, their branches landed on the base, the escalations labelled, the worktrees cleared,
+ * the halt told, the result written.
+ *
+ * It decides which wave comes next (the one in flight first: a killed coordinator's; else one the
+ * pure planner picks, src/core/wavePlan.ts), when the loop is saved, how a wave's jobs are summed
+ * into it (src/core/waveReduce.ts), which escalations are labelled on the base, and when and how the
+ * run ends: complete, stopped, halted (told through the outbox: halt.md and the Discord post), or
+ * unable to start any job. Before the first wave it sends the posts a killed run left and writes
+ * the labels an earlier run owes.
+ */
+
+
+
+
+
+
+
+function initialWaveModel(loop, settings) {
+    return { settings, loop, sliceStart: loop.iteration };
+}
+function wave_step(model, event) {
+    switch (event.type) {
+        case 'started':
+            return { model, effects: [{ kind: 'sendLeftPosts', loop: model.loop }] };
+        case 'postsSent':
+            if (model.reducing)
+                return afterPosts({ ...model, loop: event.loop });
+            return catchUp({ ...model, loop: event.loop }, event.sent);
+        case 'signalRead':
+            if (event.aborted)
+                return ended(model, { kind: 'aborted' });
+            if (model.loop.wave)
+                return wave_start(model, model.loop.wave, true);
+            return { model, effects: [{ kind: 'readReady' }] };
+        case 'readyRead':
+            return planned(model, event.ready, event.now);
+        case 'waveRecorded':
+            return wave_start(model, model.loop.wave, false);
+        case 'jobsEnded':
+            return jobsEnded(model, event);
+        case 'landed':
+            return landed(model, event);
+        case 'labelled':
+            return labelled(model, event);
+        case 'waveCleared':
+            if (model.reducing)
+                return reportedEnd(model);
+            return cleared(model, event.kept);
+        case 'jobsReported':
+            return waveMatrix_reported(model, event);
+        case 'haltRecorded':
+            if (model.reducing)
+                return afterHalt({ ...model, loop: event.loop });
+            return wave_finish({ ...model, loop: event.loop }, 'halted', [halted(model).halt.message], event.diagnostic);
+    }
+}
+/** Before the first wave: the posts were sent (saved when any was), then the labels an earlier run owes written. */
+function catchUp(model, sent) {
+    const saved = sent ? [wave_save(model.loop)] : [];
+    const owed = labelsOwed(model.loop);
+    if (owed.length === 0)
+        return { model, effects: [...saved, { kind: 'readSignal' }] };
+    const ids = owed.map((o) => o.issueId);
+    const them = owed.length === 1 ? 'it' : 'them';
+    const { base } = model.settings;
+    const said = `Labelling ${ids.join(', ')} ${ESCALATED_LABEL} on ${base}: escalated by an earlier run that could not label ${them}.`;
+    return {
+        model: { ...model, labelling: { escalations: owed, owed: true } },
+        effects: [
+            ...saved,
+            { kind: 'log', level: 'info', event: 'escalation.relabel', message: said, data: { issues: ids } },
+            { kind: 'labelEscalations', escalations: owed },
+        ],
+    };
+}
+/** The next wave as the planner picks it, recorded before any job starts; or the run's end. */
+function planned(model, ready, now) {
+    const { settings, loop } = model;
+    const plan = planWave(ready.filter((i) => !settings.issues || settings.issues.includes(i.id)), loop, {
+        parallel: settings.parallel,
+        maxIterations: settings.maxIterations,
+        ...(settings.maxCostUsd !== undefined ? { maxCostUsd: settings.maxCostUsd } : {}),
+        checkpointId: settings.checkpointId,
+        // Escalated in this run: left alone even where its label could not be written.
+        sliceStartIteration: model.sliceStart,
+    });
+    if (plan.stop?.kind === 'halted')
+        return ended(model, { kind: 'halted', halt: { reason: plan.stop.reason, message: plan.stop.message } });
+    if (plan.stop) {
+        const done = { kind: 'log', level: 'info', event: 'parallel.done', message: plan.stop.message };
+        const end = ended(model, { kind: 'complete' });
+        return { model: end.model, effects: [done, ...end.effects] };
+    }
+    const wave = { id: `wave-${loop.waves + 1}`, startedAt: now, jobs: plan.jobs };
+    const next = { ...loop, wave };
+    const data = { wave: loop.waves + 1, jobs: wave.jobs.map((j) => j.issueId) };
+    return {
+        model: { ...model, loop: next },
+        effects: [
+            { kind: 'recordWave', loop: next, wave },
+            {
+                kind: 'log',
+                level: 'info',
+                event: 'wave.start',
+                message: waveStartLine(loop.waves + 1, wave, plan.deferred),
+                data,
+            },
+        ],
+    };
+}
+function wave_start(model, wave, resuming) {
+    return { model, effects: [{ kind: 'runJobs', wave, resuming }] };
+}
+/** The jobs ended: landed on the base one at a time; none could start, the run ends as the serial one would. */
+function jobsEnded(model, event) {
+    const wave = model.loop.wave;
+    if (event.aborted)
+        return ended(model, { kind: 'aborted' });
+    const flight = { wave, ends: event.ends, baseTip: event.baseTip, requeued: [] };
+    const cannot = event.ends.filter((e) => e.exitCode === 2 && !e.loop);
+    if (cannot.length === event.ends.length) {
+        const loop = { ...model.loop, wave: undefined };
+        return {
+            model: { ...model, loop, flight, end: { kind: 'cannot', stderr: cannot[0]?.stderrTail ?? '' } },
+            effects: [{ kind: 'clearWave', wave, keep: [], baseTip: event.baseTip }],
+        };
+    }
+    const number = model.loop.waves + 1;
+    return {
+        model: { ...model, flight },
+        effects: [{ kind: 'landJobs', wave, ends: event.ends, baseTip: event.baseTip, waveNumber: number }],
+    };
+}
+/** Landed: the wave reduced into the loop and its escalations labelled; the base moved, the run halts with the wave kept. */
+function landed(model, event) {
+    const flight = model.flight;
+    const { settings } = model;
+    if (event.moved) {
+        // Nothing more is merged, nothing is reset: the wave stays in the checkpoint with its worktrees
+        // and branches, not reduced yet; resumed, its finished jobs are merged.
+        const ran = flight.ends.reduce((n, e) => n + (e.loop?.iteration ?? 0), 0);
+        const said = baseMovedHalt(event.moved, settings.base, model.loop.waves + 1, ran);
+        const halt = { reason: event.moved.reason, message: said.message };
+        return ended(model, { kind: 'halted', halt, advice: said.advice });
+    }
+    const reduction = reduceWave(model.loop, flight.wave, event.partials, {
+        maxIterations: settings.maxIterations,
+        ...(settings.maxCostUsd !== undefined ? { maxCostUsd: settings.maxCostUsd } : {}),
+        maxConsecutiveEscalations: settings.maxConsecutiveEscalations,
+    });
+    const stillQueued = reduction.loop.requeued.filter((r) => !event.requeued.some((q) => q.issueId === r.issueId));
+    const loop = { ...reduction.loop, requeued: [...stillQueued, ...event.requeued] };
+    // The escalated jobs' labels, committed on the base one issue at a time (their branches are not merged).
+    const escalations = escalationsToLabel(flight.wave, flight.ends);
+    return {
+        model: {
+            ...model,
+            loop,
+            flight: { ...flight, requeued: event.requeued, reduction },
+            labelling: { escalations, owed: false },
+        },
+        effects: [{ kind: 'labelEscalations', escalations }],
+    };
+}
+/**
+ * Labels tried: those not written stay owed in the checkpoint (later runs leave them alone and
+ * label them). Before the first wave, the next wave; after a wave, its rows said, the loop saved
+ * and its worktrees cleared (its halted jobs kept first).
+ */
+function labelled(model, event) {
+    const tried = model.labelling;
+    const loop = labelsNoted(model.loop, tried.escalations, new Map(event.failed), event.at);
+    const next = { ...model, loop, labelling: undefined };
+    if (tried.owed)
+        return { model: next, effects: [wave_save(loop), { kind: 'readSignal' }] };
+    const flight = model.flight;
+    const rows = flight.reduction.rows.map((row) => ({
+        kind: 'log',
+        level: 'info',
+        event: 'wave.job',
+        message: describeRow(row, flight.requeued),
+        data: { ...row, wave: loop.waves },
+    }));
+    const keep = flight.wave.jobs.flatMap((job, k) => {
+        const reason = flight.ends[k]?.loop?.halt?.reason;
+        return reason && !JOB_LOCAL_HALTS.has(reason) ? [{ issueId: job.issueId, reason }] : [];
+    });
+    return {
+        model: next,
+        effects: [...rows, wave_save(loop), { kind: 'clearWave', wave: flight.wave, keep, baseTip: flight.baseTip }],
+    };
+}
+/** The wave's worktrees gone: the next wave, or the run's end (the reduction's halt, with its job's state and what was kept). */
+function cleared(model, kept) {
+    const flight = model.flight;
+    const next = { ...model, flight: undefined };
+    if (model.end)
+        return ended(next, model.end);
+    const halt = flight.reduction?.halt;
+    if (!halt)
+        return { model: next, effects: [{ kind: 'readSignal' }] };
+    const k = flight.wave.jobs.findIndex((j) => j.issueId === halt.issueId);
+    const job = flight.wave.jobs[k];
+    const haltedJob = job
+        ? { loop: flight.ends[k]?.loop, kept: kept.find(([id]) => id === job.issueId)?.[1] }
+        : undefined;
+    return ended(next, {
+        kind: 'halted',
+        halt,
+        ...(haltedJob ? { haltedJob } : {}),
+        keptNotes: kept.map(([, one]) => one.note),
+    });
+}
+/** The run ends: a halt told first, through the outbox (halt.md, the post); no job could start, said as the serial run says it. */
+function ended(model, end) {
+    const next = { ...model, end };
+    if (end.kind === 'cannot')
+        return { model: next, effects: [wave_save(model.loop), { kind: 'cannotStart', stderr: end.stderr }] };
+    if (end.kind === 'halted')
+        return { model: next, effects: [{ kind: 'recordHalt', loop: model.loop, end }] };
+    return wave_finish(next, end.kind === 'complete' ? 'complete' : 'continuing', [], null);
+}
+function wave_finish(model, status, errors, diagnostic) {
+    return { model, effects: [{ kind: 'finish', status, loop: model.loop, errors, diagnostic }] };
+}
+function halted(model) {
+    return model.end;
+}
+function wave_save(loop) {
+    return { kind: 'save', status: 'continuing', loop };
+}
+
+;// CONCATENATED MODULE: ./src/app/effects/waveContext.ts
+
+
+/** An effect the machine never asks of this driver (the coordinator's worktrees in the action, the matrix's hand-over on the command line). */
+const notAsked = async (effect) => {
+    throw new Error(`agent-loop: the wave machine asked ${effect.kind} of a driver that has no ${effect.kind}`);
+};
+/** Drives the wave machine from `first` through `handlers` until `result` is set. */
+async function driveWave(handlers, c, model, first, result) {
+    return drive({
+        machine: { step: wave_step },
+        model,
+        perform: (effect) => handlers[effect.kind](effect, c),
+        result,
+    }, first);
+}
+
+;// CONCATENATED MODULE: ./src/app/effects/waveEnd.ts
+/**
+ * How run --parallel ends: a halt recorded and told through the one halt pipeline
+ * (src/loop/effects/notices.ts: halt.md, the Discord post through the outbox), the checkpoint
+ * written, the result logged and returned as an exit code; or no job could start, said as the
+ * serial run says it.
+ */
+
+
+
+
+
+
+
+/** The run's halt in the loop, halt.md and Discord: the diagnostic as written. */
+const waveEnd_recordHalt = async ({ loop: found, end }, c) => {
+    const { options, io } = c;
+    const { halt, haltedJob, advice } = end;
+    const keptNotes = end.keptNotes ?? [];
+    const { issueId: _job, ...runHalt } = halt;
+    const loop = { ...found, halt: { ...runHalt, at: io.clock.now().toISOString() } };
+    // One job's own halt is diagnosed from that job's state (its cycle, its output), not the run's sums.
+    const built = buildDiagnostic({
+        ...runHalt,
+        state: haltedJob?.loop ?? loop,
+        checkpointId: c.checkpointId,
+        maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+        ...(advice ? { advice } : {}),
+        terms: 'cli',
+    });
+    const jobs = `This halt is ${halt.issueId}'s job's (its diagnostic above). ${keptNotes.join('. ')}.`;
+    const markdown = haltedJob?.kept?.diagnostic
+        ? `${haltedJob.kept.diagnostic.trimEnd()}\n\n## run --parallel\n\n${jobs}\n`
+        : renderMarkdown(built);
+    const errors = [halt.message];
+    const told = await haltThroughOutbox(loop, built, markdown, {
+        files: stateFiles(io.stateDir, c.redact),
+        save: (recorded) => saveLoop(c, 'halted', errors, recorded),
+        ...(c.notify ? { notify: c.notify } : {}),
+        now: io.clock.now(),
+    });
+    const kept = keptNotes.length ? ` ${keptNotes.join('. ')}.` : '';
+    c.logger.error('run.halted', `HALT (${halt.reason}): ${halt.message.replace(/\.$/, '')}.${kept} The diagnostic is in ${external_node_path_default().join(io.stateDir, HALT_FILE)}.`, { haltReason: halt.reason });
+    return { type: 'haltRecorded', loop: told.loop, diagnostic: told.written };
+};
+/** The checkpoint written with the run's end, the result logged and told; the exit code set. */
+const waveEnd_finish = async ({ status, loop, errors, diagnostic }, c) => {
+    const { options, io } = c;
+    await saveLoop(c, status, errors, loop);
+    const result = buildResult({
+        status,
+        state: loop,
+        start: c.start,
+        checkpointId: c.checkpointId,
+        durationMs: io.clock.now().getTime() - c.startedAt,
+        interrupted: io.signal?.aborted ?? false,
+        diagnostic,
+    });
+    c.logger.result({ ...result, parallel: options.parallel, waves: loop.waves }, `${summaryLine(result)}\n  waves ${loop.waves} (--parallel ${options.parallel})`);
+    await io.onResult?.(result);
+    c.exitCode = exitCodeFor(result);
+    return undefined;
+};
+/** No job could start: the first one's stderr, as the serial run says it (exit 2). */
+const waveEnd_cannotStart = async ({ stderr }, c) => {
+    c.io.stderr(stderr);
+    c.exitCode = 2;
+    return undefined;
+};
+
 ;// CONCATENATED MODULE: ./src/app/haltedJob.ts
 /**
  * `run --parallel`: what a job that halted the run leaves before its worktree goes (the wave's
@@ -43713,142 +43853,26 @@ async function keepHaltedJob(input) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/app/waveRun.ts
+;// CONCATENATED MODULE: ./src/app/effects/waveClear.ts
 /**
- * One wave of run --parallel (src/app/parallel.ts): planned by the pure planner, recorded in the
- * checkpoint before any job starts, each job run in its worktree, the finished ones merged into
- * the base branch one at a time, the wave reduced into the loop (src/core/waveReduce.ts), a job that
- * halted the run kept before the wave's worktrees go.
+ * A wave of run --parallel cleared: the jobs that halted the run kept first (their work on a branch,
+ * their halt.md: src/app/haltedJob.ts), then the wave's worktrees, branches and scratch removed,
+ * the jobs' agent logs kept in <state-dir>/logs/<wave>/<issue>/.
  */
 
 
 
 
 
-
-
-
-
-
-/** The wave in flight (a crash's, resumed), or a new one planned and recorded; or why none runs. */
-async function nextWave(c, sliceStart) {
-    if (c.loop.wave)
-        return { wave: c.loop.wave, resuming: true };
-    const { options, loop } = c;
-    const candidates = (await c.source.ready())
-        .filter((i) => !options.issue || options.issue.includes(i.id))
-        .map((i) => ({ id: i.id, title: i.title, labels: i.labels, dependsOn: i.dependencies }));
-    const plan = planWave(candidates, loop, {
-        parallel: options.parallel,
-        maxIterations: options.maxIterations,
-        ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
-        checkpointId: c.checkpointId,
-        // Escalated in this run: left alone even where its label could not be written.
-        sliceStartIteration: sliceStart,
-    });
-    if (plan.stop?.kind === 'halted')
-        return { kind: 'halted', halt: { reason: plan.stop.reason, message: plan.stop.message } };
-    if (plan.stop) {
-        c.logger.info('parallel.done', plan.stop.message);
-        return { kind: 'complete' };
-    }
-    const wave = { id: `wave-${loop.waves + 1}`, startedAt: c.io.clock.now().toISOString(), jobs: plan.jobs };
-    c.loop = { ...loop, wave };
-    // The wave is in the checkpoint before any job starts: a crash from here on resumes each job.
-    await saveLoop(c, 'continuing');
-    const shares = wave.jobs.map((j) => `${j.issueId} (${j.maxIterations} iteration${j.maxIterations === 1 ? '' : 's'})`);
-    const later = plan.deferred.length ? `; later: ${plan.deferred.map((d) => d.issueId).join(', ')}` : '';
-    c.logger.info('wave.start', `Wave ${loop.waves + 1}: ${shares.join(', ')} in parallel${later}.`, {
-        wave: loop.waves + 1,
-        jobs: wave.jobs.map((j) => j.issueId),
-    });
-    return { wave, resuming: false };
-}
-/** Runs the wave's jobs, lands and reduces them; the wave's worktrees are gone after, unless the base moved. */
-async function runWave(c, wave, resuming) {
-    const { options, logger, base } = c;
-    // The base branch as the jobs start: only the coordinator's own merges may move it (landWave checks).
-    const baseTip = (await branchTip(c.runner, base)) ?? '';
-    const ends = await Promise.all(wave.jobs.map((job) => startJob(c, job, wave, resuming)));
-    if (c.io.signal?.aborted)
-        return { kind: 'aborted' };
-    const cannot = ends.filter((e) => e.exitCode === 2 && !e.loop);
-    if (cannot.length === ends.length) {
-        // No job could start: as the serial run says it.
-        await removeWave(c, wave);
-        c.loop = { ...c.loop, wave: undefined };
-        await saveLoop(c, 'continuing');
-        return { kind: 'cannot', stderr: cannot[0]?.stderrTail ?? '' };
-    }
-    // Merged into the base one at a time, in the wave's order; a conflict re-queues the issue.
-    const landing = {
-        trees: c.trees,
-        runner: c.runner,
-        logger,
-        base,
-        issuesFile: c.issuesFile,
-        waveNumber: c.loop.waves + 1,
-        baseTip,
-    };
-    const { partials, requeued, moved } = await landWave(landing, wave, ends);
-    // Something else moved the base branch: nothing more is merged, nothing is reset. The wave stays in
-    // the checkpoint with its worktrees and branches, not reduced yet: resumed, its finished jobs are merged.
-    if (moved)
-        return { kind: 'halted', ...waveRun_baseMoved(c, moved, ends) };
-    const reduction = reduceWave(c.loop, wave, partials, {
-        maxIterations: options.maxIterations,
-        ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
-        maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-    });
-    const stillQueued = reduction.loop.requeued.filter((r) => !requeued.some((q) => q.issueId === r.issueId));
-    c.loop = { ...reduction.loop, requeued: [...stillQueued, ...requeued] };
-    // The escalated jobs' labels, committed on the base one issue at a time (their branches are not merged).
-    // Those not labelled stay owed in the checkpoint: later runs leave them alone and label them.
-    await labelOnBase(c, escalationsToLabel(wave, ends));
-    for (const row of reduction.rows)
-        logger.info('wave.job', describeRow(row, requeued), { ...row, wave: c.loop.waves });
-    await saveLoop(c, 'continuing');
-    const kept = await keepHaltedJobs(c, wave, ends, baseTip);
-    await removeWave(c, wave);
-    if (!reduction.halt)
-        return { kind: 'next' };
-    const k = wave.jobs.findIndex((j) => j.issueId === reduction.halt?.issueId);
-    return {
-        kind: 'halted',
-        halt: reduction.halt,
-        ...(k >= 0 ? { haltedJob: { loop: ends[k]?.loop, kept: kept.get(wave.jobs[k].issueId) } } : {}),
-        keptNotes: [...kept.values()].map((v) => v.note),
-    };
-}
-/** The halt when the base branch moved behind the coordinator, with what to do in its own words. */
-function waveRun_baseMoved(c, moved, ends) {
-    const ran = ends.reduce((n, e) => n + (e.loop?.iteration ?? 0), 0);
-    const notCounted = ` (The wave's ${ran} iteration(s) are not in the counts below yet: they are counted when the wave is merged, on resume.)`;
-    const { base } = c;
-    const was = moved.was.slice(0, 12);
-    const advice = [
-        `Something other than agent-loop moved ${base} while wave ${c.loop.waves + 1} ran (most likely a job's agent, from its worktree:`,
-        "worktrees share the repository's branches); nothing more was merged and nothing was reset.",
-        `Inspect with git log ${was}..${base}, git reflog ${base} and git status (${base} moved under your checkout,`,
-        `so its index and files still hold ${was}: the difference shows as staged changes).`,
-        `If the move is unwanted, git reset --keep ${was} (in your checkout, on ${base}) puts it back.`,
-        "Resumed, the run merges the wave's finished jobs without working them again.",
-    ].join(' ');
-    return { halt: { reason: moved.reason, message: `${moved.message}${ran > 0 ? notCounted : ''}` }, advice };
-}
-/** A job that halted the run: its work and its diagnostic, kept before its worktree goes. */
-async function keepHaltedJobs(c, wave, ends, baseTip) {
-    const kept = new Map();
-    for (const [k, job] of wave.jobs.entries()) {
-        const reason = ends[k]?.loop?.halt?.reason;
-        if (!reason || haltReasons_JOB_LOCAL_HALTS.has(reason))
-            continue;
-        const place = jobPlace(c.io.stateDir, wave.id, job.issueId);
+const clearWave = async ({ wave, keep, baseTip }, c) => {
+    const kept = [];
+    for (const { issueId, reason } of keep) {
+        const place = jobPlace(c.io.stateDir, wave.id, issueId);
         if (!(0,external_node_fs_namespaceObject.existsSync)(place.tree))
             continue;
         const one = await keepHaltedJob({
             runner: gitRunner(place.tree, c.io.env, c.options.commitAuthor),
-            issueId: job.issueId,
+            issueId,
             waveId: wave.id,
             reason,
             jobStateDir: place.stateDir,
@@ -43856,14 +43880,322 @@ async function keepHaltedJobs(c, wave, ends, baseTip) {
             mask: c.redact,
             baseTip,
         });
-        kept.set(job.issueId, one);
-        c.logger.warn('job.halt_kept', `[${job.issueId}] halted (${reason}): ${one.note}.`, {
-            issue: job.issueId,
+        kept.push([issueId, one]);
+        c.logger.warn('job.halt_kept', `[${issueId}] halted (${reason}): ${one.note}.`, {
+            issue: issueId,
             ...(one.branch ? { branch: one.branch } : {}),
         });
     }
-    return kept;
+    await removeWave(c, wave);
+    return { type: 'waveCleared', kept };
+};
+async function removeWave(c, wave) {
+    const { stateDir } = c.io;
+    for (const job of wave.jobs) {
+        const place = jobPlace(stateDir, wave.id, job.issueId);
+        const logs = external_node_path_default().join(place.stateDir, 'logs');
+        if (!(0,external_node_fs_namespaceObject.existsSync)(logs))
+            continue;
+        const kept = external_node_path_default().join(stateDir, 'logs', wave.id, external_node_path_default().basename(external_node_path_default().dirname(place.tree)));
+        await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(kept), { recursive: true });
+        await external_node_fs_namespaceObject.promises.rm(kept, { recursive: true, force: true });
+        await external_node_fs_namespaceObject.promises.rename(logs, kept).catch(() => undefined);
+    }
+    await c.trees.remove(...wave.jobs.map((job) => jobPlace(stateDir, wave.id, job.issueId).tree));
+    await c.trees.deleteBranches(...wave.jobs.map((job) => jobBranch(job.issueId)));
+    await external_node_fs_namespaceObject.promises.rm(external_node_path_default().join(stateDir, 'parallel', wave.id), { recursive: true, force: true });
 }
+
+;// CONCATENATED MODULE: ./src/app/waveLanding.ts
+
+
+
+
+
+
+const waveLanding_short = (sha) => (sha ? sha.slice(0, 12) : 'nothing (the branch is gone)');
+/**
+ * Pure: the halt when the base branch is not where the coordinator left it. A job's worktree shares
+ * the repository's branches, so a job's agent can move the base branch from its worktree (git
+ * update-ref, git branch -f, git push . HEAD:main); the jobs named are those of the wave (they ran
+ * at once: which one did it cannot be told). The user's checkout has the base branch checked out: moved
+ * under it, its index and files are still the old commit's, so git status shows the difference as
+ * staged changes nobody made.
+ */
+function baseMoved(input) {
+    const { base, expected, found } = input;
+    if (found === expected)
+        return undefined;
+    // Which job's agent cannot be told: the jobs ran at once, and their own checks watch their own branches.
+    const who = `most likely the agent of one of wave ${input.waveNumber}'s jobs (${input.jobs.join(', ')}: their ` +
+        `worktrees share this repository's branches), or something else working in the repository`;
+    const message = [
+        `REPOSITORY MOVED: the base branch ${base} was at ${waveLanding_short(expected)} and is now at ${waveLanding_short(found)}` +
+            `, moved by something other than agent-loop during wave ${input.waveNumber}: ${who}.`,
+        input.merged.length > 0
+            ? `Merged before it was seen: ${input.merged.join(', ')}; nothing more was merged.`
+            : `Nothing of the wave was merged.`,
+        found
+            ? `${base} was moved under your checkout: its index and files are still those of ${waveLanding_short(expected)}` +
+                `, so git status shows the difference as staged changes you never made. Inspect with git log ${waveLanding_short(expected)}` +
+                `..${base} and git reflog ${base}; git reset --keep ${waveLanding_short(expected)} puts ${base} (and your checkout) ` +
+                `back where agent-loop left it, if that is what you want: agent-loop reset nothing.`
+            : `Inspect with git reflog ${base}.`,
+        `The wave's finished jobs are kept (their branches agent-loop-wave/<issue>): resumed once ${base}` +
+            ` is where it belongs, the run merges them without working them again.`,
+    ].join(' ');
+    return { reason: 'repository_moved', message, was: expected, now: found };
+}
+/**
+ * The wave's finished jobs merged into the base branch, one at a time in the wave's order: each
+ * job's partial state for the reduce (a job whose merge conflicted is not counted closed) and the
+ * issues to work again, with why.
+ */
+async function landWave(ctx, wave, ends) {
+    const { base } = ctx;
+    const requeued = [];
+    const partials = [];
+    let expected = ctx.baseTip;
+    const merged = [];
+    const checkBase = async () => baseMoved({
+        base,
+        expected,
+        found: await branchTip(ctx.runner, base),
+        waveNumber: ctx.waveNumber,
+        jobs: wave.jobs.map((j) => j.issueId),
+        merged,
+    });
+    for (const [k, job] of wave.jobs.entries()) {
+        const part = ends[k]?.loop;
+        if (!part || !part.issuesClosed.includes(job.issueId)) {
+            partials.push({ issueId: job.issueId, ...(part ? { loop: part } : {}) });
+            continue;
+        }
+        // Before each merge: the base where the coordinator left it (a job's agent can move it from its worktree).
+        const moved = await checkBase();
+        if (moved)
+            return { partials, requeued, moved };
+        await assertOnBase(ctx);
+        const outcome = await waveLanding_mergeJob(ctx, job);
+        if (outcome.kind === 'merged') {
+            expected = outcome.commit;
+            merged.push(job.issueId);
+        }
+        if (outcome.kind !== 'conflict') {
+            partials.push(await landedJob(ctx, job, part, outcome));
+            continue;
+        }
+        const conflicted = await conflictedJob(ctx, wave, job, part, outcome);
+        requeued.push(conflicted.requeue);
+        partials.push(conflicted.partial);
+    }
+    // At the wave's end too: a wave that merges nothing has no merge to check before.
+    const moved = await checkBase();
+    return { partials, requeued, ...(moved ? { moved } : {}) };
+}
+/**
+ * git merges into whatever the checkout is on: a checkout switched to another branch during the
+ * run would take the jobs' work. Stopped before the reduce, as for a refused merge: the next run,
+ * on the base again, merges the wave's finished jobs without working them again.
+ */
+async function assertOnBase(ctx) {
+    const { base } = ctx;
+    const head = (await ctx.runner.run(['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
+    if (head !== `refs/heads/${base}`)
+        throw new WorktreeError(`your checkout is no longer on ${base} (${head ? `it is on ${head.replace(/^refs\/heads\//, '')}` : 'its HEAD is detached'}` +
+            `), and the wave's jobs are merged into ${base} only; check out ${base} again, then run again: the ` +
+            `wave resumes and its finished jobs are merged without being worked again`);
+}
+/** The job's branch merged into the base: merged, clean, or conflicted (a refusal throws). */
+async function waveLanding_mergeJob(ctx, job) {
+    const { trees, base, issuesFile } = ctx;
+    const outcome = await trees.merge(jobBranch(job.issueId), `Merge agent-loop/${job.issueId} (parallel): ${job.title}`, issuesFile);
+    if (outcome.kind === 'refused')
+        // Stops the run before the reduce: the wave stays in the checkpoint, its worktrees and branches
+        // with it, so the next run (once the checkout is clean) merges the finished jobs as they are.
+        throw new WorktreeError(`git would not merge ${jobBranch(job.issueId)} into ${base} in your checkout: ${outcome.detail.replace(/\s*\n\s*/g, ' ').replace(/([^.])$/, '$1.')}` +
+            ` Something in your checkout is in the way (a file staged or changed during the run, or an untracked ` +
+            `or ignored file where a job adds one); commit, move or undo it, then run again: the wave resumes ` +
+            `and its finished jobs are merged without being worked again`);
+    return outcome;
+}
+/** A job merged (or with nothing to merge): its state, counted closed only when the base holds the close. */
+async function landedJob(ctx, job, part, outcome) {
+    const { logger, base, issuesFile } = ctx;
+    const tag = `[${job.issueId}]`;
+    if (!(await closedOnBase(ctx.runner, issuesFile, job.issueId))) {
+        // The job's state says closed, but nothing that closes it reached the base (a job halted
+        // after the close was recorded and before its commit, a secret in the change): counted
+        // closed, the issue would be left open on the base and never worked again.
+        logger.warn('merge.not_closed', `${tag} its job recorded the issue closed, but ${base} does not hold the close (its change was not committed): not counted closed.`, { issue: job.issueId });
+        return {
+            issueId: job.issueId,
+            loop: { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) },
+        };
+    }
+    if (outcome.kind === 'merged')
+        logger.info('merge.done', `${tag} merged into ${base}${outcome.issuesFileResolved ? ` (${issuesFile} merged issue by issue)` : ''}.`, { issue: job.issueId, commit: outcome.commit });
+    return { issueId: job.issueId, loop: part };
+}
+/** A job whose merge conflicted: not counted closed, worked again on the new base, its attempt kept on a branch. */
+async function conflictedJob(ctx, wave, job, part, outcome) {
+    const { logger, base } = ctx;
+    const requeue = {
+        issueId: job.issueId,
+        reason: `Its first attempt (wave ${ctx.waveNumber}) could not be merged into ${base}: ${outcome.detail}. ` +
+            `Other issues changed the same lines since; do the work again on the current ${base}.`,
+    };
+    const partial = {
+        issueId: job.issueId,
+        loop: { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) },
+    };
+    // The work stays for inspection on a branch of its own; the next attempt starts clean.
+    const kept = `agent-loop-conflict/${job.issueId}-${wave.id}`;
+    await ctx.runner.run(['branch', '--force', kept, jobBranch(job.issueId)]);
+    logger.warn('merge.conflict', `[${job.issueId}] not merged: ${outcome.detail}; the issue is worked again on the new ${base} (this attempt is kept on ${kept}).`, { issue: job.issueId, files: outcome.files });
+    return { partial, requeue };
+}
+/**
+ * Whether the base (HEAD of the main checkout) holds the issue closed in the issue file; true when
+ * the file or the issue is not in the base's tree (nothing to check against).
+ */
+async function closedOnBase(runner, issuesFile, issueId) {
+    const shown = await runner.run(['show', `HEAD:${issuesFile}`]);
+    if (shown.code !== 0)
+        return true;
+    const entry = latestEntries(parseJsonl(Buffer.from(shown.stdout)).entries).find((e) => e.record.id === issueId);
+    return entry === undefined || entry.record.status === 'closed';
+}
+/**
+ * Labels the wave's escalated issues in the base branch's issue file in the main checkout and
+ * commits each as the serial loop does ("agent-loop: <id> escalated"): that file only, nothing else
+ * of the job's work or of the checkout. Left alone, with a warning, when the checkout is not on the
+ * base branch or the issue file has changes of the user's own. The issues it could not label (and,
+ * in `why`, why not).
+ */
+async function labelEscalations(ctx, source, escalations, why) {
+    const { runner, logger, base, issuesFile } = ctx;
+    const failed = [];
+    const changed = async () => (await runner.run(['status', '--porcelain', '--', issuesFile])).stdout.trim() !== '';
+    for (const { issueId, note } of escalations) {
+        const tag = `[${issueId}]`;
+        const warn = (reason) => {
+            failed.push(issueId);
+            why?.set(issueId, reason);
+            logger.warn('source.warning', `${tag} escalated, but not labelled ${ESCALATED_LABEL} on ${base}: ${reason}. It stays recorded in ` +
+                `the checkpoint: later runs leave it alone and label it on ${base} when they can (a --fresh start ` +
+                `forgets it: label it by hand before one).`, { issue: issueId });
+        };
+        const head = (await runner.run(['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
+        if (head !== `refs/heads/${base}`) {
+            warn(`your checkout is no longer on ${base}`);
+            continue;
+        }
+        if (await changed()) {
+            warn(`${issuesFile} has uncommitted changes in your checkout, which the label's commit would take with it`);
+            continue;
+        }
+        try {
+            await source.markEscalated(issueId, note);
+        }
+        catch (error) {
+            warn(`${source.description}: ${error.message}`);
+            continue;
+        }
+        if (!(await changed()))
+            continue; // labelled already (a resumed wave)
+        const committed = await runner.run([
+            'commit',
+            '--quiet',
+            '--no-verify',
+            '-m',
+            `agent-loop: ${issueId} escalated`,
+            '--only',
+            '--',
+            issuesFile,
+        ]);
+        if (committed.code !== 0) {
+            warn(`git commit failed: ${committed.stderr.trim()}`);
+            continue;
+        }
+        logger.info('escalation.labelled', `${tag} labelled ${ESCALATED_LABEL} on ${base}.`, { issue: issueId });
+    }
+    return failed;
+}
+
+;// CONCATENATED MODULE: ./src/app/effects/waveLand.ts
+/**
+ * A wave of run --parallel landed: its finished jobs merged into the base branch one at a time
+ * (src/app/waveLanding.ts landWave), and its escalated issues labelled there.
+ */
+
+
+const landJobs = async ({ wave, ends, baseTip, waveNumber }, c) => {
+    const { trees, runner, logger, base, issuesFile } = c;
+    const { partials, requeued, moved } = await landWave({ trees, runner, logger, base, issuesFile, waveNumber, baseTip }, wave, ends);
+    return { type: 'landed', partials, requeued, ...(moved ? { moved } : {}) };
+};
+/** The escalations labelled on the base branch, one commit each; those not labelled said with why. */
+const waveLand_labelEscalations = async ({ escalations }, c) => {
+    const why = new Map();
+    await labelEscalations({ runner: c.runner, logger: c.logger, base: c.base, issuesFile: c.issuesFile }, c.source, escalations, why);
+    return { type: 'labelled', failed: [...why], at: c.io.clock.now().toISOString() };
+};
+
+;// CONCATENATED MODULE: ./src/app/effects/waveJournal.ts
+/** What run --parallel's coordinator writes down and reads of its own run: the log, the checkpoint, the stop signal, the posts a killed run left. */
+
+
+const waveJournal_log = async (effect, c) => {
+    c.logger[effect.level](effect.event, effect.message, effect.data);
+    return undefined;
+};
+const waveJournal_save = async (effect, c) => {
+    await saveLoop(c, effect.status, [], effect.loop);
+    return undefined;
+};
+const readSignal = async (_effect, c) => ({
+    type: 'signalRead',
+    aborted: c.io.signal?.aborted ?? false,
+});
+/** The Discord posts a killed coordinator left, sent as a slice's start sends them. */
+const waveJournal_sendLeftPosts = async (effect, c) => {
+    const loop = await sendLeftPosts(effect.loop, c.notify);
+    return { type: 'postsSent', loop, sent: loop !== effect.loop };
+};
+
+;// CONCATENATED MODULE: ./src/app/effects/waveStart.ts
+/**
+ * A wave of run --parallel started: the ready issues read for the planner, the wave recorded in
+ * the checkpoint before any job starts, each job run in its own worktree cut from the base branch
+ * (or resumed there: a killed coordinator's wave), finished ones only read.
+ */
+
+
+
+
+
+const readReady = async (_effect, c) => ({
+    type: 'readyRead',
+    ready: (await c.source.ready()).map((i) => ({
+        id: i.id,
+        title: i.title,
+        labels: i.labels,
+        dependsOn: i.dependencies,
+    })),
+    now: c.io.clock.now().toISOString(),
+});
+/** The wave in the checkpoint before any job starts: a crash from here on resumes each job. */
+const recordWave = async (effect, c) => {
+    await saveLoop(c, 'continuing', [], effect.loop);
+    return { type: 'waveRecorded' };
+};
+/** The wave's jobs, all at once; the base branch's tip as they start (only the coordinator's own merges may move it). */
+const runJobs = async ({ wave, resuming }, c) => {
+    const baseTip = (await branchTip(c.runner, c.base)) ?? '';
+    const ends = await Promise.all(wave.jobs.map((job) => startJob(c, job, wave, resuming)));
+    return { type: 'jobsEnded', ends, baseTip, aborted: c.io.signal?.aborted ?? false };
+};
 /** A job from its start, or resumed in its worktree (a crash); finished, it is only read. */
 async function startJob(c, job, wave, resuming) {
     const { io, logger } = c;
@@ -43881,6 +44213,7 @@ async function startJob(c, job, wave, resuming) {
         logger.info('job.resume', `${tag} resumes in ${place.tree}.`, { issue: job.issueId });
         return runJob(c.jobDeps, job, { ...place, planFile: await planFile() }, false);
     }
+    // One git worktree operation at a time: concurrent ones race on the repository's files.
     const turn = c.gitTurn.then(async () => {
         if ((0,external_node_fs_namespaceObject.existsSync)(place.tree))
             await c.trees.remove(place.tree);
@@ -43893,28 +44226,33 @@ async function startJob(c, job, wave, resuming) {
     });
     return runJob(c.jobDeps, job, { ...place, planFile: await planFile() }, true);
 }
-/** The wave's worktrees, branches and scratch removed; the jobs' agent logs kept in <state-dir>/logs/<wave>/<issue>/. */
-async function removeWave(c, wave) {
-    const { stateDir } = c.io;
-    for (const job of wave.jobs) {
-        const place = jobPlace(stateDir, wave.id, job.issueId);
-        const logs = external_node_path_default().join(place.stateDir, 'logs');
-        if (!(0,external_node_fs_namespaceObject.existsSync)(logs))
-            continue;
-        const kept = external_node_path_default().join(stateDir, 'logs', wave.id, external_node_path_default().basename(external_node_path_default().dirname(place.tree)));
-        await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(kept), { recursive: true });
-        await external_node_fs_namespaceObject.promises.rm(kept, { recursive: true, force: true });
-        await external_node_fs_namespaceObject.promises.rename(logs, kept).catch(() => undefined);
-    }
-    await c.trees.remove(...wave.jobs.map((job) => jobPlace(stateDir, wave.id, job.issueId).tree));
-    await c.trees.deleteBranches(...wave.jobs.map((job) => jobBranch(job.issueId)));
-    await external_node_fs_namespaceObject.promises.rm(external_node_path_default().join(stateDir, 'parallel', wave.id), { recursive: true, force: true });
-}
-function describeRow(row, requeued) {
-    const again = requeued.some((r) => r.issueId === row.issueId);
-    const what = again ? 'not merged (conflict): worked again on the new base' : row.outcome;
-    const runs = `${row.iterations} iteration${row.iterations === 1 ? '' : 's'}${row.first ? ` (#${row.first}\u2013#${row.last})` : ''}`;
-    return `[${row.issueId}] ${what}: ${runs}${row.halt ? `; ${row.halt}` : ''}.`;
+
+;// CONCATENATED MODULE: ./src/app/effects/waveHandlers.ts
+
+
+
+
+
+
+const waveHandlers = {
+    sendLeftPosts: waveJournal_sendLeftPosts,
+    save: waveJournal_save,
+    log: waveJournal_log,
+    readSignal: readSignal,
+    readReady: readReady,
+    recordWave: recordWave,
+    runJobs: runJobs,
+    landJobs: landJobs,
+    labelEscalations: waveLand_labelEscalations,
+    clearWave: clearWave,
+    recordHalt: waveEnd_recordHalt,
+    finish: waveEnd_finish,
+    cannotStart: waveEnd_cannotStart,
+    handOver: notAsked,
+};
+/** The waves, one after another, until no work is left, the run halts, or it is stopped: the run's exit code. */
+async function driveWaves(c, model) {
+    return (await driveWave(waveHandlers, c, model, { type: 'started' }, () => c.exitCode)).result;
 }
 
 ;// CONCATENATED MODULE: ./src/app/parallel.ts
@@ -43970,22 +44308,19 @@ async function parallelCommand(options, io) {
         session.release();
     }
 }
-/** The waves, one after another, until no work is left, the run halts, or it is stopped. */
+/** The coordinator opened, then the wave machine (src/core/wave.ts) driven until the run ends: its exit code. */
 async function coordinate(options, io, top, registry, logger) {
     const c = await openCoordinator(options, io, top, registry, logger);
-    const sliceStart = c.loop.iteration;
-    let end = { kind: 'aborted' };
-    while (!io.signal?.aborted) {
-        const next = await nextWave(c, sliceStart);
-        end = 'kind' in next ? next : await runWave(c, next.wave, next.resuming);
-        if (end.kind !== 'next')
-            break;
-    }
-    if (end.kind === 'cannot') {
-        io.stderr(end.stderr);
-        return 2;
-    }
-    return finishRun(c, end);
+    const settings = {
+        parallel: options.parallel,
+        maxIterations: options.maxIterations,
+        ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
+        maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+        checkpointId: c.checkpointId,
+        ...(options.issue ? { issues: options.issue } : {}),
+        base: c.base,
+    };
+    return driveWaves(c, initialWaveModel(c.start, settings));
 }
 
 ;// CONCATENATED MODULE: ./src/cli/status.ts

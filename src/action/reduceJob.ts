@@ -13,19 +13,19 @@ import path from 'node:path';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { writeRunCheckpoint } from '../checkpoint/runCheckpoint.js';
 import { openCheckpoint } from '../loop/slice.js';
-import { buildDiagnostic } from '../core/diagnostic.js';
 import { type LoopState, initialLoopState } from '../core/state.js';
-import { type PartialState, type WaveReduction, type WaveRow, reduceWave, standingHalt } from '../core/waveReduce.js';
-import { renderMarkdown } from '../report/diagnostic.js';
-import { haltThroughOutbox, sendLeftPosts } from '../loop/effects/notices.js';
-import { stateFiles } from '../persist/stateFiles.js';
+import type { PartialState, WaveReduction, WaveRow } from '../core/waveReduce.js';
+import type { Notify } from '../loop/effects/notices.js';
+import { initialWaveModel } from '../core/wave.js';
+import { driveWave } from '../app/effects/waveContext.js';
+import { type ReduceContext, reduceHandlers } from './reduceEffects.js';
 import { discordNotifier } from '../app/discordNotify.js';
 import type { RunRefs } from './persistence.js';
 import type { FanOutJob, WaveSource } from './planJob.js';
 import type { GitHubIssueSource } from '../issues/github/issueSource.js';
 import { type WaveHandoff, partialOf, savedLoop } from './waveHandoff.js';
-import { LANDING_JOB, type LandingPartial, reduceLanding } from '../core/waveOutbox.js';
-import { dropLandedBundles, gatherBundles, tookFrom } from './outboxHandover.js';
+import { LANDING_JOB, type LandingPartial, type LandingReduction } from '../core/waveOutbox.js';
+import { gatherBundles, tookFrom } from './outboxHandover.js';
 import { unchangedWaveOutputs, waveOutputs, waveSummary } from './waveSummary.js';
 import { haltFailure } from './summary.js';
 import { resumeWays } from '../core/resumeWays.js';
@@ -52,9 +52,6 @@ const SAID = {
       'its claim expires and a later wave works the issue again.'
     );
   },
-  standing: (reason: string, wave: string) =>
-    `agent-loop reduce: another run halted the loop (${reason}) while wave ${wave} ran: ` +
-    'the halt stands, and later runs stay halted until it is resumed.',
   adopted: (id: string, wave: string) =>
     `agent-loop reduce: another run's first wave started the loop's checkpoint ${id} while this one ran ` +
     `(its plan found none): wave ${wave} is added to it.`,
@@ -76,36 +73,51 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
     return;
   }
   const partials = await gatherPartials(job);
-  // The landing job's outcome first: the loop's unlanded work it took, landed or handed back.
-  const landing = wave.landing?.length ? reduceLanding(main, await landingPartial(job)) : undefined;
-  if (landing?.problem) core.warning(redact(`agent-loop reduce: landing job: ${landing.problem}.`));
-  const reduction = mergeWave(job, landing?.loop ?? main, partials, landing);
-  // Another run's reduce may have halted the loop while this wave ran: its halt stands (posted there).
-  const standing = reduction.halt ? undefined : standingHalt(main, wave);
-  if (standing) core.warning(redact(SAID.standing(standing.reason, wave.id)));
-  // The run's halt as the reduction says it, its fix included, less which job it was.
-  const runHalt = reduction.halt ? withoutJob(reduction.halt) : undefined;
-  let loop: LoopState = {
-    ...reduction.loop,
+  const landing = wave.landing?.length ? await landingPartial(job) : undefined;
+  // The wave machine (src/core/wave.ts), started from what the jobs left: the same machine as run --parallel's coordinator.
+  const c: ReduceContext = {
+    job,
+    into,
+    ...withNotify(job),
+    // The whole checkpoint as the reduce writes it: the slices' `loop`, and the waves reduced into it.
+    save: async (as: LoopState) => {
+      await writeRunCheckpoint(store, {
+        id: into,
+        end: { status: as.halt ? 'halted' : 'continuing' },
+        loop: as,
+        extra: { ...kept, [REDUCED_KEY]: { reduced: [...reduced, wave.id].slice(-WAVES_KEPT) } },
+      });
+    },
+    handOver: (rows) => handOver(job, rows),
+    report: (end) => report(job, { ...end.reduced!, loop: end.loop, into }),
+  };
+  const settings = {
+    parallel: job.options.parallel,
     maxIterations: job.options.maxIterations,
-    halt: runHalt ? { ...runHalt, at: job.clock.now().toISOString() } : standing,
+    ...(job.options.maxCostUsd !== undefined ? { maxCostUsd: job.options.maxCostUsd } : {}),
+    maxConsecutiveEscalations: job.options.maxConsecutiveEscalations,
+    checkpointId: into,
+    base: '',
   };
-  // The whole checkpoint as the reduce writes it: the slices' `loop`, and the waves reduced into it.
-  const save = async (as: LoopState) => {
-    await writeRunCheckpoint(store, {
-      id: into,
-      end: { status: as.halt ? 'halted' : 'continuing' },
-      loop: as,
-      extra: { ...kept, [REDUCED_KEY]: { reduced: [...reduced, wave.id].slice(-WAVES_KEPT) } },
-    });
-  };
-  loop = await tellHalt(job, loop, runHalt, into, save);
-  await save(loop);
-  await dropLandedBundles(job.stateDir, loop);
-  await handOver(job, reduction.rows);
-  core.saveState('state-dir', job.stateDir);
-  core.saveState('checkpoint-id', into);
-  await report(job, { main, loop, reduction, into, ...(landing ? { landing } : {}) });
+  const reported = { type: 'jobsReported', wave, partials, ...(landing ? { landing } : {}) } as const;
+  await driveWave(
+    reduceHandlers,
+    c,
+    initialWaveModel(main, settings),
+    { ...reported, now: job.clock.now().toISOString() },
+    () => c.done,
+  );
+}
+
+function withNotify(job: ReduceJob): { notify?: Notify } {
+  const { core, redact, clock, options } = job;
+  const notify = discordNotifier(options.discordWebhook, {
+    redact,
+    clock,
+    warn: (message) => core.warning(redact(message)),
+    info: (message) => core.info(`agent-loop reduce: ${message}`),
+  });
+  return notify ? { notify } : {};
 }
 
 /** Each work job's partial state (its own cache entry, else its artifact; none: the job died before it saved). */
@@ -129,58 +141,6 @@ async function gatherPartials(job: ReduceJob): Promise<PartialState[]> {
   return partials;
 }
 
-/** The wave summed into the loop (src/core/waveReduce.ts); a wave with no job carries the halt its plan found, recorded here, once. */
-function mergeWave(
-  job: ReduceJob,
-  base: LoopState,
-  partials: PartialState[],
-  landing: ReturnType<typeof reduceLanding> | undefined,
-): WaveReduction {
-  const { options, wave } = job;
-  const merged: WaveReduction =
-    wave.jobs.length === 0 && !landing
-      ? { loop: base, rows: [], ...(wave.halt ? { halt: wave.halt } : {}) }
-      : reduceWave({ ...base, halt: undefined }, wave, partials, {
-          maxIterations: options.maxIterations,
-          ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
-          maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-        });
-  const halt = landing?.halt ?? merged.halt;
-  return { loop: merged.loop, rows: merged.rows, ...(halt ? { halt } : {}) };
-}
-
-/**
- * The Discord posts a reduce killed before posting left, sent first (as a slice does); then this
- * wave's halt through the one halt pipeline (src/loop/effects/notices.ts): halt.md, and the post
- * recorded in the outbox with the halt before it is tried. The loop as it stands after.
- */
-async function tellHalt(
-  job: ReduceJob,
-  found: LoopState,
-  runHalt: ReturnType<typeof withoutJob> | undefined,
-  into: string,
-  save: (loop: LoopState) => Promise<void>,
-): Promise<LoopState> {
-  const { core, redact, clock, options } = job;
-  const notify = discordNotifier(options.discordWebhook, {
-    redact,
-    clock,
-    warn: (message) => core.warning(redact(message)),
-    info: (message) => core.info(`agent-loop reduce: ${message}`),
-  });
-  const loop = await sendLeftPosts(found, notify);
-  if (!runHalt) return loop;
-  const diagnostic = buildDiagnostic({
-    ...runHalt,
-    state: loop,
-    checkpointId: into,
-    maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-    terms: 'action',
-  });
-  const out = { files: stateFiles(job.stateDir, redact), save, ...(notify ? { notify } : {}), now: clock.now() };
-  return (await haltThroughOutbox(loop, diagnostic, renderMarkdown(diagnostic), out)).loop;
-}
-
 /** This run's outputs (what the wave and its landing job added to the loop as restored), its summary, and a halt's one error annotation. */
 async function report(
   job: ReduceJob,
@@ -189,7 +149,7 @@ async function report(
     loop: LoopState;
     reduction: WaveReduction;
     into: string;
-    landing?: NonNullable<ReturnType<typeof reduceLanding>>;
+    landing?: LandingReduction;
   },
 ): Promise<void> {
   const { core, redact } = job;
@@ -229,11 +189,6 @@ async function openInto(
       job.core.warning(job.redact(`agent-loop reduce: ${(error as Error).message}; the wave is counted from zero.`));
     return { main: initialLoopState(job.options.maxIterations), state: {} };
   }
-}
-
-/** A wave's halt as the loop keeps it: which job halted is the summary's, not the checkpoint's. */
-function withoutJob({ issueId: _job, ...halt }: NonNullable<WaveReduction['halt']>) {
-  return halt;
 }
 
 /**

@@ -19,8 +19,8 @@ import { runLogger, sourceOf, standingHalt } from './run.js';
 import { checkHalt } from './haltCheck.js';
 import { type ParallelIO, openCoordinator } from './coordinator.js';
 import { parallelProblems } from './parallelOptions.js';
-import { finishRun } from './parallelEnd.js';
-import { type WaveEnd, nextWave, runWave } from './waveRun.js';
+import { initialWaveModel } from '../core/wave.js';
+import { driveWaves } from './effects/waveHandlers.js';
 
 export type { ParallelIO } from './coordinator.js';
 export { MAX_LOCAL_PARALLEL, parallelProblems } from './parallelOptions.js';
@@ -67,7 +67,7 @@ export async function parallelCommand(options: Options, io: ParallelIO): Promise
   }
 }
 
-/** The waves, one after another, until no work is left, the run halts, or it is stopped. */
+/** The coordinator opened, then the wave machine (src/core/wave.ts) driven until the run ends: its exit code. */
 async function coordinate(
   options: Options,
   io: ParallelIO,
@@ -76,16 +76,14 @@ async function coordinate(
   logger: ReturnType<typeof runLogger>,
 ): Promise<number> {
   const c = await openCoordinator(options, io, top, registry, logger);
-  const sliceStart = c.loop.iteration;
-  let end: WaveEnd = { kind: 'aborted' };
-  while (!io.signal?.aborted) {
-    const next = await nextWave(c, sliceStart);
-    end = 'kind' in next ? next : await runWave(c, next.wave, next.resuming);
-    if (end.kind !== 'next') break;
-  }
-  if (end.kind === 'cannot') {
-    io.stderr(end.stderr);
-    return 2;
-  }
-  return finishRun(c, end);
+  const settings = {
+    parallel: options.parallel,
+    maxIterations: options.maxIterations,
+    ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
+    maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+    checkpointId: c.checkpointId,
+    ...(options.issue ? { issues: options.issue } : {}),
+    base: c.base,
+  };
+  return driveWaves(c, initialWaveModel(c.start, settings));
 }
