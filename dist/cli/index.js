@@ -30809,6 +30809,59 @@ function withRead(loop, fill) {
     return { ...loop, halt: halt };
 }
 
+;// CONCATENATED MODULE: ./src/core/waiting.ts
+/**
+ * Ready issues whose work already waits somewhere are not worked again: in an open pull request of
+ * agent-loop's (beads issues in the action: closed on the branch, still open on the base), or, with
+ * --on-success branch and nothing published, finished on their own branch and not merged into the
+ * base. The handler reads the facts (src/loop/effects/issues.ts); the core decides what to look up,
+ * what to leave, and tells each issue once per slice. Pure.
+ */
+
+/** What `readIssues` looks up besides the listing: finished branches, but never the cycle in flight's. */
+function readIssuesEffect(model, config) {
+    // Nothing published and work left on its branch (--on-success branch): a finished branch holds it.
+    const lookUp = config.branches && !config.publishes && config.landing === 'branch';
+    return lookUp
+        ? { kind: 'readIssues', finishedBranches: { except: model.loop.currentCycle?.issueIds ?? [] } }
+        : { kind: 'readIssues' };
+}
+function finishedBranchMessage(id, branch, base) {
+    return (`Skipping ${id}: its work is finished on ${branch}, which is not merged into ${base} (the issue is ` +
+        `closed there). Merge ${branch} to land it, or delete it (git branch -D ${branch}) to have agent-loop ` +
+        `work on the issue again.`);
+}
+/** The ready issues less those waiting, and a log line for each told for the first time in this slice. */
+function leaveWaiting(model, ready, inReview = [], onBranch = []) {
+    const effects = [];
+    const told = new Set(model.toldWaiting ?? []);
+    const inFlight = new Set(model.loop.currentCycle?.issueIds ?? []);
+    const waiting = new Set();
+    for (const pr of inReview) {
+        waiting.add(pr.id);
+        if (told.has(pr.id))
+            continue;
+        told.add(pr.id);
+        effects.push(log('info', 'issue.in_review', `Skipping ${pr.id}: its pull request #${pr.number} (${pr.url}) is open. Merge it (the issue is closed ` +
+            `on its branch), or close it and delete its branch to have agent-loop work on the issue again.`, { issueId: pr.id, number: pr.number, url: pr.url }));
+    }
+    const base = model.loop.baseBranch ?? '';
+    for (const { id, branch } of onBranch) {
+        // The cycle in flight is the core's to resume, whatever its branch holds.
+        if (inFlight.has(id))
+            continue;
+        waiting.add(id);
+        if (told.has(id))
+            continue;
+        told.add(id);
+        effects.push(log('info', 'issue.on_branch', finishedBranchMessage(id, branch, base), { issueId: id, branch }));
+    }
+    const left = ready.filter((i) => !waiting.has(i.id));
+    if (told.size === (model.toldWaiting ?? []).length)
+        return { model, ready: left, effects };
+    return { model: { ...model, toldWaiting: [...told] }, ready: left, effects };
+}
+
 ;// CONCATENATED MODULE: ./src/core/slice.ts
 /**
  * The engine's core, pure: one slice of the loop as `step(model, event) \u2192 (model, effects)`
@@ -30824,6 +30877,7 @@ function withRead(loop, fill) {
  * notices, the slice's end), haltReads.ts (what a halt keeps of the world, read before each of its
  * saves); here each event is routed, and what comes before an iteration decided.
  */
+
 
 
 
@@ -30856,11 +30910,14 @@ function route(model, event, config) {
             if (event.aborted)
                 return finish(m, config, 'continuing', undefined, true);
             if (!m.loop.currentCycle)
-                return { model: m, effects: [{ kind: 'readIssues' }] };
+                return { model: m, effects: [readIssuesEffect(m, config)] };
             return beforeIteration(m, config);
         }
-        case 'issuesRead':
-            return issuesRead(model, event.ready, config);
+        case 'issuesRead': {
+            const left = leaveWaiting(model, event.ready, event.inReview, event.onBranch);
+            const next = issuesRead(left.model, left.ready, config);
+            return { model: next.model, effects: [...left.effects, ...next.effects] };
+        }
         case 'issuesUnlisted':
             return issuesUnlisted(model, event, config);
         case 'sourceChecked':
@@ -32458,11 +32515,8 @@ async function finishedBranches(git, base, ids) {
     return finished;
 }
 /** What is said of an issue skipped for it, once per slice. */
-function finishedBranchMessage(id, branch, base) {
-    return (`Skipping ${id}: its work is finished on ${branch}, which is not merged into ${base} (the issue is ` +
-        `closed there). Merge ${branch} to land it, or delete it (git branch -D ${branch}) to have agent-loop ` +
-        `work on the issue again.`);
-}
+/** The message (src/core/waiting.ts), here too for app/run.ts's --issue check. */
+
 
 ;// CONCATENATED MODULE: ./src/loop/publish.ts
 /** What a publisher throws when a step of landing the work failed, with what that means (classified by the adapter). */
@@ -32566,11 +32620,13 @@ async function labelEscalated(ports, ids, note, baseBranch) {
 
 
 
-const readIssues = async (_effect, ctx) => {
+const readIssues = async (effect, ctx) => {
     const { deps, run } = ctx;
-    let listed;
+    let ready;
+    let inReview;
     try {
-        listed = await withoutOpenPullRequests(deps, await deps.source.ready(), run.toldInReview);
+        ready = await deps.source.ready();
+        inReview = await openPullRequests(deps, ready);
     }
     catch (error) {
         // A listing GitHub did not answer: never taken for "no issues" (the run would end complete).
@@ -32579,9 +32635,14 @@ const readIssues = async (_effect, ctx) => {
         run.deferral = { what: error.what, status: error.status, message: ctx.redact(error.message) };
         return { type: 'issuesUnlisted', failed: run.deferral };
     }
+    const onBranch = effect.finishedBranches
+        ? await finishedOnBranches(deps, run.model.loop, ready, effect.finishedBranches.except, run.onBranch)
+        : [];
     return {
         type: 'issuesRead',
-        ready: (await withoutFinishedBranches(deps, run.model.loop, listed, run.onBranch)).map(toReadyIssue),
+        ready: ready.map(toReadyIssue),
+        ...(inReview.length > 0 ? { inReview } : {}),
+        ...(onBranch.length > 0 ? { onBranch } : {}),
     };
 };
 const checkSource = async (_effect, ctx) => {
@@ -32601,15 +32662,15 @@ const updateIssues = async (effect, ctx) => {
     return undefined;
 };
 /**
- * The ready issues less those whose work waits in an open pull request of agent-loop's (beads issues
- * in the action: closed on the branch, still open on the base), each told once per slice. When the
- * pull requests cannot be listed, none is started (none may get a second pull request): a
- * ListingError, which defers the run; the next run looks again.
+ * The open pull requests of agent-loop's that hold some of the ready issues' work (beads issues in
+ * the action: closed on the branch, still open on the base); the core leaves those issues
+ * (src/core/waiting.ts). When the pull requests cannot be listed, none is started (none may get a
+ * second pull request): a ListingError, which defers the run; the next run looks again.
  */
-async function withoutOpenPullRequests(deps, ready, told) {
+async function openPullRequests(deps, ready) {
     const publisher = deps.publisher;
     if (!publisher?.inReview || ready.length === 0)
-        return ready;
+        return [];
     let open;
     try {
         open = await publisher.inReview(ready.map((i) => i.id));
@@ -32617,36 +32678,27 @@ async function withoutOpenPullRequests(deps, ready, told) {
     catch (error) {
         throw listing_listingFailed(error, `listing the open pull requests (${publisher.description})`);
     }
-    for (const [id, pr] of open) {
-        if (told.has(id))
-            continue;
-        told.add(id);
-        deps.logger.info('issue.in_review', `Skipping ${id}: its pull request #${pr.number} (${pr.url}) is open. Merge it (the issue is closed ` +
-            `on its branch), or close it and delete its branch to have agent-loop work on the issue again.`, { issueId: id, number: pr.number, url: pr.url });
-    }
-    return ready.filter((i) => !open.has(i.id));
+    return [...open].map(([id, pr]) => ({ id, number: pr.number, url: pr.url }));
 }
 /**
- * With --on-success branch (nothing published): the ready issues less those whose cycle finished on
- * their own branch, not merged into the base (src/loop/finishedBranches.ts). Each is told once per
- * slice; `seen` keeps what was looked up (the branch, or undefined).
+ * The ready issues whose cycle finished on their own branch, not merged into the base
+ * (src/loop/finishedBranches.ts), but those in `except` (the cycle in flight). `seen` keeps what was
+ * looked up in this slice (the branch, or undefined), so each issue is looked up once.
  */
-async function withoutFinishedBranches(deps, loop, ready, seen) {
-    const { git, settings, logger } = deps;
+async function finishedOnBranches(deps, loop, ready, except, seen) {
     const base = loop.baseBranch;
-    if (!git || deps.publisher || settings.onSuccess !== 'branch' || !base || ready.length === 0)
-        return ready;
-    // The cycle in flight is the core's to resume, whatever its branch holds.
-    const inFlight = new Set(loop.currentCycle?.issueIds ?? []);
-    const unseen = ready.map((i) => i.id).filter((id) => !inFlight.has(id) && !seen.has(id));
-    const found = await finishedBranches(git, base, unseen);
-    for (const id of unseen) {
-        const branch = found.get(id);
-        seen.set(id, branch);
-        if (branch)
-            logger.info('issue.on_branch', finishedBranchMessage(id, branch, base), { issueId: id, branch });
-    }
-    return ready.filter((i) => inFlight.has(i.id) || seen.get(i.id) === undefined);
+    if (!deps.git || !base || ready.length === 0)
+        return [];
+    const skip = new Set(except);
+    const ids = ready.map((i) => i.id).filter((id) => !skip.has(id));
+    const unseen = ids.filter((id) => !seen.has(id));
+    const found = await finishedBranches(deps.git, base, unseen);
+    for (const id of unseen)
+        seen.set(id, found.get(id));
+    return ids.flatMap((id) => {
+        const branch = seen.get(id);
+        return branch ? [{ id, branch }] : [];
+    });
 }
 /**
  * The source's health as the slice starts, and a check against it: the halt when the issues had

@@ -157,13 +157,27 @@ export interface NoticeResult {
   error?: string;
 }
 
+/** An open pull request of agent-loop's holding an issue's work (src/core/waiting.ts). */
+export interface InReview {
+  id: string;
+  number: number;
+  url: string;
+}
+
+/** An issue's work finished on its own branch, not merged into the base (src/core/waiting.ts). */
+export interface OnBranch {
+  id: string;
+  branch: string;
+}
+
 export type Event =
   /** The slice is open (checkpoint chosen, repository prepared, first checkpoint written). */
   | { type: 'started'; now: number }
   /** Top of the loop: the time, and whether the run was asked to stop. */
   | { type: 'tick'; now: number; aborted: boolean }
   | { type: 'woke'; now: number }
-  | { type: 'issuesRead'; ready: ReadyIssue[] }
+  /** The ready issues, and those whose work already waits (src/core/waiting.ts): the core leaves them. */
+  | { type: 'issuesRead'; ready: ReadyIssue[]; inReview?: InReview[]; onBranch?: OnBranch[] }
   /** Listing the issues (or the open pull requests that hold some of them) failed: the slice is deferred. */
   | { type: 'issuesUnlisted'; failed: Deferral }
   /** The issue source's health: a halt when the issues became unreadable during the slice. */
@@ -244,8 +258,8 @@ export type Effect =
   | { kind: 'next' }
   /** Answered by `woke`. */
   | { kind: 'sleep'; ms: number }
-  /** Answered by `issuesRead`. */
-  | { kind: 'readIssues' }
+  /** Answered by `issuesRead`; `finishedBranches`: look up the issues' finished branches too, but those in `except`. */
+  | { kind: 'readIssues'; finishedBranches?: { except: string[] } }
   /** Answered by `sourceChecked`. */
   | { kind: 'checkSource' }
   /** Create (or reuse) the cycle's branch and check it out; answered by `cycleOpened`. */

@@ -112,6 +112,8 @@ export interface SliceModel {
   claimRenewedAt?: number;
   /** What the pending `claimIssues` or `holdClaim` is for: a new cycle, the cycle this loop had in flight, its renewal. */
   claiming?: 'new' | 'resumed' | 'renewing';
+  /** Issues whose work waits in a pull request or on a finished branch, told once each in this slice (waiting.ts). */
+  toldWaiting?: string[];
   /** Issues left alone in this slice because another run's live claim holds them, logged once each. */
   claimedElsewhere?: string[];
   /** A halted loop's save, held while the halt's reads are asked (src/core/haltReads.ts), and what follows it. */

@@ -26,6 +26,7 @@ import { started, noticesSent, cycleFinished } from './landingSteps.js';
 import { woke, issuesUnlisted, sourceChecked, cycleOpened, cycleCommitted, refused } from './sliceEvents.js';
 import { selectTargets, editedSinceEscalation, carriedCounts } from './targets.js';
 import { haltRead, readBeforeSaving } from './haltReads.js';
+import { leaveWaiting, readIssuesEffect } from './waiting.js';
 
 export { type CoreSettings, type CoreConfig, type SliceModel, type Step, haltPosted, initialModel } from './model.js';
 export { cycleProgress, leaveClaimed } from './claims.js';
@@ -46,11 +47,14 @@ function route(model: SliceModel, event: Event, config: CoreConfig): Step {
     case 'tick': {
       const m = { ...model, now: event.now };
       if (event.aborted) return finish(m, config, 'continuing', undefined, true);
-      if (!m.loop.currentCycle) return { model: m, effects: [{ kind: 'readIssues' }] };
+      if (!m.loop.currentCycle) return { model: m, effects: [readIssuesEffect(m, config)] };
       return beforeIteration(m, config);
     }
-    case 'issuesRead':
-      return issuesRead(model, event.ready, config);
+    case 'issuesRead': {
+      const left = leaveWaiting(model, event.ready, event.inReview, event.onBranch);
+      const next = issuesRead(left.model, left.ready, config);
+      return { model: next.model, effects: [...left.effects, ...next.effects] };
+    }
     case 'issuesUnlisted':
       return issuesUnlisted(model, event, config);
     case 'sourceChecked':

@@ -23,10 +23,5 @@ export async function finishedBranches(git: Git, base: string, ids: readonly str
 }
 
 /** What is said of an issue skipped for it, once per slice. */
-export function finishedBranchMessage(id: string, branch: string, base: string): string {
-  return (
-    `Skipping ${id}: its work is finished on ${branch}, which is not merged into ${base} (the issue is ` +
-    `closed there). Merge ${branch} to land it, or delete it (git branch -D ${branch}) to have agent-loop ` +
-    `work on the issue again.`
-  );
-}
+/** The message (src/core/waiting.ts), here too for app/run.ts's --issue check. */
+export { finishedBranchMessage } from '../core/waiting.js';

@@ -1,29 +1,36 @@
-/** Reading the issues (less those waiting in a pull request or on a finished branch), the source's health, closing them. */
-import type { Halt } from '../../core/events.js';
+/** Reading the issues (and what already holds their work: src/core/waiting.ts decides), the source's health, closing them. */
+import type { Halt, InReview, OnBranch } from '../../core/events.js';
 import type { LoopState } from '../../core/state.js';
 import { toReadyIssue } from '../../issues/fingerprint.js';
 import { ListingError, listingFailed } from '../../issues/listing.js';
 import type { Issue } from '../../issues/types.js';
 import type { SliceDeps } from '../deps.js';
-import { finishedBranchMessage, finishedBranches } from '../finishedBranches.js';
+import { finishedBranches } from '../finishedBranches.js';
 import { tick } from '../issueWork.js';
 import type { CyclePublisher } from '../publish.js';
 import type { Handler } from './context.js';
 
-export const readIssues: Handler<'readIssues'> = async (_effect, ctx) => {
+export const readIssues: Handler<'readIssues'> = async (effect, ctx) => {
   const { deps, run } = ctx;
-  let listed: Issue[];
+  let ready: Issue[];
+  let inReview: InReview[];
   try {
-    listed = await withoutOpenPullRequests(deps, await deps.source.ready(), run.toldInReview);
+    ready = await deps.source.ready();
+    inReview = await openPullRequests(deps, ready);
   } catch (error) {
     // A listing GitHub did not answer: never taken for "no issues" (the run would end complete).
     if (!(error instanceof ListingError)) throw error;
     run.deferral = { what: error.what, status: error.status, message: ctx.redact(error.message) };
     return { type: 'issuesUnlisted', failed: run.deferral };
   }
+  const onBranch = effect.finishedBranches
+    ? await finishedOnBranches(deps, run.model.loop, ready, effect.finishedBranches.except, run.onBranch)
+    : [];
   return {
     type: 'issuesRead',
-    ready: (await withoutFinishedBranches(deps, run.model.loop, listed, run.onBranch)).map(toReadyIssue),
+    ready: ready.map(toReadyIssue),
+    ...(inReview.length > 0 ? { inReview } : {}),
+    ...(onBranch.length > 0 ? { onBranch } : {}),
   };
 };
 
@@ -44,57 +51,46 @@ export const updateIssues: Handler<'updateIssues'> = async (effect, ctx) => {
 };
 
 /**
- * The ready issues less those whose work waits in an open pull request of agent-loop's (beads issues
- * in the action: closed on the branch, still open on the base), each told once per slice. When the
- * pull requests cannot be listed, none is started (none may get a second pull request): a
- * ListingError, which defers the run; the next run looks again.
+ * The open pull requests of agent-loop's that hold some of the ready issues' work (beads issues in
+ * the action: closed on the branch, still open on the base); the core leaves those issues
+ * (src/core/waiting.ts). When the pull requests cannot be listed, none is started (none may get a
+ * second pull request): a ListingError, which defers the run; the next run looks again.
  */
-async function withoutOpenPullRequests(deps: SliceDeps, ready: Issue[], told: Set<string>): Promise<Issue[]> {
+async function openPullRequests(deps: SliceDeps, ready: Issue[]): Promise<InReview[]> {
   const publisher = deps.publisher;
-  if (!publisher?.inReview || ready.length === 0) return ready;
+  if (!publisher?.inReview || ready.length === 0) return [];
   let open: Awaited<ReturnType<NonNullable<CyclePublisher['inReview']>>>;
   try {
     open = await publisher.inReview(ready.map((i) => i.id));
   } catch (error) {
     throw listingFailed(error, `listing the open pull requests (${publisher.description})`);
   }
-  for (const [id, pr] of open) {
-    if (told.has(id)) continue;
-    told.add(id);
-    deps.logger.info(
-      'issue.in_review',
-      `Skipping ${id}: its pull request #${pr.number} (${pr.url}) is open. Merge it (the issue is closed ` +
-        `on its branch), or close it and delete its branch to have agent-loop work on the issue again.`,
-      { issueId: id, number: pr.number, url: pr.url },
-    );
-  }
-  return ready.filter((i) => !open.has(i.id));
+  return [...open].map(([id, pr]) => ({ id, number: pr.number, url: pr.url }));
 }
 
 /**
- * With --on-success branch (nothing published): the ready issues less those whose cycle finished on
- * their own branch, not merged into the base (src/loop/finishedBranches.ts). Each is told once per
- * slice; `seen` keeps what was looked up (the branch, or undefined).
+ * The ready issues whose cycle finished on their own branch, not merged into the base
+ * (src/loop/finishedBranches.ts), but those in `except` (the cycle in flight). `seen` keeps what was
+ * looked up in this slice (the branch, or undefined), so each issue is looked up once.
  */
-async function withoutFinishedBranches(
+async function finishedOnBranches(
   deps: SliceDeps,
   loop: LoopState,
   ready: Issue[],
+  except: readonly string[],
   seen: Map<string, string | undefined>,
-): Promise<Issue[]> {
-  const { git, settings, logger } = deps;
+): Promise<OnBranch[]> {
   const base = loop.baseBranch;
-  if (!git || deps.publisher || settings.onSuccess !== 'branch' || !base || ready.length === 0) return ready;
-  // The cycle in flight is the core's to resume, whatever its branch holds.
-  const inFlight = new Set(loop.currentCycle?.issueIds ?? []);
-  const unseen = ready.map((i) => i.id).filter((id) => !inFlight.has(id) && !seen.has(id));
-  const found = await finishedBranches(git, base, unseen);
-  for (const id of unseen) {
-    const branch = found.get(id);
-    seen.set(id, branch);
-    if (branch) logger.info('issue.on_branch', finishedBranchMessage(id, branch, base), { issueId: id, branch });
-  }
-  return ready.filter((i) => inFlight.has(i.id) || seen.get(i.id) === undefined);
+  if (!deps.git || !base || ready.length === 0) return [];
+  const skip = new Set(except);
+  const ids = ready.map((i) => i.id).filter((id) => !skip.has(id));
+  const unseen = ids.filter((id) => !seen.has(id));
+  const found = await finishedBranches(deps.git, base, unseen);
+  for (const id of unseen) seen.set(id, found.get(id));
+  return ids.flatMap((id) => {
+    const branch = seen.get(id);
+    return branch ? [{ id, branch }] : [];
+  });
 }
 
 /**
