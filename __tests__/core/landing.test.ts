@@ -1,6 +1,6 @@
 /** How a finished cycle's work lands (src/core/landing.ts), decided once per slice from --on-success and the publisher. */
 import { describe, expect, it } from '@jest/globals';
-import { landingMode } from '../../src/core/landing.js';
+import { closedByPullRequest, landingMode } from '../../src/core/landing.js';
 
 describe('landingMode', () => {
   it('on-success merge: merged locally, or pushed onto the remote base where the publisher can (beads issues in the action)', () => {
@@ -18,5 +18,14 @@ describe('landingMode', () => {
   it('on-success branch: left on its branch, published or not', () => {
     expect(landingMode('branch', undefined)).toBe('branch');
     expect(landingMode('branch', { pushesToBase: true })).toBe('branch');
+  });
+});
+
+describe('closedByPullRequest: who closes a finished cycle’s issues', () => {
+  it('the pull request’s merge with pull requests, unless the issues live in the repository; the cycle otherwise', () => {
+    expect(closedByPullRequest({ onSuccess: 'pull-request' })).toBe(true);
+    expect(closedByPullRequest({ onSuccess: 'pull-request', closeOnBranch: true })).toBe(false);
+    expect(closedByPullRequest({ onSuccess: 'merge' })).toBe(false);
+    expect(closedByPullRequest({ onSuccess: 'branch' })).toBe(false);
   });
 });

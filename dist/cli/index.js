@@ -36670,6 +36670,14 @@ function landingMode(onSuccess, publisher) {
         return 'pullRequest';
     return 'branch';
 }
+/**
+ * Whether a finished cycle's issues are closed by the merge of its pull request rather than by the
+ * cycle itself: pull requests, unless the issues live in the repository (beads issues where work is
+ * published: closed on the branch, so the merge carries the close). Pure.
+ */
+function closedByPullRequest(settings) {
+    return settings.onSuccess === 'pull-request' && !settings.closeOnBranch;
+}
 
 ;// CONCATENATED MODULE: ./src/core/resumable.ts
 /**
@@ -39474,6 +39482,7 @@ const MESSAGES = {
 
 
 
+
 function afterVerdict(ctx, model, event) {
     const { tests, verdict } = event;
     const record = {
@@ -39603,7 +39612,7 @@ function complete({ ctx, model, event, record, state, tag, n, cycle }) {
     const { verdict, tests } = event;
     const { settings } = ctx;
     const closed = model.closed ?? [];
-    const viaPullRequest = settings.onSuccess === 'pull-request' && !settings.closeOnBranch;
+    const viaPullRequest = closedByPullRequest(settings);
     const issueActions = viaPullRequest
         ? []
         : cycle.issueIds
@@ -40046,6 +40055,7 @@ const implementWorkflow = {
 
 
 
+
 const model_cycleOf = (s) => cycleInFlight(s);
 const n = (ctx) => ctx.before.iteration + 1;
 const model_tagOf = (ctx, m) => `[iteration ${n(ctx)}/${ctx.settings.maxIterations}] ${m.tdd.phase} ${m.tdd.round}`;
@@ -40082,7 +40092,7 @@ function cycleComplete(ctx, state) {
         ? `; skipped: ${skipped.map((t) => `"${t.description}" (${t.status})`).join(', ')}`
         : '';
     const how = `${tests.length - skipped.length} of ${tests.length} test(s) done (red, green, refactor)${skippedText}`;
-    const issueActions = ctx.settings.onSuccess === 'pull-request' && !ctx.settings.closeOnBranch
+    const issueActions = closedByPullRequest(ctx.settings)
         ? []
         : [
             {

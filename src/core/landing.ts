@@ -18,3 +18,15 @@ export function landingMode(
   if (onSuccess === 'pull-request' && publisher) return 'pullRequest';
   return 'branch';
 }
+
+/**
+ * Whether a finished cycle's issues are closed by the merge of its pull request rather than by the
+ * cycle itself: pull requests, unless the issues live in the repository (beads issues where work is
+ * published: closed on the branch, so the merge carries the close). Pure.
+ */
+export function closedByPullRequest(settings: {
+  onSuccess: 'merge' | 'branch' | 'pull-request';
+  closeOnBranch?: boolean;
+}): boolean {
+  return settings.onSuccess === 'pull-request' && !settings.closeOnBranch;
+}

@@ -7,6 +7,7 @@
 import type { AgentResult } from '../../agents/types.js';
 import { describeTargets } from '../../core/describe.js';
 import { type IssueAction, log } from '../../core/events.js';
+import { closedByPullRequest } from '../../core/landing.js';
 import type { CycleState, IterationRecord, LoopState } from '../../core/state.js';
 import { inlineCode } from '../../report/markdown.js';
 import { rejectionDetails } from '../../verdict/judge.js';
@@ -185,7 +186,7 @@ function complete({ ctx, model, event, record, state, tag, n, cycle }: Judged): 
   const { verdict, tests } = event;
   const { settings } = ctx;
   const closed = model.closed ?? [];
-  const viaPullRequest = settings.onSuccess === 'pull-request' && !settings.closeOnBranch;
+  const viaPullRequest = closedByPullRequest(settings);
   const issueActions: IssueAction[] = viaPullRequest
     ? []
     : cycle.issueIds

@@ -5,6 +5,7 @@
  * tdd state patched, the cycle complete. Pure.
  */
 import { cycleInFlight } from '../../core/inFlight.js';
+import { closedByPullRequest } from '../../core/landing.js';
 import type { AgentResult } from '../../agents/types.js';
 import { type IssueAction, type IterationOutcome, type LogEffect, log } from '../../core/events.js';
 import {
@@ -201,16 +202,15 @@ export function cycleComplete(ctx: TddContext, state: LoopState): { effects: Tdd
     ? `; skipped: ${skipped.map((t) => `"${t.description}" (${t.status})`).join(', ')}`
     : '';
   const how = `${tests.length - skipped.length} of ${tests.length} test(s) done (red, green, refactor)${skippedText}`;
-  const issueActions: IssueAction[] =
-    ctx.settings.onSuccess === 'pull-request' && !ctx.settings.closeOnBranch
-      ? []
-      : [
-          {
-            kind: 'close',
-            id: issueId,
-            note: `agent-loop: red/green/refactor finished at iteration ${state.iteration}: ${how}`,
-          },
-        ];
+  const issueActions: IssueAction[] = closedByPullRequest(ctx.settings)
+    ? []
+    : [
+        {
+          kind: 'close',
+          id: issueId,
+          note: `agent-loop: red/green/refactor finished at iteration ${state.iteration}: ${how}`,
+        },
+      ];
   return {
     effects: [
       log('info', 'cycle.complete', `${issueId}: the test list is worked through: ${how}.`, {
