@@ -12,9 +12,9 @@ import type { WaveRow } from '../core/waveReduce.js';
 import { renderMarkdown } from '../report/diagnostic.js';
 import { haltThroughOutbox, sendLeftPosts, type Notify } from '../loop/effects/notices.js';
 import { stateFiles } from '../persist/stateFiles.js';
-import { type WaveHandlersOf, notAsked } from '../app/effects/waveContext.js';
+import { type WaveHandlersOf, coordinatorOnly, notAsked, planOnly } from '../app/effects/waveContext.js';
 import { dropLandedBundles } from './outboxHandover.js';
-import type { FanOutJob } from './planJob.js';
+import type { FanOutJob } from './fanOutJob.js';
 
 /** What the reduce's handlers work with. */
 export interface ReduceContext {
@@ -80,12 +80,7 @@ export const reduceHandlers: WaveHandlersOf<ReduceContext> = {
     c.done = true;
     return undefined;
   },
-  readSignal: notAsked,
   readReady: notAsked,
-  recordWave: notAsked,
-  runJobs: notAsked,
-  landJobs: notAsked,
-  labelEscalations: notAsked,
-  clearWave: notAsked,
-  cannotStart: notAsked,
+  ...coordinatorOnly,
+  ...planOnly,
 };

@@ -10,7 +10,8 @@
  * into it (src/core/waveReduce.ts), which escalations are labelled on the base, and when and how the
  * run ends: complete, stopped, halted (told through the outbox: halt.md and the Discord post), or
  * unable to start any job. Before the first wave it sends the posts a killed run left and writes
- * the labels an earlier run owes.
+ * the labels an earlier run owes. The action's jobs drive it too: the reduce from what its matrix
+ * jobs reported (src/core/waveMatrix.ts), the plan with `planning` set (src/core/wavePlanJob.ts).
  */
 import { ESCALATED_LABEL } from '../issues/types.js';
 import { JOB_LOCAL_HALTS } from './haltReasons.js';
@@ -19,6 +20,7 @@ import { escalationsToLabel, labelsNoted, labelsOwed } from './waveLabels.js';
 import { type WaveCandidate, type WavePlan, planWave } from './wavePlan.js';
 import { reduceWave } from './waveReduce.js';
 import { afterPosts, afterHalt, reported, reportedEnd } from './waveMatrix.js';
+import { claimedRound, handOut, planRead } from './wavePlanJob.js';
 import type {
   EndStatus,
   Flight,
@@ -42,6 +44,7 @@ export function initialWaveModel(loop: LoopState, settings: WaveMachineSettings)
 export function step(model: WaveModel, event: WaveEvent): Stepped {
   switch (event.type) {
     case 'started':
+      if (model.planning) return { model, effects: [{ kind: 'readReady' }] };
       return { model, effects: [{ kind: 'sendLeftPosts', loop: model.loop }] };
     case 'postsSent':
       if (model.reducing) return afterPosts({ ...model, loop: event.loop });
@@ -51,6 +54,7 @@ export function step(model: WaveModel, event: WaveEvent): Stepped {
       if (model.loop.wave) return start(model, model.loop.wave, true);
       return { model, effects: [{ kind: 'readReady' }] };
     case 'readyRead':
+      if (model.planning) return planRead(model, event);
       return planned(model, event.ready, event.now);
     case 'waveRecorded':
       return start(model, model.loop.wave!, false);
@@ -65,6 +69,10 @@ export function step(model: WaveModel, event: WaveEvent): Stepped {
       return cleared(model, event.kept);
     case 'jobsReported':
       return reported(model, event);
+    case 'claimed':
+      return claimedRound(model, event);
+    case 'claimsReleased':
+      return handOut(model);
     case 'haltRecorded':
       if (model.reducing) return afterHalt({ ...model, loop: event.loop });
       return finish({ ...model, loop: event.loop }, 'halted', [halted(model).halt.message], event.diagnostic);

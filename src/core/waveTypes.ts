@@ -1,10 +1,12 @@
 /**
  * The wave machine's vocabulary (src/core/wave.ts): its model, the events that tell it what
- * happened and the effects it asks for, for run --parallel's coordinator and the action's reduce job.
+ * happened and the effects it asks for, for run --parallel's coordinator and the action's plan and
+ * reduce jobs.
  */
 import type { HaltReason, LoopState, Wave } from './state.js';
 import type { EscalationToLabel } from './waveLabels.js';
-import type { WaveCandidate } from './wavePlan.js';
+import type { WaveCandidate, WavePlan } from './wavePlan.js';
+import type { NoWaveStatus, PlanNote, Planning } from './wavePlanNotes.js';
 import type { LandingPartial, LandingReduction } from './waveOutbox.js';
 import type { PartialState, WaveReduction, WaveRow } from './waveReduce.js';
 
@@ -89,6 +91,8 @@ export interface WaveModel {
   end?: WaveEnd;
   /** The action's reduce job: the wave its matrix jobs reported, summed into the loop. */
   reducing?: Reducing;
+  /** The action's plan job: one wave planned, claimed and handed on (src/core/wavePlanJob.ts). */
+  planning?: Planning;
 }
 
 /** A wave as the action's plan job hands it to its matrix jobs and reduce (src/action/waveHandoff.ts). */
@@ -116,7 +120,11 @@ export type WaveEvent =
   | { type: 'postsSent'; loop: LoopState; sent: boolean }
   /** Whether the run was told to stop. */
   | { type: 'signalRead'; aborted: boolean }
-  | { type: 'readyRead'; ready: WaveCandidate[]; now: string }
+  /** The ready issues; for the plan job, `unlisted` when they could not be listed (`ready` is then unknown). */
+  | { type: 'readyRead'; ready: WaveCandidate[]; now: string; unlisted?: { message: string; what: string } }
+  /** The plan job's claims of a round: those won, and those another run took meanwhile. */
+  | { type: 'claimed'; won: string[]; lost: string[] }
+  | { type: 'claimsReleased' }
   | { type: 'waveRecorded' }
   | { type: 'jobsEnded'; ends: JobEnded[]; baseTip: string; aborted: boolean }
   | {
@@ -161,6 +169,27 @@ export type WaveEffect =
       /** The action's reduce: the wave as reduced, for its outputs and summary. */
       reduced?: Reducing;
     }
-  | { kind: 'cannotStart'; stderr: string };
+  | { kind: 'cannotStart'; stderr: string }
+  /** The plan job's: a note to say; claims on issues (`held`: those this plan holds, let go on a failure); claims let go. */
+  | { kind: 'note'; note: PlanNote }
+  | { kind: 'claimJobs'; issueIds: string[]; held: string[]; since: string }
+  | { kind: 'releaseClaims'; issueIds: string[] }
+  /** The plan job's end: the wave handed on as its outputs, or no wave. */
+  | {
+      kind: 'handWave';
+      startedAt: string;
+      jobs: WavePlan['jobs'];
+      landing?: string[];
+      deferred: WavePlan['deferred'];
+      owed: readonly string[];
+    }
+  | {
+      kind: 'noWave';
+      status: NoWaveStatus;
+      why: string;
+      haltReason?: HaltReason;
+      /** A halt found now, handed to the reduce as a wave with no job (its message is `why`). */
+      handOn?: true;
+    };
 
 export type Stepped = { model: WaveModel; effects: WaveEffect[] };

@@ -30,6 +30,26 @@ export const notAsked = async (effect: WaveEffect): Promise<never> => {
   throw new Error(`agent-loop: the wave machine asked ${effect.kind} of a driver that has no ${effect.kind}`);
 };
 
+/** run --parallel's coordinator's effects (its worktrees and the run's stop signal), asked of neither action job. */
+export const coordinatorOnly = {
+  readSignal: notAsked,
+  recordWave: notAsked,
+  runJobs: notAsked,
+  landJobs: notAsked,
+  labelEscalations: notAsked,
+  clearWave: notAsked,
+  cannotStart: notAsked,
+} as const;
+
+/** The action's plan job's effects (src/action/planEffects.ts), asked of no other driver. */
+export const planOnly = {
+  note: notAsked,
+  claimJobs: notAsked,
+  releaseClaims: notAsked,
+  handWave: notAsked,
+  noWave: notAsked,
+} as const;
+
 /** Drives the wave machine from `first` through `handlers` until `result` is set. */
 export async function driveWave<C, R>(
   handlers: WaveHandlersOf<C>,

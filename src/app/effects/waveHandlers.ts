@@ -3,7 +3,7 @@
  * interpreter (src/loop/interpreter.ts drive) through these handlers, one per kind of effect.
  */
 import type { WaveModel } from '../../core/wave.js';
-import { type WaveContext, type WaveHandlers, driveWave, notAsked } from './waveContext.js';
+import { type WaveContext, type WaveHandlers, driveWave, notAsked, planOnly } from './waveContext.js';
 import { cannotStart, finish, recordHalt } from './waveEnd.js';
 import { clearWave } from './waveClear.js';
 import { labelEscalations, landJobs } from './waveLand.js';
@@ -25,6 +25,7 @@ export const waveHandlers: WaveHandlers = {
   finish,
   cannotStart,
   handOver: notAsked,
+  ...planOnly,
 };
 
 /** The waves, one after another, until no work is left, the run halts, or it is stopped: the run's exit code. */
