@@ -757,7 +757,8 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
       ]),
       ...gh.issues.map((i) => ({ where: `issue #${i.number}`, data: JSON.stringify(i) })),
     ];
-    expect(rig.services.caches().some((c) => c.key.startsWith('agent-loop-wave-'))).toBe(true);
+    // (Each check lists what it looked at, so a failure says which part was missing.)
+    expect(rig.services.caches().map((c) => c.key)).toContainEqual(expect.stringMatching(/^agent-loop-wave-/));
     const found = places.flatMap((p) =>
       Object.entries(needles)
         .filter(([, n]) => n.length >= 6 && p.data.includes(n))
@@ -765,7 +766,15 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
     );
     expect(found).toEqual([]);
     // The agent did see them: the scan is not vacuous.
-    expect(places.some((p) => String(p.data).includes('INPUT_GITHUB-TOKEN=***'))).toBe(true);
+    const sawToken = places.filter((p) => String(p.data).includes('INPUT_GITHUB-TOKEN=***')).map((p) => p.where);
+    if (sawToken.length === 0)
+      console.log(
+        run.work
+          .map((r) => r.log)
+          .join('\n')
+          .slice(-6000),
+      );
+    expect(sawToken).not.toEqual([]);
   }, 180_000);
 
   it('two overlapping runs both plan the landing of the same unlanded work: one pull request, and their reduces leave the outbox empty, nothing recorded twice', async () => {
