@@ -33403,9 +33403,8 @@ async function enterLanding(deps, state, cycle, tip) {
  * The one halt pipeline, and the outbox's notices performed (an escalation's label, a tick, a halt's
  * Discord post). A halt is recorded in halt.md (writeHaltFile: masked by the state directory's one
  * writer) and its Discord post goes through the checkpoint's outbox: recorded with the halt, saved,
- * then posted (sendHaltPost) and dropped once done. The slice does it through its effects
- * (recordHalt, sendNotice); the drivers that are not a slice (run --parallel's coordinator, the
- * action's reduce job) through haltThroughOutbox, the same functions in the same order.
+ * then posted (sendHaltPost) and dropped once done: the slice through its effects (recordHalt,
+ * sendNotice), the wave machine's drivers through haltThroughOutbox, the same functions in order.
  */
 
 
@@ -33422,10 +33421,7 @@ async function writeHaltFile(files, markdown) {
     await files.write(external_node_path_default().join(files.dir, HALT_FILE), markdown);
     return markdown;
 }
-/**
- * A halt's Discord post sent: done whatever Discord answered. A post that failed after its retries
- * is a warning (`notify`'s), not tried again by later runs; one a killed run left recorded is.
- */
+/** A halt's Discord post sent: done whatever Discord answered (a failure is `notify`'s warning; a killed run's is resent). */
 async function sendHaltPost(notify, notice) {
     if (notice.what.kind === 'notify')
         await notify?.(notice.what.diagnostic);

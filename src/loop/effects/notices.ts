@@ -2,16 +2,14 @@
  * The one halt pipeline, and the outbox's notices performed (an escalation's label, a tick, a halt's
  * Discord post). A halt is recorded in halt.md (writeHaltFile: masked by the state directory's one
  * writer) and its Discord post goes through the checkpoint's outbox: recorded with the halt, saved,
- * then posted (sendHaltPost) and dropped once done. The slice does it through its effects
- * (recordHalt, sendNotice); the drivers that are not a slice (run --parallel's coordinator, the
- * action's reduce job) through haltThroughOutbox, the same functions in the same order.
+ * then posted (sendHaltPost) and dropped once done: the slice through its effects (recordHalt,
+ * sendNotice), the wave machine's drivers through haltThroughOutbox, the same functions in order.
  */
 import path from 'node:path';
 import type { Halt, NoticeResult } from '../../core/events.js';
 import { afterNoticesSent, withNotice } from '../../core/notices.js';
 import type { LoopState, Notice } from '../../core/state.js';
-import type { HaltDiagnostic } from '../../report/diagnostic.js';
-import { renderMarkdown } from '../../report/diagnostic.js';
+import { type HaltDiagnostic, renderMarkdown } from '../../report/diagnostic.js';
 import type { StateFiles } from '../../persist/stateFiles.js';
 import { rfc3339 } from '../../util/clock.js';
 import { filesOf } from '../deps.js';
@@ -32,10 +30,7 @@ export async function writeHaltFile(files: StateFiles, markdown: string): Promis
   return markdown;
 }
 
-/**
- * A halt's Discord post sent: done whatever Discord answered. A post that failed after its retries
- * is a warning (`notify`'s), not tried again by later runs; one a killed run left recorded is.
- */
+/** A halt's Discord post sent: done whatever Discord answered (a failure is `notify`'s warning; a killed run's is resent). */
 export async function sendHaltPost(notify: Notify | undefined, notice: Notice): Promise<NoticeResult> {
   if (notice.what.kind === 'notify') await notify?.(notice.what.diagnostic as unknown as HaltDiagnostic);
   return { id: notice.id, done: true };
