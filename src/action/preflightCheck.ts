@@ -55,7 +55,8 @@ export function preflightCheck(input: {
       notChecked = verdict.notes;
       if (notChecked.length > 0)
         core.info(
-          `agent-loop: ${notChecked.length} thing(s) GitHub does not let the token read could not be checked before the agent ran: see the job summary.`,
+          `agent-loop: ${notChecked.length} thing(s) could not be checked before the agent ran ` +
+            '(GitHub refused the token or did not answer): see the job summary.',
         );
       return verdict.halt;
     } catch (error) {
