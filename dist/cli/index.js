@@ -43939,6 +43939,17 @@ function wave_save(loop) {
 ;// CONCATENATED MODULE: ./src/app/effects/waveContext.ts
 
 
+/** The wave machine's settings from the run's options, for any of its drivers (`base`: only run --parallel's lands). */
+function waveMachineSettings(options, checkpointId, base = '') {
+    return {
+        parallel: options.parallel,
+        maxIterations: options.maxIterations,
+        ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
+        maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+        checkpointId,
+        base,
+    };
+}
 /** An effect the machine never asks of this driver (the coordinator's worktrees in the action, the matrix's hand-over on the command line). */
 const notAsked = async (effect) => {
     throw new Error(`agent-loop: the wave machine asked ${effect.kind} of a driver that has no ${effect.kind}`);
@@ -44512,6 +44523,7 @@ async function driveWaves(c, model) {
 
 
 
+
 async function parallelCommand(options, io) {
     const redact = createRedactor(io.secrets);
     const refuse = (messages) => cannotStart(io, 'run', messages.map(problem('invalid_input')), redact);
@@ -44557,13 +44569,8 @@ async function parallelCommand(options, io) {
 async function coordinate(options, io, top, registry, logger) {
     const c = await openCoordinator(options, io, top, registry, logger);
     const settings = {
-        parallel: options.parallel,
-        maxIterations: options.maxIterations,
-        ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
-        maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-        checkpointId: c.checkpointId,
+        ...waveMachineSettings(options, c.checkpointId, c.base),
         ...(options.issue ? { issues: options.issue } : {}),
-        base: c.base,
     };
     return driveWaves(c, initialWaveModel(c.start, settings));
 }

@@ -17,7 +17,7 @@ import { loopOutputs } from './summary.js';
 import type { FanOutJob, WaveSource } from './fanOutJob.js';
 import { loopTotals } from '../core/result.js';
 import { initialWaveModel } from '../core/wave.js';
-import { driveWave } from '../app/effects/waveContext.js';
+import { driveWave, waveMachineSettings } from '../app/effects/waveContext.js';
 import { type PlanContext, planHandlers } from './planEffects.js';
 
 export type { FanOutJob, WaveSource } from './fanOutJob.js';
@@ -41,14 +41,7 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
     opened,
     counts: { iterations: '0', 'cost-usd': (0).toFixed(4), ...loopOutputs(loopTotals(loop)) },
   };
-  const settings = {
-    parallel: options.parallel,
-    maxIterations: options.maxIterations,
-    ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
-    maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-    checkpointId: opened.id,
-    base: '',
-  };
+  const settings = waveMachineSettings(options, opened.id);
   const planning = { resumeHalted: options.resumeHalted, won: [], lost: [], round: 0 };
   const model = { ...initialWaveModel(loop, settings), planning };
   await driveWave(planHandlers, c, model, { type: 'started' }, () => c.done);

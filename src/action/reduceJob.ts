@@ -17,7 +17,7 @@ import { type LoopState, initialLoopState } from '../core/state.js';
 import type { PartialState, WaveReduction, WaveRow } from '../core/waveReduce.js';
 import type { Notify } from '../loop/effects/notices.js';
 import { initialWaveModel } from '../core/wave.js';
-import { driveWave } from '../app/effects/waveContext.js';
+import { driveWave, waveMachineSettings } from '../app/effects/waveContext.js';
 import { type ReduceContext, reduceHandlers } from './reduceEffects.js';
 import { discordNotifier } from '../app/discordNotify.js';
 import type { RunRefs } from './persistence.js';
@@ -91,14 +91,7 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
     handOver: (rows) => handOver(job, rows),
     report: (end) => report(job, { ...end.reduced!, loop: end.loop, into }),
   };
-  const settings = {
-    parallel: job.options.parallel,
-    maxIterations: job.options.maxIterations,
-    ...(job.options.maxCostUsd !== undefined ? { maxCostUsd: job.options.maxCostUsd } : {}),
-    maxConsecutiveEscalations: job.options.maxConsecutiveEscalations,
-    checkpointId: into,
-    base: '',
-  };
+  const settings = waveMachineSettings(job.options, into);
   const reported = { type: 'jobsReported', wave, partials, ...(landing ? { landing } : {}) } as const;
   await driveWave(
     reduceHandlers,

@@ -20,6 +20,7 @@ import { checkHalt } from './haltCheck.js';
 import { type ParallelIO, openCoordinator } from './coordinator.js';
 import { parallelProblems } from './parallelOptions.js';
 import { initialWaveModel } from '../core/wave.js';
+import { waveMachineSettings } from './effects/waveContext.js';
 import { driveWaves } from './effects/waveHandlers.js';
 
 export type { ParallelIO } from './coordinator.js';
@@ -77,13 +78,8 @@ async function coordinate(
 ): Promise<number> {
   const c = await openCoordinator(options, io, top, registry, logger);
   const settings = {
-    parallel: options.parallel,
-    maxIterations: options.maxIterations,
-    ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
-    maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-    checkpointId: c.checkpointId,
+    ...waveMachineSettings(options, c.checkpointId, c.base),
     ...(options.issue ? { issues: options.issue } : {}),
-    base: c.base,
   };
   return driveWaves(c, initialWaveModel(c.start, settings));
 }

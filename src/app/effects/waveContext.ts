@@ -4,10 +4,28 @@
  * run's exit code once an effect ends it. Each driver has its own table of handlers over its own
  * context; the machine (src/core/wave.ts) is the same.
  */
+import type { Options } from '../../config/options.js';
 import type { WaveEffect, WaveEvent, WaveModel } from '../../core/wave.js';
+import type { WaveMachineSettings } from '../../core/waveTypes.js';
 import { step } from '../../core/wave.js';
 import { drive } from '../../loop/interpreter.js';
 import type { Coordinator } from '../coordinator.js';
+
+/** The wave machine's settings from the run's options, for any of its drivers (`base`: only run --parallel's lands). */
+export function waveMachineSettings(
+  options: Pick<Options, 'parallel' | 'maxIterations' | 'maxCostUsd' | 'maxConsecutiveEscalations'>,
+  checkpointId: string,
+  base = '',
+): WaveMachineSettings {
+  return {
+    parallel: options.parallel,
+    maxIterations: options.maxIterations,
+    ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
+    maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+    checkpointId,
+    base,
+  };
+}
 
 export interface WaveContext extends Coordinator {
   /** The run's exit code, once `finish` or `cannotStart` set it. */
