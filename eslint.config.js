@@ -35,6 +35,21 @@ export default tseslint.config(
       'max-len': ['error', { code: 160, tabWidth: 2 }],
     },
   },
+  // Issue sources (issue 41): the code reads what src/issues/catalog.ts says of a source (builtBy, inRepository,
+  // landsAsPullRequest, linked, fansOut), never compares its name; a new source is then one entry, not a hunt.
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "BinaryExpression[operator=/^[!=]==$/][left.type='MemberExpression'][left.property.name='source'][right.value=/^(beads|github)$/]",
+          message: "Read the source's properties in src/issues/catalog.ts (ISSUE_SOURCES[name]), not its name.",
+        },
+      ],
+    },
+  },
   // A messages table (src/<area>/messages.ts, and the option tables of src/config/options/: each option's help
   // and expected value) holds user-visible text: a message stays one string, so that what a user saw is found
   // whole by a search of the source. A prompt table (src/**/prompts.ts) likewise: a line of a built-in prompt

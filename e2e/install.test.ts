@@ -1,9 +1,9 @@
 /**
  * Installing agent-loop as the README says, from a clone: `npm pack`, then `npm install -g` of the
  * tarball into a temporary prefix with no registry (--offline, an empty cache). The bundle in
- * dist/cli carries everything the CLI runs but its runtime dependencies (package.json
- * `dependencies`: @actions/exec, which runs git), and those ship inside the tarball
- * (`bundleDependencies`), so the install pulls no package from a registry; the installed
+ * dist/cli carries everything the CLI runs; its runtime dependencies (package.json `dependencies`:
+ * @actions/exec, which runs git) also ship inside the tarball (`bundleDependencies`), so the
+ * install pulls no package from a registry; the installed
  * `agent-loop` command then runs --version, --help and a run on a temporary repository.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -139,14 +139,11 @@ describe('the bundles (dist/cli, dist/main, dist/post)', () => {
     return [...found].sort();
   };
 
-  it.each(['main', 'post'])('dist/%s (the action) loads nothing but Node built-in modules', (name) => {
+  // Every bundle carries what it loads, @actions/exec included: the action has no node_modules on the
+  // runner, and `node dist/cli/index.js` runs from a clone before `npm ci`.
+  it.each(['cli', 'main', 'post'])('dist/%s loads nothing but Node built-in modules', (name) => {
     const loaded = externals(name);
     expect(loaded.length).toBeGreaterThan(0);
     expect(loaded.filter((m) => !isBuiltin(m))).toEqual([]);
-  });
-
-  it('dist/cli loads nothing but Node built-in modules and its declared runtime dependencies', () => {
-    const loaded = externals('cli');
-    expect(loaded.filter((m) => !isBuiltin(m))).toEqual(Object.keys(pkg.dependencies));
   });
 });

@@ -56,12 +56,6 @@ if (process.argv.includes('--if-stale') && fresh()) {
   process.exit(0);
 }
 
-// The CLI loads its runtime dependencies (package.json `dependencies`, shipped in the tarball as
-// `bundleDependencies`) from its node_modules; the action's bundles carry everything, as a
-// JavaScript action has no node_modules on the runner.
-const runtime = Object.keys(JSON.parse(readFileSync('package.json', 'utf8')).dependencies ?? {});
-const externals = (name) => (name === 'cli' ? runtime.flatMap((dep) => ['-e', dep]) : []);
-
 function build(name, entry) {
   // Build beside the target and swap it in, so a test running meanwhile never finds dist/<name> missing.
   const out = `dist/${name}`;
@@ -69,17 +63,7 @@ function build(name, entry) {
   rmSync(tmp, { recursive: true, force: true });
   const child = spawn(
     process.execPath,
-    [
-      'node_modules/@vercel/ncc/dist/ncc/cli.js',
-      'build',
-      entry,
-      '-o',
-      tmp,
-      '--target',
-      'es2022',
-      '-q',
-      ...externals(name),
-    ],
+    ['node_modules/@vercel/ncc/dist/ncc/cli.js', 'build', entry, '-o', tmp, '--target', 'es2022', '-q'],
     { stdio: 'inherit' },
   );
   return new Promise((resolve) =>

@@ -1,6 +1,6 @@
 // Shared helpers for the benchmarks: statistics, formatting, temporary directories, the CLI snapshot.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -94,8 +94,7 @@ export function isGitWorkTree(dir, env) {
 }
 
 /**
- * A private copy of the built CLI (dist/cli/ is an ncc bundle; its runtime dependencies, package.json
- * `dependencies`, load from the repository's node_modules, linked beside the copy), so that a rebuild of
+ * A private copy of the built CLI (dist/cli/ is an ncc bundle: one file and its package.json), so that a rebuild of
  * dist/ while the benchmark runs cannot change or remove what is measured. When dist/cli/index.js
  * is missing, the same bundle is built into the copy's directory (dist/ itself is left alone).
  */
@@ -105,7 +104,6 @@ export function snapshotCli() {
   const copy = () => {
     try {
       for (const f of ['index.js', 'package.json']) copyFileSync(path.join(dist, f), path.join(dir, f));
-      symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'));
       return true;
     } catch {
       return false;

@@ -86,8 +86,7 @@ export function codexArgs(...extra: string[]): string[] {
 /**
  * The built CLI, copied once per test file: `node scripts/bundle.mjs` (run by `npm test` too)
  * deletes dist/cli before rebuilding it, so a bundle started while this suite runs would otherwise
- * pull the CLI away from under a test. The bundle is one file (plus its package.json); its runtime
- * dependencies (package.json `dependencies`) are loaded from the repository's node_modules, linked.
+ * pull the CLI away from under a test. The bundle is one file (plus its package.json).
  */
 let snapshot: Promise<{ dir: string; cli: string }> | undefined;
 
@@ -97,7 +96,6 @@ function cliSnapshot(): Promise<{ dir: string; cli: string }> {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-loop-e2e-cli-'));
     await fs.copyFile(path.join(path.dirname(CLI), 'package.json'), path.join(dir, 'package.json'));
     await fs.copyFile(CLI, path.join(dir, 'index.js'));
-    await fs.symlink(path.resolve(path.dirname(CLI), '..', '..', 'node_modules'), path.join(dir, 'node_modules'));
     return { dir, cli: path.join(dir, 'index.js') };
   })();
   return snapshot;

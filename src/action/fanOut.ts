@@ -7,6 +7,7 @@ import { surface } from '../config/surface.js';
 import { LANDING_JOB } from '../core/waveOutbox.js';
 import { type WaveHandoff, parseWave } from './waveHandoff.js';
 import { fanOutNeedsGitHub, notInWave } from './messages.js';
+import { ISSUE_SOURCES } from '../issues/catalog.js';
 
 /** The action's words (src/config/surface.ts). */
 const say = surface('action');
@@ -41,11 +42,12 @@ export function restoreCheckpoint(fanOut: FanOutRole, options: Options): string 
  */
 export function fanOutRole(options: Options): FanOut {
   const role = options.fanOut;
-  if (role !== undefined && (options.source !== 'github' || options.workflow === 'pipeline'))
+  const fansOut = ISSUE_SOURCES[options.source].fansOut;
+  if (role !== undefined && (!fansOut || options.workflow === 'pipeline'))
     return {
       problem: fanOutNeedsGitHub(role, {
         github: say.given('source', 'github'),
-        run: options.source !== 'github' ? say.given('source', 'beads') : say.given('workflow', 'pipeline'),
+        run: !fansOut ? say.given('source', options.source) : say.given('workflow', 'pipeline'),
         parallel: say.given('parallel', '1'),
       }),
     };

@@ -18,6 +18,7 @@ import { GitHubPhaseIssueSink } from '../workflows/pipeline/githubSink.js';
 import type { FanOutRole } from './fanOut.js';
 import { OUTBOX_DIR } from './outboxHandover.js';
 import type { ActionSite } from './site.js';
+import { ISSUE_SOURCES } from '../issues/catalog.js';
 
 export interface GitHubWiring {
   /** The run's source, publisher, phase sink and remote credentials. */
@@ -55,7 +56,7 @@ export function wireGitHub(input: WiringInput): GitHubWiring {
     warn,
     ...(options.workflow === 'tdd' ? { notes: { warn } } : {}),
   });
-  if (options.source === 'github') return githubIssues(input, landing);
+  if (ISSUE_SOURCES[options.source].builtBy === 'action') return githubIssues(input, landing);
   // Beads issues: the pull request names them (no GitHub issue to close or label); one whose pull
   // request is open is not worked again (it is closed on its branch, still open on the base).
   // on-success merge pushes onto the base instead, and asks nothing of the API.

@@ -37,6 +37,7 @@ import {
   persistedCredentials as persistedCredentialsWarning,
   rateLimited,
 } from './messages.js';
+import { ISSUE_SOURCES } from '../issues/catalog.js';
 
 export type { ActionCore };
 export { cannotStartMessage } from './runReport.js';
@@ -70,8 +71,9 @@ function readInputs(core: ActionCore, env: NodeJS.ProcessEnv) {
     throw error;
   }
   const { secrets } = loaded;
-  const landed =
-    loaded.options.source === 'github' ? { ...loaded.options, onSuccess: 'pull-request' as const } : loaded.options;
+  const landed = ISSUE_SOURCES[loaded.options.source].landsAsPullRequest
+    ? { ...loaded.options, onSuccess: 'pull-request' as const }
+    : loaded.options;
   // Fan-out (issue 16): a work job runs its wave's share on its one issue.
   const fanOut = fanOutRole(landed);
   if ('problem' in fanOut) {
@@ -176,10 +178,11 @@ export async function runAction(deps: ActionDeps): Promise<void> {
   if (refs && !(await restoreForJob({ core, refs, fanOut, options, stateDir, log, redact }))) return;
   const job: Job = { deps, inputs, site, github, stateDir, wiring, refs, log };
   if (fanOut.role === 'plan' || fanOut.role === 'reduce') {
-    if (!wiring.issues() && options.source === 'github') wiring.fromGitHub.source?.(warn);
+    if (!wiring.issues() && ISSUE_SOURCES[options.source].builtBy === 'action') wiring.fromGitHub.source?.(warn);
     const source = wiring.issues();
-    const issueLinks =
-      options.source === 'github' ? { serverUrl: site.serverUrl, repository: site.repository } : undefined;
+    const issueLinks = ISSUE_SOURCES[options.source].linked
+      ? { serverUrl: site.serverUrl, repository: site.repository }
+      : undefined;
     return runWaveJob(fanOut, {
       ...jobInput(job),
       refs: refs!,

@@ -18,6 +18,7 @@ import type { RunRefs } from './persistence.js';
 import type { ActionSite } from './site.js';
 import { buildSummary, haltFailure, resultOutputs, stoppedOutputs, stoppedSummary } from './summary.js';
 import { stillHalted } from './messages.js';
+import { ISSUE_SOURCES } from '../issues/catalog.js';
 
 /** The action's words (src/config/surface.ts). */
 const say = surface('action');
@@ -121,7 +122,7 @@ function resultSummary(result: RunResult, input: ReportInput): string {
       resumeHint: `to resume from it explicitly, run the workflow with ${say.given('resume', result.checkpointId)}`,
       ...(github ? { skippedOutsiders: github.skippedOutsiders } : {}),
       // GitHub issues link to themselves; beads issues are only named.
-      ...(input.options.source === 'github' ? { issueLinks: { serverUrl, repository } } : {}),
+      ...(ISSUE_SOURCES[input.options.source].linked ? { issueLinks: { serverUrl, repository } } : {}),
     }),
     preflightSummary(input.notChecked()),
   ]

@@ -6,6 +6,7 @@ import os from 'node:os';
 import type { Options } from '../config/options.js';
 import { surface } from '../config/surface.js';
 import { githubNeeded } from './messages.js';
+import { ISSUE_SOURCES } from '../issues/catalog.js';
 
 /** The action's words (src/config/surface.ts). */
 const say = surface('action');
@@ -51,7 +52,7 @@ export function githubTarget(
     ? `${say.option('githubToken')} (default: the workflow token)`
     : 'GITHUB_REPOSITORY (owner/repo), which the runner sets';
   return {
-    problem: githubNeeded(options.source === 'github' ? 'github' : 'beads', needs, {
+    problem: githubNeeded(ISSUE_SOURCES[options.source].builtBy === 'action' ? 'github' : 'beads', needs, {
       github: say.given('source', 'github'),
       beads: say.given('source', 'beads'),
       onSuccess: say.given(

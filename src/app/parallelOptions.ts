@@ -1,6 +1,7 @@
 /** run --parallel's options: what it refuses (each with what to do instead), and the flags passed on to its jobs. Pure. */
 import path from 'node:path';
 import type { Options } from '../config/options.js';
+import { ISSUE_SOURCES } from '../issues/catalog.js';
 
 /** Jobs at once on one machine. */
 export const MAX_LOCAL_PARALLEL = 32;
@@ -26,7 +27,8 @@ export function parallelProblems(options: Options): string[] {
   if (options.workflow !== 'implement') out.push(REFUSALS.workflow(options.workflow));
   if (options.onSuccess !== 'merge') out.push(REFUSALS.onSuccess(options.onSuccess));
   if (options.resume) out.push(REFUSALS.resume);
-  if (options.source !== 'beads') out.push(REFUSALS.source);
+  // Each lane closes its issues in its worktree's copy of the issues file, merged back with its work.
+  if (!ISSUE_SOURCES[options.source].inRepository) out.push(REFUSALS.source);
   return out;
 }
 

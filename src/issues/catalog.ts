@@ -19,6 +19,15 @@ export interface IssueSourceEntry {
    * must be pushed (a branch left on the runner is lost).
    */
   readonly inRepository: boolean;
+  /**
+   * In the action, a finished cycle lands as a pull request whatever on-success says: the pull
+   * request's merge closes the issues on the service ("Fixes #N").
+   */
+  readonly landsAsPullRequest: boolean;
+  /** Its issues have pages on the site the action reports to: the job summary links them. */
+  readonly linked: boolean;
+  /** The action's fan-out works on it: its issues can be claimed across a wave's jobs (a label on the service). */
+  readonly fansOut: boolean;
 }
 
 export const ISSUE_SOURCES = {
@@ -30,12 +39,18 @@ export const ISSUE_SOURCES = {
     builtBy: 'any',
     title: 'the beads issue source',
     inRepository: true,
+    landsAsPullRequest: false,
+    linked: false,
+    fansOut: false,
   },
   github: {
     says: { cli: 'the action', action: 'open issues carrying the label' },
     builtBy: 'action',
     title: 'the GitHub issue source',
     inRepository: false,
+    landsAsPullRequest: true,
+    linked: true,
+    fansOut: true,
   },
 } as const satisfies Record<string, IssueSourceEntry>;
 
