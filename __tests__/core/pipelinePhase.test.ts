@@ -3,6 +3,7 @@
  * that composes it with the pipeline's (src/core/plan.ts): no agent, no file, no clock.
  */
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import type { AgentFailure } from '../../src/failure/agentFailure.js';
 import type { PhaseStep, PipelineSettings } from '../../src/core/pipeline.js';
 import {
@@ -223,6 +224,74 @@ describe("an agent phase's attempts (issue 41: decided in the core)", () => {
     const during = phase([opened, prepared(), { type: 'turnRan', now: 0, interrupted: true }]);
     expect(during.end).toEqual({ type: 'interrupted' });
     expect(during.kinds).not.toContain('checkArtifact');
+  });
+});
+
+/** What an agent run comes to in a generated phase: its artifact passes or not, or the agent fails (a rate limit's retry-after in minutes). */
+type Run = { ok: boolean } | { reason: 'crash' | 'auth' } | { rateLimitMinutes: number };
+
+/** Answers every effect of a phase from `script` (a run that passes once the script is spent) until it ends. */
+function answered(script: Run[], maxRetries: number) {
+  const settings: PipelineSettings = { maxRetries, sinkWhere: 'bd' };
+  let { model, effects } = startPhase(START);
+  const asked: PhaseEffect[] = [...effects];
+  for (let now = 0, guard = 0; guard < 500; guard++) {
+    const effect = effects.at(-1);
+    let event: PhaseEvent;
+    if (!effect || effect.kind === 'phaseEnded') break;
+    if (effect.kind === 'openPhase') event = opened;
+    else if (effect.kind === 'prepareAttempt') event = prepared(now);
+    else if (effect.kind === 'sleep') {
+      now += effect.ms;
+      event = slept;
+    } else if (effect.kind === 'checkArtifact') {
+      const run = script.shift();
+      event = run && 'ok' in run && !run.ok ? barrier(['too short'], now) : passed;
+    } else {
+      const run = script[0] ?? { ok: true };
+      if ('rateLimitMinutes' in run) script.shift();
+      if ('reason' in run) script.shift();
+      event =
+        'rateLimitMinutes' in run
+          ? rateLimit(run.rateLimitMinutes * 60_000)
+          : 'reason' in run
+            ? failed({ class: run.reason === 'auth' ? 'permanent' : 'transient', reason: run.reason })
+            : ok(now);
+    }
+    ({ model, effects } = stepPhase(model, event, settings));
+    asked.push(...effects);
+  }
+  return asked;
+}
+
+describe("an agent phase's attempts, over generated runs", () => {
+  it('always ends; never more than --max-retries + 1 attempts nor an hour of waiting; each run the next iteration, each failure counted', () => {
+    const run = fc.oneof(
+      fc.boolean().map((ok) => ({ ok })),
+      fc.constantFrom('crash' as const, 'auth' as const).map((reason) => ({ reason })),
+      fc.integer({ min: 0, max: 40 }).map((rateLimitMinutes) => ({ rateLimitMinutes })),
+    );
+    fc.assert(
+      fc.property(fc.array(run, { maxLength: 12 }), fc.integer({ min: 0, max: 3 }), (script, maxRetries) => {
+        const failures = script.filter((r) => !('ok' in r)).length;
+        const effects = answered([...script], maxRetries);
+        const end = effects.at(-1);
+        expect(end?.kind).toBe('phaseEnded');
+        const attempts = effects.filter((e) => e.kind === 'prepareAttempt').length;
+        expect(attempts).toBeLessThanOrEqual(maxRetries + 1);
+        const waited = effects.reduce((sum, e) => sum + (e.kind === 'sleep' ? e.ms : 0), 0);
+        expect(waited).toBeLessThanOrEqual(RATE_LIMIT_BUDGET_MS);
+        const iterations = turns(effects).map((t) => t.iteration);
+        expect(iterations).toEqual(iterations.map((_, i) => i + 1));
+        if (end?.kind !== 'phaseEnded' || end.end.type !== 'phaseRan') throw new Error('no phaseRan');
+        expect(end.end.runs.iterations).toBe(iterations.length);
+        expect(end.end.runs.failedIterations).toBeLessThanOrEqual(failures);
+        // An agent run that does not fail is followed by its barrier; a failed one never is.
+        const ranOk = effects.filter((e, i) => e.kind === 'agentTurn' && effects[i + 1]?.kind === 'checkArtifact');
+        expect(ranOk.length + end.end.runs.failedIterations).toBe(iterations.length);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
