@@ -170,17 +170,9 @@ function rateLimited(model: PhaseModel, failure: AgentFailure, waitMs: number): 
 
 /** An attempt that left no usable artifact: said, then the next attempt (told what was wrong), or the phase failed. */
 function attemptOver(model: PhaseModel, now: number, settings: PhaseSettings): Stepped {
-  const line = log(
-    'warn',
-    'pipeline.barrier',
-    attemptFailed(model.phase, model.attempt, now - model.startedAt, model.problems),
-    {
-      phase: model.phase,
-      attempt: model.attempt,
-      problems: model.problems,
-    },
-  );
-  return nextAttempt(model, [line], settings);
+  const { phase, attempt, problems } = model;
+  const message = attemptFailed(phase, attempt, now - model.startedAt, problems);
+  return nextAttempt(model, [log('warn', 'pipeline.barrier', message, { phase, attempt, problems })], settings);
 }
 
 function nextAttempt(model: PhaseModel, before: PhaseEffect[], settings: PhaseSettings): Stepped {

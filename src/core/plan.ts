@@ -29,15 +29,16 @@ export type PlanEffect = Exclude<PipelineEffect, { kind: 'runPhase' }> | Exclude
 
 type Stepped = { model: PlanModel; effects: PlanEffect[] };
 
-const PHASE_EVENTS: ReadonlySet<string> = new Set<PhaseEvent['type']>([
-  'phaseOpened',
-  'attemptPrepared',
-  'turnRan',
-  'slept',
-  'artifactChecked',
-]);
+/** The events a phase's sub-machine answers to (a key for each, or tsc says which is missing). */
+const PHASE_EVENTS: Readonly<Record<PhaseEvent['type'], true>> = {
+  phaseOpened: true,
+  attemptPrepared: true,
+  turnRan: true,
+  slept: true,
+  artifactChecked: true,
+};
 
-const isPhaseEvent = (event: PlanEvent): event is PhaseEvent => PHASE_EVENTS.has(event.type);
+const isPhaseEvent = (event: PlanEvent): event is PhaseEvent => Object.hasOwn(PHASE_EVENTS, event.type);
 
 /** The model before `pipelineStarted`. */
 export function planModel(phases: readonly PhaseStep[]): PlanModel {
