@@ -29200,8 +29200,6 @@ function findLatest(parsed, id) {
 
 ;// CONCATENATED MODULE: ./src/workflows/pipeline/messages.ts
 
-const rateLimitBudgetSpent = (waitedMs, budgetMs, failure) => `the agent stayed rate limited for ${Math.round(waitedMs / 60_000)} min of waiting (the phase waits at most ${budgetMs / 60_000} min): ${failure}. Run agent-loop plan again once the limit resets: it resumes at this phase`;
-const rateLimitedWaiting = (phase, failure, waitMs) => `Phase ${phase}: the agent is rate limited (${failure}); waiting ${(waitMs / 1000).toFixed(0)} s, then the same attempt again.`;
 const duplicatePhaseIssues = (marker, count, using, others) => `${marker} is in ${count} bd issues: using ${using}, not ${others.join(', ')}. Close the extra ones (\`bd close ${others.join(' ')}\`).`;
 const BD_LIST_HINT = 'Check that bd works in this directory (`bd list`; `bd init` when there is no beads database yet). A bd that does not know `--all` is too old: upgrade it.';
 const phaseIssueNotCreated = (key, phase, sofar, first, last) => `Phase issue ${key} (phase ${phase}) was not created.${sofar} Fix the bd error and run again: only the missing phase issues of ${first}\u2026${last} are created.`;
@@ -29209,8 +29207,8 @@ const createdIdMissing = (key) => `Check the bd version (\`bd version\`); the is
 const notYetBlocked = (blocked, blocker, command) => `${blocked} is not yet blocked by ${blocker}. Add it by hand with \`${command}\`, or run again: the issues are found by their markers and only missing dependencies are added.`;
 const phaseFilesChanged = (terms) => `the phase files changed after beads_integration started. Start the pipeline again with ${surface(terms).given('fresh')}, or rerun it from phase_decomposition.`;
 const notAComponent = (dep, components) => `${JSON.stringify(dep)} is not the name of a component (the components are ${[...components].map((n) => JSON.stringify(n)).join(', ')})`;
-// The lines of the pipeline's machine (src/core/pipeline.ts: a phase failed, the issues created, \u2026) are in
-// src/core/pipeline/messages.ts.
+// The lines of the pipeline's machines (src/core/pipeline.ts: a phase failed, the issues created, \u2026;
+// src/core/pipelinePhase.ts: an attempt, a rate limit waited out, \u2026) are in src/core/pipeline/messages.ts.
 const otherGoalInProgress = (id, goal, terms) => `pipeline ${id} is in progress for another goal ("${goal.slice(0, 80)}"): run without ${surface(terms).option('goal')} to resume it, or with ${surface(terms).given('fresh')} to start the new goal.`;
 
 ;// CONCATENATED MODULE: ./src/workflows/pipeline/beadsCreate.ts
@@ -29944,7 +29942,10 @@ const ITERATION_FIELDS = [
 const log = (level, event, message, data) => ({ kind: 'log', level, event, message, ...(data ? { data } : {}) });
 
 ;// CONCATENATED MODULE: ./src/core/pipeline/messages.ts
-/** The planning pipeline machine's messages (what happened, to what, what to do next), one string each so a search finds them whole. */
+/**
+ * The planning pipeline machines' messages (src/core/pipeline.ts, src/core/pipelinePhase.ts): what happened, to what,
+ * what to do next; one string each so a search finds them whole.
+ */
 
 const pipelineStarting = (id, phase, goal, resumed) => resumed ? `Resuming pipeline ${id} at ${phase}: ${goal}` : `Starting pipeline ${id}: ${goal}`;
 /** `run`: the pipeline's retries and the surface's words. */
@@ -29961,6 +29962,14 @@ function describePhaseValue(kind, value) {
         return `${value.components.length} component(s)`;
     return `${String(value).length} characters`;
 }
+/** An agent phase's attempt begins (src/core/pipelinePhase.ts); `artifact` as the log shows it. */
+const attemptStarts = (phase, attempt, attempts, artifact) => `Phase ${phase}, attempt ${attempt} of ${attempts}: the agent writes ${artifact} \u2026`;
+/** An attempt that left no usable artifact: how long it took, and what was wrong. */
+const attemptFailed = (phase, attempt, tookMs, problems) => `Phase ${phase}, attempt ${attempt} (${(tookMs / 1000).toFixed(1)}s): ${problems.join('; ')}`;
+/** What the next attempt is told when the agent itself failed. */
+const agentFailed = (failure) => `the agent failed: ${failure.message} (${failure.class} ${failure.reason})`;
+const rateLimitBudgetSpent = (waitedMs, budgetMs, failure) => `the agent stayed rate limited for ${Math.round(waitedMs / 60_000)} min of waiting (the phase waits at most ${budgetMs / 60_000} min): ${failure}. Run agent-loop plan again once the limit resets: it resumes at this phase`;
+const rateLimitedWaiting = (phase, failure, waitMs) => `Phase ${phase}: the agent is rate limited (${failure}); waiting ${(waitMs / 1000).toFixed(0)} s, then the same attempt again.`;
 
 ;// CONCATENATED MODULE: ./src/core/pipeline.ts
 
@@ -30088,6 +30097,397 @@ function withPlanned(state, where, planned) {
 /** The state as a boundary writes it: with the agent runs counted so far. */
 function withRuns(state, runs) {
     return { ...state, pipeline: { ...state.pipeline, ...runs } };
+}
+
+;// CONCATENATED MODULE: ./src/failure/policy.ts
+/**
+ * The retry policy, as data (Temporal's terms): which failures are retried, how long to wait, how
+ * many attempts, and what happens when they run out. Validated once at load. Pure.
+ *
+ * Who retries what (one place decides for each call):
+ *
+ * | what fails                                   | decided by                                                        |
+ * |----------------------------------------------|-------------------------------------------------------------------|
+ * | an agent run (rate limit, timeout, crash, \u2026) | POLICIES below, through decideFailure (the loop acts on it)       |
+ * | the Discord webhook                          | OUTSIDE_CALL_POLICIES.discord below, through retryCall            |
+ * | the Actions cache and artifacts (persist/)   | OUTSIDE_CALL_POLICIES.actions_storage below, through retryCall    |
+ * | the GitHub REST API (issues, pull requests)  | Octokit's retry and throttling plugins, configured in             |
+ * |                                              | src/issues/github/client.ts (createOctokit), not these rows       |
+ * | landing a finished cycle (push, pull request)| LANDING_POLICY below, between runs: the core (src/core/slice.ts)  |
+ * | that failed even so                          | keeps it in the outbox and a later run tries it again             |
+ *
+ * The Actions clients also retry inside themselves (see actions_storage); the artifact listing is
+ * a REST call through a plain Octokit (no plugins), so the actions_storage row decides for it.
+ */
+
+
+/** What every row says about retrying: the waits and the attempts (all that retryCall reads of a row). */
+const RetryPolicySchema = object({
+    /** First wait, before backoff. */
+    initialIntervalMs: schemas_number().min(0),
+    backoffCoefficient: schemas_number().min(1),
+    /** Longest single wait (a longer retry-after is still honoured). */
+    maximumIntervalMs: schemas_number().positive(),
+    /** Attempts before giving up (`onExhausted` for an agent failure); null: until the failure stops (rate limits). */
+    maximumAttempts: schemas_number().int().positive().nullable(),
+});
+/** An agent failure's row: the retry part, and what the loop does with the failure. */
+const PolicySchema = RetryPolicySchema.extend({
+    /** Whether a failure of this kind counts toward the step's --max-retries-per-step. */
+    countsTowardStep: schemas_boolean(),
+    /** Start the next attempt in a fresh agent session. */
+    freshSession: schemas_boolean(),
+    onExhausted: schemas_enum(['escalate', 'halt']),
+});
+/** How the loop treats a failure, by what it says about the issue and the environment. */
+const FailureKinds = ['rate_limit', 'timeout', 'transient', 'permanent_issue', 'permanent_environment'];
+const POLICIES = Object.freeze(record(schemas_enum(FailureKinds), PolicySchema).parse({
+    // 1, 2, 4, 8, 16, 32 s \u2026 honouring retry-after / reset times, until the window passes.
+    rate_limit: {
+        initialIntervalMs: 1000,
+        backoffCoefficient: 2,
+        maximumIntervalMs: 5 * 60_000,
+        maximumAttempts: null,
+        countsTowardStep: false,
+        freshSession: false,
+        onExhausted: 'escalate',
+    },
+    // Timeouts and network errors: the same timeout again, 3 retries (4 attempts), then escalate the cycle.
+    timeout: {
+        initialIntervalMs: 0,
+        backoffCoefficient: 1,
+        maximumIntervalMs: 1,
+        maximumAttempts: 4,
+        countsTowardStep: false,
+        freshSession: false,
+        onExhausted: 'escalate',
+    },
+    // Other transient failures (overloaded, 5xx, crashes): the step's retries.
+    transient: {
+        initialIntervalMs: 0,
+        backoffCoefficient: 1,
+        maximumIntervalMs: 1,
+        maximumAttempts: null,
+        countsTowardStep: true,
+        freshSession: false,
+        onExhausted: 'escalate',
+    },
+    // Tied to the issue (max turns, prompt too long, invalid request): next iteration, fresh session, failure as context.
+    permanent_issue: {
+        initialIntervalMs: 0,
+        backoffCoefficient: 1,
+        maximumIntervalMs: 1,
+        maximumAttempts: null,
+        countsTowardStep: true,
+        freshSession: true,
+        onExhausted: 'escalate',
+    },
+    // The environment (auth, billing, permissions): no issue is to blame; 2 in a row halt the run.
+    permanent_environment: {
+        initialIntervalMs: 0,
+        backoffCoefficient: 1,
+        maximumIntervalMs: 1,
+        maximumAttempts: 2,
+        countsTowardStep: false,
+        freshSession: true,
+        onExhausted: 'halt',
+    },
+}));
+/**
+ * A finished cycle whose landing (push, pull request, label) failed for a transient reason (GitHub
+ * answering 5xx, the network, a secondary rate limit that outlasted Octokit's own retries): it stays
+ * in the checkpoint's outbox and the next runs try it again, never the agent, after 1, 2, 4, 8 \u2026
+ * minutes, at most an hour apart. The 30th transient failure in a row (about a day of them when runs
+ * come at least hourly: 63 minutes of waits, then 23 of an hour) halts publish_refused, as a refusal no retry can change does at once:
+ * GitHub that keeps failing is for a person to look at, not for scheduled runs to retry unseen.
+ */
+const LANDING_POLICY = Object.freeze(RetryPolicySchema.parse({
+    initialIntervalMs: 60_000,
+    backoffCoefficient: 2,
+    maximumIntervalMs: 60 * 60_000,
+    maximumAttempts: 30,
+}));
+/** An outside call's row: the retry part, and the most time spent waiting between its attempts. */
+const CallPolicySchema = RetryPolicySchema.extend({
+    /** A wait that would take the call past this much waiting in all is not made: the call gives up. */
+    waitBudgetMs: schemas_number().positive(),
+});
+/** The outside calls retried by retryCall (src/failure/retryCall.ts). */
+const OutsideCalls = ['discord', 'actions_storage'];
+const OUTSIDE_CALL_POLICIES = Object.freeze(record(schemas_enum(OutsideCalls), CallPolicySchema).parse({
+    // The halt diagnostic's webhook (report/discordWebhook.ts): a 5xx or network error waits 1, 2,
+    // 4, 8, 8 s; a 429 waits its retry_after; at most 6 requests, and never more than 30 s of
+    // waiting, so a halt is not held up. Any other 4xx is not retried.
+    discord: {
+        initialIntervalMs: 1000,
+        backoffCoefficient: 2,
+        maximumIntervalMs: 8000,
+        maximumAttempts: 6,
+        waitBudgetMs: 30_000,
+    },
+    // @actions/cache and @actions/artifact and the artifact listing (persist/storageRetry.ts): a
+    // network error, a 5xx or a 429 that reaches us is tried again after 1 s, then 2 s (3 attempts);
+    // a retry-after longer than the 10 s budget gives up. The clients already retry their own
+    // requests (Twirp calls 5 times from 3 s, downloads 5 times), so a failure they report as
+    // already retried, any 4xx and their own refusals (ReserveCacheError, ValidationError, \u2026) are not.
+    actions_storage: {
+        initialIntervalMs: 1000,
+        backoffCoefficient: 2,
+        maximumIntervalMs: 2000,
+        maximumAttempts: 3,
+        waitBudgetMs: 10_000,
+    },
+}));
+const ENVIRONMENT_REASONS = new Set([
+    'auth',
+    'billing',
+    'not_found',
+    'not_executable',
+    'spawn_failed',
+    'permission_denied',
+]);
+const TIMEOUT_REASONS = new Set(['timeout', 'network']);
+/** Which policy applies to a failure. */
+function failureKind(failure) {
+    if (failure.reason === 'rate_limit')
+        return 'rate_limit';
+    if (TIMEOUT_REASONS.has(failure.reason))
+        return 'timeout';
+    if (failure.class === 'permanent')
+        return ENVIRONMENT_REASONS.has(failure.reason) ? 'permanent_environment' : 'permanent_issue';
+    return 'transient';
+}
+const COUNTER = {
+    rate_limit: 'rateLimitAttempts',
+    timeout: 'timeoutRetries',
+    permanent_environment: 'environmentFailures',
+};
+/**
+ * The one executor of the policy table: the failure's row, its counter bumped, the wait, whether
+ * the attempts are used up and what then. A failure that counts toward the step ends a run of
+ * environment failures. Pure; every workflow acts on its answer.
+ */
+function decideFailure(failure, before, policies = POLICIES) {
+    const kind = failureKind(failure);
+    const policy = policies[kind];
+    const counter = COUNTER[kind];
+    const counters = { ...before, ...(policy.countsTowardStep ? { environmentFailures: 0 } : {}) };
+    const attempts = counter ? before[counter] + 1 : 0;
+    if (counter)
+        counters[counter] = attempts;
+    return {
+        kind,
+        counters,
+        attempts,
+        waitMs: counter ? backoffMs(policy, attempts, failure.retryAfterMs) : 0,
+        ...(counter && exhausted(policy, attempts) ? { exhausted: policy.onExhausted } : {}),
+        countsTowardStep: policy.countsTowardStep,
+        freshSession: policy.freshSession,
+    };
+}
+/** The wait before attempt `attempt + 1` (attempt is 1 for the first failure), honouring the failure's own retry-after. */
+function backoffMs(policy, attempt, retryAfterMs) {
+    const exponential = policy.initialIntervalMs * policy.backoffCoefficient ** Math.max(0, attempt - 1);
+    const capped = Math.min(exponential, policy.maximumIntervalMs);
+    return Math.max(capped, retryAfterMs ?? 0);
+}
+/** Whether `attempts` failures in a row have used up the policy. */
+function exhausted(policy, attempts) {
+    return policy.maximumAttempts !== null && attempts >= policy.maximumAttempts;
+}
+/** What a person must fix when the environment keeps failing, in the words of the surface that ran. */
+function environmentAdvice(reason, say = surface()) {
+    switch (reason) {
+        case 'auth':
+            return 'The agent cannot authenticate: check ANTHROPIC_API_KEY / OPENAI_API_KEY (or the CLI login) in the environment that runs agent-loop.';
+        case 'billing':
+            return "The agent's account cannot pay for requests: check the API account's billing and quota.";
+        case 'not_found':
+        case 'not_executable':
+        case 'spawn_failed':
+            return `The agent program cannot be started: check ${say.option('agent')} / ${say.option('agentCommand')} and that the CLI is installed and on PATH.`;
+        case 'permission_denied':
+            return (`The agent was denied every edit: allow its tools (${say.given('agentAllowedTools', '"Bash Edit Write Read"')}) ` +
+                `or choose another ${say.option('agentPermissionMode')}.`);
+        default:
+            return 'Fix the agent environment (the key, the billing, the permissions).';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/pipelinePhase.ts
+
+
+
+
+/** The most a phase waits out rate limits before it stops (resumable), so `plan` never waits forever. */
+const RATE_LIMIT_BUDGET_MS = 60 * 60_000;
+const NO_FAILURES = { rateLimitAttempts: 0, timeoutRetries: 0, environmentFailures: 0 };
+/** The phase begins: its directory made (unless the run was interrupted before it). */
+function startPhase(start) {
+    const model = {
+        phase: start.phase,
+        state: start.state,
+        problems: start.carried,
+        runs: start.runs,
+        attempt: 0,
+        counters: NO_FAILURES,
+        waitedMs: 0,
+        prompt: '',
+        startedAt: 0,
+    };
+    return { model, effects: [{ kind: 'openPhase', phase: start.phase }] };
+}
+function stepPhase(model, event, settings) {
+    switch (event.type) {
+        case 'phaseOpened':
+            return nextAttempt(model, [], settings);
+        case 'attemptPrepared':
+            return turn({ ...model, prompt: event.prompt, startedAt: event.now }, [
+                log('info', 'pipeline.attempt', attemptStarts(model.phase, model.attempt, attempts(settings), event.artifact), {
+                    phase: model.phase,
+                    attempt: model.attempt,
+                }),
+            ]);
+        case 'turnRan':
+            return turnRan(model, event, settings);
+        case 'slept':
+            return event.interrupted ? ended(model, { type: 'interrupted' }) : turn(model, []);
+        case 'artifactChecked':
+            if (event.ok)
+                return ended(model, { type: 'phaseRan', ok: true, value: event.value, runs: model.runs });
+            return attemptOver({ ...model, problems: event.problems }, event.now, settings);
+    }
+}
+/** Every agent run is an iteration of its own (its AGENT_LOOP_ITERATION), retries and waits included. */
+function turn(model, before) {
+    const runs = { ...model.runs, iterations: model.runs.iterations + 1 };
+    return {
+        model: { ...model, runs },
+        effects: [...before, { kind: 'agentTurn', phase: model.phase, prompt: model.prompt, iteration: runs.iterations }],
+    };
+}
+/** An agent run's end, as the failure policy reads it. */
+function turnRan(model, event, settings) {
+    if (event.interrupted)
+        return ended(model, { type: 'interrupted' });
+    const { failure } = event;
+    // An agent run that did not fail ends any run of failures: its artifact is for the barrier to judge.
+    if (!failure)
+        return { model: { ...model, counters: NO_FAILURES }, effects: [{ kind: 'checkArtifact', phase: model.phase }] };
+    const runs = { ...model.runs, failedIterations: model.runs.failedIterations + 1 };
+    const decision = decideFailure(failure, model.counters);
+    const failed = { ...model, runs, counters: decision.counters };
+    if (decision.kind === 'rate_limit')
+        return rateLimited(failed, failure, decision.waitMs);
+    const problems = [agentFailed(failure)];
+    // The environment failed the agent twice in a row: more attempts cannot help.
+    if (decision.exhausted === 'halt') {
+        const advice = environmentAdvice(failure.reason, surface(settings.terms));
+        return ended(failed, { type: 'phaseRan', ok: false, problems: [...problems, advice], runs });
+    }
+    return attemptOver({ ...failed, problems }, event.now, settings);
+}
+/** A rate limit is waited out and the same attempt run again, until the phase's budget of waiting is spent. */
+function rateLimited(model, failure, waitMs) {
+    if (model.waitedMs + waitMs > RATE_LIMIT_BUDGET_MS) {
+        const problems = [rateLimitBudgetSpent(model.waitedMs, RATE_LIMIT_BUDGET_MS, failure.message)];
+        return ended(model, { type: 'phaseRan', ok: false, problems, runs: model.runs });
+    }
+    const line = log('warn', 'pipeline.rate_limited', rateLimitedWaiting(model.phase, failure.message, waitMs), {
+        phase: model.phase,
+        attempt: model.attempt,
+        waitMs,
+    });
+    return { model: { ...model, waitedMs: model.waitedMs + waitMs }, effects: [line, { kind: 'sleep', ms: waitMs }] };
+}
+/** An attempt that left no usable artifact: said, then the next attempt (told what was wrong), or the phase failed. */
+function attemptOver(model, now, settings) {
+    const { phase, attempt, problems } = model;
+    const message = attemptFailed(phase, attempt, now - model.startedAt, problems);
+    return nextAttempt(model, [log('warn', 'pipeline.barrier', message, { phase, attempt, problems })], settings);
+}
+function nextAttempt(model, before, settings) {
+    if (model.attempt >= attempts(settings))
+        return ended(model, { type: 'phaseRan', ok: false, problems: model.problems, runs: model.runs }, before);
+    const { phase, state, problems } = model;
+    return {
+        model: { ...model, attempt: model.attempt + 1 },
+        effects: [...before, { kind: 'prepareAttempt', phase, state, problems }],
+    };
+}
+/** --max-retries more after the first. */
+const attempts = (settings) => settings.maxRetries + 1;
+function ended(model, end, before = []) {
+    return { model, effects: [...before, { kind: 'phaseEnded', end }] };
+}
+
+;// CONCATENATED MODULE: ./src/core/plan.ts
+/**
+ * `agent-loop plan`'s machine, as the one interpreter (src/loop/interpreter.ts's drive) steps it: the
+ * pipeline machine (src/core/pipeline.ts: which phase runs, what each boundary writes, how the run
+ * ends) with each agent phase's attempts as its sub-machine (src/core/pipelinePhase.ts). The
+ * pipeline's `runPhase` starts the sub-machine; its events are routed to it and its effects asked as
+ * the plan's own; when it ends, its end (`phaseRan` or `interrupted`) is stepped by the pipeline. Pure.
+ */
+
+
+/** The events a phase's sub-machine answers to (a key for each, or tsc says which is missing). */
+const PHASE_EVENTS = {
+    phaseOpened: true,
+    attemptPrepared: true,
+    turnRan: true,
+    slept: true,
+    artifactChecked: true,
+};
+const isPhaseEvent = (event) => Object.hasOwn(PHASE_EVENTS, event.type);
+/** The model before `pipelineStarted`. */
+function planModel(phases) {
+    return { pipeline: pipelineModel(phases) };
+}
+function planMachine(settings) {
+    return { step: (model, event) => stepPlan(model, event, settings) };
+}
+function stepPlan(model, event, settings) {
+    if (isPhaseEvent(event)) {
+        if (!model.phase)
+            throw new Error(`agent-loop: ${event.type} with no pipeline phase in progress`);
+        const stepped = stepPhase(model.phase, event, settings);
+        return fromPhase({ ...model, phase: stepped.model }, stepped.effects, settings);
+    }
+    // An interruption ends the phase in progress with the pipeline.
+    const stepped = step(model.pipeline, event, settings);
+    return fromPipeline({ pipeline: stepped.model }, stepped.effects, settings);
+}
+/** The pipeline's effects asked as the plan's; its `runPhase` starts the phase's sub-machine. */
+function fromPipeline(model, effects, settings) {
+    let m = model;
+    const asked = [];
+    for (const effect of effects) {
+        if (effect.kind !== 'runPhase') {
+            asked.push(effect);
+            continue;
+        }
+        const { phase, state, carried, runs } = effect;
+        const started = startPhase({ phase, state, carried, runs });
+        const next = fromPhase({ ...m, phase: started.model }, started.effects, settings);
+        m = next.model;
+        asked.push(...next.effects);
+    }
+    return { model: m, effects: asked };
+}
+/** The phase's effects asked as the plan's, until it ends: then its end is the pipeline's next event. */
+function fromPhase(model, effects, settings) {
+    const asked = [];
+    for (const effect of effects) {
+        if (effect.kind !== 'phaseEnded') {
+            asked.push(effect);
+            continue;
+        }
+        const stepped = step(model.pipeline, effect.end, settings);
+        const next = fromPipeline({ pipeline: stepped.model }, stepped.effects, settings);
+        return { model: next.model, effects: [...asked, ...next.effects] };
+    }
+    return { model, effects: asked };
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
@@ -31236,221 +31636,6 @@ function baselineRan(model, event, config) {
         ? [{ kind: 'keepBaseline', key: delta.key, run: delta.run, ownTree: delta.ownTree === true }]
         : [];
     return startIteration(m, [...keep, ...(hadKey ? [] : [save(m)])], delta.run, config);
-}
-
-;// CONCATENATED MODULE: ./src/failure/policy.ts
-/**
- * The retry policy, as data (Temporal's terms): which failures are retried, how long to wait, how
- * many attempts, and what happens when they run out. Validated once at load. Pure.
- *
- * Who retries what (one place decides for each call):
- *
- * | what fails                                   | decided by                                                        |
- * |----------------------------------------------|-------------------------------------------------------------------|
- * | an agent run (rate limit, timeout, crash, \u2026) | POLICIES below, through decideFailure (the loop acts on it)       |
- * | the Discord webhook                          | OUTSIDE_CALL_POLICIES.discord below, through retryCall            |
- * | the Actions cache and artifacts (persist/)   | OUTSIDE_CALL_POLICIES.actions_storage below, through retryCall    |
- * | the GitHub REST API (issues, pull requests)  | Octokit's retry and throttling plugins, configured in             |
- * |                                              | src/issues/github/client.ts (createOctokit), not these rows       |
- * | landing a finished cycle (push, pull request)| LANDING_POLICY below, between runs: the core (src/core/slice.ts)  |
- * | that failed even so                          | keeps it in the outbox and a later run tries it again             |
- *
- * The Actions clients also retry inside themselves (see actions_storage); the artifact listing is
- * a REST call through a plain Octokit (no plugins), so the actions_storage row decides for it.
- */
-
-
-/** What every row says about retrying: the waits and the attempts (all that retryCall reads of a row). */
-const RetryPolicySchema = object({
-    /** First wait, before backoff. */
-    initialIntervalMs: schemas_number().min(0),
-    backoffCoefficient: schemas_number().min(1),
-    /** Longest single wait (a longer retry-after is still honoured). */
-    maximumIntervalMs: schemas_number().positive(),
-    /** Attempts before giving up (`onExhausted` for an agent failure); null: until the failure stops (rate limits). */
-    maximumAttempts: schemas_number().int().positive().nullable(),
-});
-/** An agent failure's row: the retry part, and what the loop does with the failure. */
-const PolicySchema = RetryPolicySchema.extend({
-    /** Whether a failure of this kind counts toward the step's --max-retries-per-step. */
-    countsTowardStep: schemas_boolean(),
-    /** Start the next attempt in a fresh agent session. */
-    freshSession: schemas_boolean(),
-    onExhausted: schemas_enum(['escalate', 'halt']),
-});
-/** How the loop treats a failure, by what it says about the issue and the environment. */
-const FailureKinds = ['rate_limit', 'timeout', 'transient', 'permanent_issue', 'permanent_environment'];
-const POLICIES = Object.freeze(record(schemas_enum(FailureKinds), PolicySchema).parse({
-    // 1, 2, 4, 8, 16, 32 s \u2026 honouring retry-after / reset times, until the window passes.
-    rate_limit: {
-        initialIntervalMs: 1000,
-        backoffCoefficient: 2,
-        maximumIntervalMs: 5 * 60_000,
-        maximumAttempts: null,
-        countsTowardStep: false,
-        freshSession: false,
-        onExhausted: 'escalate',
-    },
-    // Timeouts and network errors: the same timeout again, 3 retries (4 attempts), then escalate the cycle.
-    timeout: {
-        initialIntervalMs: 0,
-        backoffCoefficient: 1,
-        maximumIntervalMs: 1,
-        maximumAttempts: 4,
-        countsTowardStep: false,
-        freshSession: false,
-        onExhausted: 'escalate',
-    },
-    // Other transient failures (overloaded, 5xx, crashes): the step's retries.
-    transient: {
-        initialIntervalMs: 0,
-        backoffCoefficient: 1,
-        maximumIntervalMs: 1,
-        maximumAttempts: null,
-        countsTowardStep: true,
-        freshSession: false,
-        onExhausted: 'escalate',
-    },
-    // Tied to the issue (max turns, prompt too long, invalid request): next iteration, fresh session, failure as context.
-    permanent_issue: {
-        initialIntervalMs: 0,
-        backoffCoefficient: 1,
-        maximumIntervalMs: 1,
-        maximumAttempts: null,
-        countsTowardStep: true,
-        freshSession: true,
-        onExhausted: 'escalate',
-    },
-    // The environment (auth, billing, permissions): no issue is to blame; 2 in a row halt the run.
-    permanent_environment: {
-        initialIntervalMs: 0,
-        backoffCoefficient: 1,
-        maximumIntervalMs: 1,
-        maximumAttempts: 2,
-        countsTowardStep: false,
-        freshSession: true,
-        onExhausted: 'halt',
-    },
-}));
-/**
- * A finished cycle whose landing (push, pull request, label) failed for a transient reason (GitHub
- * answering 5xx, the network, a secondary rate limit that outlasted Octokit's own retries): it stays
- * in the checkpoint's outbox and the next runs try it again, never the agent, after 1, 2, 4, 8 \u2026
- * minutes, at most an hour apart. The 30th transient failure in a row (about a day of them when runs
- * come at least hourly: 63 minutes of waits, then 23 of an hour) halts publish_refused, as a refusal no retry can change does at once:
- * GitHub that keeps failing is for a person to look at, not for scheduled runs to retry unseen.
- */
-const LANDING_POLICY = Object.freeze(RetryPolicySchema.parse({
-    initialIntervalMs: 60_000,
-    backoffCoefficient: 2,
-    maximumIntervalMs: 60 * 60_000,
-    maximumAttempts: 30,
-}));
-/** An outside call's row: the retry part, and the most time spent waiting between its attempts. */
-const CallPolicySchema = RetryPolicySchema.extend({
-    /** A wait that would take the call past this much waiting in all is not made: the call gives up. */
-    waitBudgetMs: schemas_number().positive(),
-});
-/** The outside calls retried by retryCall (src/failure/retryCall.ts). */
-const OutsideCalls = ['discord', 'actions_storage'];
-const OUTSIDE_CALL_POLICIES = Object.freeze(record(schemas_enum(OutsideCalls), CallPolicySchema).parse({
-    // The halt diagnostic's webhook (report/discordWebhook.ts): a 5xx or network error waits 1, 2,
-    // 4, 8, 8 s; a 429 waits its retry_after; at most 6 requests, and never more than 30 s of
-    // waiting, so a halt is not held up. Any other 4xx is not retried.
-    discord: {
-        initialIntervalMs: 1000,
-        backoffCoefficient: 2,
-        maximumIntervalMs: 8000,
-        maximumAttempts: 6,
-        waitBudgetMs: 30_000,
-    },
-    // @actions/cache and @actions/artifact and the artifact listing (persist/storageRetry.ts): a
-    // network error, a 5xx or a 429 that reaches us is tried again after 1 s, then 2 s (3 attempts);
-    // a retry-after longer than the 10 s budget gives up. The clients already retry their own
-    // requests (Twirp calls 5 times from 3 s, downloads 5 times), so a failure they report as
-    // already retried, any 4xx and their own refusals (ReserveCacheError, ValidationError, \u2026) are not.
-    actions_storage: {
-        initialIntervalMs: 1000,
-        backoffCoefficient: 2,
-        maximumIntervalMs: 2000,
-        maximumAttempts: 3,
-        waitBudgetMs: 10_000,
-    },
-}));
-const ENVIRONMENT_REASONS = new Set([
-    'auth',
-    'billing',
-    'not_found',
-    'not_executable',
-    'spawn_failed',
-    'permission_denied',
-]);
-const TIMEOUT_REASONS = new Set(['timeout', 'network']);
-/** Which policy applies to a failure. */
-function failureKind(failure) {
-    if (failure.reason === 'rate_limit')
-        return 'rate_limit';
-    if (TIMEOUT_REASONS.has(failure.reason))
-        return 'timeout';
-    if (failure.class === 'permanent')
-        return ENVIRONMENT_REASONS.has(failure.reason) ? 'permanent_environment' : 'permanent_issue';
-    return 'transient';
-}
-const COUNTER = {
-    rate_limit: 'rateLimitAttempts',
-    timeout: 'timeoutRetries',
-    permanent_environment: 'environmentFailures',
-};
-/**
- * The one executor of the policy table: the failure's row, its counter bumped, the wait, whether
- * the attempts are used up and what then. A failure that counts toward the step ends a run of
- * environment failures. Pure; every workflow acts on its answer.
- */
-function decideFailure(failure, before, policies = POLICIES) {
-    const kind = failureKind(failure);
-    const policy = policies[kind];
-    const counter = COUNTER[kind];
-    const counters = { ...before, ...(policy.countsTowardStep ? { environmentFailures: 0 } : {}) };
-    const attempts = counter ? before[counter] + 1 : 0;
-    if (counter)
-        counters[counter] = attempts;
-    return {
-        kind,
-        counters,
-        attempts,
-        waitMs: counter ? backoffMs(policy, attempts, failure.retryAfterMs) : 0,
-        ...(counter && exhausted(policy, attempts) ? { exhausted: policy.onExhausted } : {}),
-        countsTowardStep: policy.countsTowardStep,
-        freshSession: policy.freshSession,
-    };
-}
-/** The wait before attempt `attempt + 1` (attempt is 1 for the first failure), honouring the failure's own retry-after. */
-function backoffMs(policy, attempt, retryAfterMs) {
-    const exponential = policy.initialIntervalMs * policy.backoffCoefficient ** Math.max(0, attempt - 1);
-    const capped = Math.min(exponential, policy.maximumIntervalMs);
-    return Math.max(capped, retryAfterMs ?? 0);
-}
-/** Whether `attempts` failures in a row have used up the policy. */
-function exhausted(policy, attempts) {
-    return policy.maximumAttempts !== null && attempts >= policy.maximumAttempts;
-}
-/** What a person must fix when the environment keeps failing, in the words of the surface that ran. */
-function environmentAdvice(reason, say = surface()) {
-    switch (reason) {
-        case 'auth':
-            return 'The agent cannot authenticate: check ANTHROPIC_API_KEY / OPENAI_API_KEY (or the CLI login) in the environment that runs agent-loop.';
-        case 'billing':
-            return "The agent's account cannot pay for requests: check the API account's billing and quota.";
-        case 'not_found':
-        case 'not_executable':
-        case 'spawn_failed':
-            return `The agent program cannot be started: check ${say.option('agent')} / ${say.option('agentCommand')} and that the CLI is installed and on PATH.`;
-        case 'permission_denied':
-            return (`The agent was denied every edit: allow its tools (${say.given('agentAllowedTools', '"Bash Edit Write Read"')}) ` +
-                `or choose another ${say.option('agentPermissionMode')}.`);
-        default:
-            return 'Fix the agent environment (the key, the billing, the permissions).';
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/core/landingSteps.ts
@@ -36313,29 +36498,47 @@ async function createIssues(effect, { deps, phases }, onPlanned) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/workflows/pipeline/agentPhase.ts
+;// CONCATENATED MODULE: ./src/workflows/pipeline/effects/context.ts
+/** The agent phase of that name, as run (its template, artifact and barrier). */
+function agentPhase(phases, name) {
+    const spec = phases.find((p) => p.runner === 'agent' && p.name === name);
+    if (!spec)
+        throw new Error(`agent-loop: no agent phase ${name} in the pipeline`);
+    return spec;
+}
+/** Where the agent writes the pipeline's artifacts (`<dir>/pipeline/`). */
+const artifactsRoot = (deps) => deps.artifactsDir ?? deps.stateDir;
+
+;// CONCATENATED MODULE: ./src/workflows/pipeline/effects/attempt.ts
 /**
- * One agent phase of the planning pipeline (research, decomposition, planning, phase_decomposition):
- * the agent writes the phase's artifact, which must pass its barrier; retried with the barrier's
- * findings as context, rate limits waited out (within a budget) without using an attempt.
+ * An agent phase's directory made, and each attempt's start: the old artifact removed and the prompt
+ * rendered. The attempts themselves are decided by src/core/pipelinePhase.ts.
  */
 
 
 
 
-
-
-
-
-
-/** The most a phase waits out rate limits before it stops (resumable), so `plan` never waits forever. */
-const RATE_LIMIT_BUDGET_MS = 60 * 60_000;
-const NO_FAILURES = { rateLimitAttempts: 0, timeoutRetries: 0, environmentFailures: 0 };
+/** The phase's directory, unless the run was interrupted before the phase. */
+const openPhase = async (_effect, { deps }) => {
+    if (deps.signal?.aborted)
+        return { type: 'interrupted' };
+    await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().join(artifactsRoot(deps), PIPELINE_DIR), { recursive: true });
+    return { type: 'phaseOpened' };
+};
+const prepareAttempt = async (effect, { deps, phases }) => {
+    const spec = agentPhase(phases, effect.phase);
+    const artifact = external_node_path_default().join(artifactsRoot(deps), PIPELINE_DIR, spec.artifact);
+    // A leftover of an earlier attempt must not pass this attempt's barrier.
+    await external_node_fs_namespaceObject.promises.rm(artifact, { recursive: true, force: true });
+    const prompt = phasePrompt(spec.template, effect.state, artifact, effect.problems);
+    const shown = external_node_path_default().relative(deps.cwd, artifact) || artifact;
+    return { type: 'attemptPrepared', prompt, artifact: shown, now: deps.clock.now().getTime() };
+};
 /** The prompt of one attempt: the phase's template with the goal, earlier artifacts and the last findings. */
-function phasePrompt(deps, spec, state, artifact, problems) {
+function phasePrompt(template, state, artifact, problems) {
     // What it quotes was masked where it entered: the artifacts and the barrier's findings (checkBarrier),
     // the agent's failures (its output); prompt.md is masked on its way out.
-    return renderTemplate(spec.template, {
+    return renderTemplate(template, {
         goal: state.pipeline.goal,
         research: state.research_output ?? '',
         plan: state.planning_output ?? '',
@@ -36344,86 +36547,33 @@ function phasePrompt(deps, spec, state, artifact, problems) {
         failure: failureSection(problems),
     });
 }
-/**
- * The one agent turn every workflow uses (src/loop/turn.ts); a rate limit is waited out and
- * retried without using an attempt, as the failure policy's row says.
- */
-async function turnThroughRateLimits(deps, input, counters) {
-    const { logger, clock } = deps;
-    const { ports, spec, attempt, runs, waits } = input;
-    let result;
-    let decision;
-    for (;;) {
-        // Every agent run is an iteration of its own (its AGENT_LOOP_ITERATION), retries and waits included.
-        runs.iterations++;
-        const turn = { prompt: input.prompt, iteration: runs.iterations, issueIds: [], timeoutMs: deps.agentTimeoutMs };
-        result = await runTurn(ports, { ...turn, keepLog: true });
-        if (!result?.failure)
-            break;
-        runs.failedIterations++;
-        decision = decideFailure(result.failure, counters);
-        counters = decision.counters;
-        if (decision.kind !== 'rate_limit')
-            break;
-        if (waits.rateLimitedMs + decision.waitMs > RATE_LIMIT_BUDGET_MS)
-            return {
-                end: {
-                    ok: false,
-                    problems: [rateLimitBudgetSpent(waits.rateLimitedMs, RATE_LIMIT_BUDGET_MS, result.failure.message)],
-                },
-            };
-        waits.rateLimitedMs += decision.waitMs;
-        logger.warn('pipeline.rate_limited', rateLimitedWaiting(spec.name, result.failure.message, decision.waitMs), {
-            phase: spec.name,
-            attempt,
-            waitMs: decision.waitMs,
-        });
-        await clock.sleep(decision.waitMs, deps.signal);
-        if (deps.signal?.aborted)
-            break;
-    }
-    if (!result || deps.signal?.aborted)
-        return { end: { ok: false, problems: ['interrupted'], interrupted: true } };
-    return { result, decision, counters };
-}
-async function runAgentPhase(deps, spec, state, earlier, runs) {
-    const { logger, clock } = deps;
-    const dir = external_node_path_default().join(deps.artifactsDir ?? deps.stateDir, PIPELINE_DIR);
-    await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
-    let problems = earlier;
-    let counters = NO_FAILURES;
-    const waits = { rateLimitedMs: 0 };
+
+;// CONCATENATED MODULE: ./src/workflows/pipeline/effects/turn.ts
+/** One agent run of a phase's attempt, through the one agent turn every workflow uses (src/loop/turn.ts). */
+
+
+const turn_agentTurn = async (effect, { deps }) => {
     const ports = { ...deps, files: stateFiles(deps.stateDir, deps.redact) };
-    for (let attempt = 1; attempt <= deps.maxRetries + 1; attempt++) {
-        const artifact = external_node_path_default().join(dir, spec.artifact);
-        // A leftover of an earlier attempt must not pass this attempt's barrier.
-        await external_node_fs_namespaceObject.promises.rm(artifact, { recursive: true, force: true });
-        const prompt = phasePrompt(deps, spec, state, artifact, problems);
-        logger.info('pipeline.attempt', `Phase ${spec.name}, attempt ${attempt} of ${deps.maxRetries + 1}: the agent writes ${external_node_path_default().relative(deps.cwd, artifact) || artifact} \u2026`, { phase: spec.name, attempt });
-        const started = clock.now().getTime();
-        const turn = await turnThroughRateLimits(deps, { ports, spec, prompt, attempt, runs, waits }, counters);
-        if ('end' in turn)
-            return turn.end;
-        const { result, decision } = turn;
-        counters = turn.counters;
-        if (result.failure) {
-            problems = [`the agent failed: ${result.failure.message} (${result.failure.class} ${result.failure.reason})`];
-            if (decision?.exhausted === 'halt') {
-                // The environment failed the agent twice in a row: more attempts cannot help.
-                return { ok: false, problems: [...problems, environmentAdvice(result.failure.reason, surface(deps.terms))] };
-            }
-        }
-        else {
-            counters = NO_FAILURES;
-            const barrier = await checkBarrier(spec, deps.artifactsDir ?? deps.stateDir, undefined, deps.redact);
-            if (barrier.ok)
-                return { ok: true, value: stateValue(spec, barrier.value) };
-            problems = barrier.problems;
-        }
-        logger.warn('pipeline.barrier', `Phase ${spec.name}, attempt ${attempt} (${((clock.now().getTime() - started) / 1000).toFixed(1)}s): ${problems.join('; ')}`, { phase: spec.name, attempt, problems });
-    }
-    return { ok: false, problems };
-}
+    const request = { prompt: effect.prompt, iteration: effect.iteration, issueIds: [], timeoutMs: deps.agentTimeoutMs };
+    const result = await runTurn(ports, { ...request, keepLog: true });
+    const now = deps.clock.now().getTime();
+    if (!result)
+        return { type: 'turnRan', now, interrupted: true };
+    return { type: 'turnRan', now, ...(result.failure ? { failure: result.failure } : {}) };
+};
+
+;// CONCATENATED MODULE: ./src/workflows/pipeline/effects/checkArtifact.ts
+/** A phase's artifact read through its barrier: the value the checkpoint keeps, or what was wrong with it. */
+
+
+const checkArtifact = async (effect, { deps, phases }) => {
+    const spec = agentPhase(phases, effect.phase);
+    const barrier = await checkBarrier(spec, artifactsRoot(deps), undefined, deps.redact);
+    const now = deps.clock.now().getTime();
+    if (!barrier.ok)
+        return { type: 'artifactChecked', now, ok: false, problems: barrier.problems };
+    return { type: 'artifactChecked', now, ok: true, value: stateValue(spec, barrier.value) };
+};
 /** What the checkpoint keeps of an artifact: the text, the parsed decomposition, the phase files' index. */
 function stateValue(spec, value) {
     if (spec.kind === 'phase-files')
@@ -36436,31 +36586,9 @@ function stateValue(spec, value) {
     return value;
 }
 
-;// CONCATENATED MODULE: ./src/workflows/pipeline/effects/runPhase.ts
-/** An agent phase of the pipeline run (agentPhase.ts), unless the run was interrupted before it. */
-
-const runPhase = async (effect, { deps, phases }) => {
-    if (deps.signal?.aborted)
-        return { type: 'interrupted' };
-    const spec = phases.find((p) => p.runner === 'agent' && p.name === effect.phase);
-    if (!spec)
-        throw new Error(`agent-loop: no agent phase ${effect.phase} in the pipeline`);
-    // The phase counts its agent runs on from the pipeline's.
-    const runs = { ...effect.runs };
-    const outcome = await runAgentPhase(deps, spec, effect.state, effect.carried, runs);
-    if (outcome.interrupted)
-        return { type: 'interrupted' };
-    return outcome.ok
-        ? { type: 'phaseRan', ok: true, value: outcome.value, runs }
-        : { type: 'phaseRan', ok: false, problems: outcome.problems, runs };
-};
-
 ;// CONCATENATED MODULE: ./src/workflows/pipeline/effects/index.ts
-/**
- * The planning pipeline's effect handlers (one per kind of effect src/core/pipeline.ts asks for) and
- * its driver: the machine stepped by the one interpreter (src/loop/interpreter.ts's drive) until an
- * `end` gives the exit code.
- */
+
+
 
 
 
@@ -36472,7 +36600,14 @@ const effects_handlers = {
         deps.logger[effect.level](effect.event, effect.message, effect.data);
         return undefined;
     },
-    runPhase: runPhase,
+    openPhase: openPhase,
+    prepareAttempt: prepareAttempt,
+    agentTurn: turn_agentTurn,
+    checkArtifact: checkArtifact,
+    sleep: async (effect, { deps }) => {
+        await deps.clock.sleep(effect.ms, deps.signal);
+        return { type: 'slept', interrupted: deps.signal?.aborted === true };
+    },
     writeBoundary: writeBoundary,
     integrate: integrate,
     implement: async (effect, { deps }) => ({
@@ -36497,8 +36632,8 @@ async function drivePipeline(deps, opened) {
         ...(deps.terms ? { terms: deps.terms } : {}),
     };
     const { result } = await drive({
-        machine: pipelineMachine(settings),
-        model: pipelineModel(ctx.phases),
+        machine: planMachine(settings),
+        model: planModel(ctx.phases),
         perform: (effect) => effects_perform(effect, ctx),
         result: () => ctx.code,
     }, { type: 'pipelineStarted', opened });
@@ -36514,8 +36649,9 @@ async function drivePipeline(deps, opened) {
  * at every phase boundary (`<phase>-complete` or `<phase>-failed`) with the seed's state keys, and a
  * new run resumes where DetectResumableCheckpoint says: at the failed phase, or after the last
  * complete one. What runs next, what each boundary writes and how the run ends are decided by the
- * pure machine src/core/pipeline.ts; its handlers (effects/) run the phases and write; this opens the
- * checkpoint and drives it.
+ * pure machine src/core/pipeline.ts, an agent phase's attempts by its sub-machine
+ * src/core/pipelinePhase.ts (both composed in src/core/plan.ts); the handlers (effects/) run the
+ * agent, check the barriers and write; this opens the checkpoint and drives it.
  */
 
 
@@ -44865,7 +45001,7 @@ function wave_step(model, event) {
             return catchUp({ ...model, loop: event.loop }, event.sent);
         case 'signalRead':
             if (event.aborted)
-                return ended(model, { kind: 'aborted' });
+                return wave_ended(model, { kind: 'aborted' });
             if (model.loop.wave)
                 return wave_start(model, model.loop.wave, true);
             return { model, effects: [{ kind: 'readReady' }] };
@@ -44928,10 +45064,10 @@ function planned(model, ready, now) {
         sliceStartIteration: model.sliceStart,
     });
     if (plan.stop?.kind === 'halted')
-        return ended(model, { kind: 'halted', halt: { reason: plan.stop.reason, message: plan.stop.message } });
+        return wave_ended(model, { kind: 'halted', halt: { reason: plan.stop.reason, message: plan.stop.message } });
     if (plan.stop) {
         const done = { kind: 'log', level: 'info', event: 'parallel.done', message: plan.stop.message };
-        const end = ended(model, { kind: 'complete' });
+        const end = wave_ended(model, { kind: 'complete' });
         return { model: end.model, effects: [done, ...end.effects] };
     }
     const wave = { id: `wave-${loop.waves + 1}`, startedAt: now, jobs: plan.jobs };
@@ -44958,7 +45094,7 @@ function wave_start(model, wave, resuming) {
 function jobsEnded(model, event) {
     const wave = model.loop.wave;
     if (event.aborted)
-        return ended(model, { kind: 'aborted' });
+        return wave_ended(model, { kind: 'aborted' });
     const flight = { wave, ends: event.ends, baseTip: event.baseTip, requeued: [] };
     const cannot = event.ends.filter((e) => e.exitCode === 2 && !e.loop);
     if (cannot.length === event.ends.length) {
@@ -44984,7 +45120,7 @@ function landed(model, event) {
         const ran = flight.ends.reduce((n, e) => n + (e.loop?.iteration ?? 0), 0);
         const said = baseMovedHalt(event.moved, settings.base, model.loop.waves + 1, ran);
         const halt = { reason: event.moved.reason, message: said.message };
-        return ended(model, { kind: 'halted', halt, advice: said.advice });
+        return wave_ended(model, { kind: 'halted', halt, advice: said.advice });
     }
     const reduction = reduceWave(model.loop, flight.wave, event.partials, {
         maxIterations: settings.maxIterations,
@@ -45038,7 +45174,7 @@ function cleared(model, kept) {
     const flight = model.flight;
     const next = { ...model, flight: undefined };
     if (model.end)
-        return ended(next, model.end);
+        return wave_ended(next, model.end);
     const halt = flight.reduction?.halt;
     if (!halt)
         return { model: next, effects: [{ kind: 'readSignal' }] };
@@ -45047,7 +45183,7 @@ function cleared(model, kept) {
     const haltedJob = job
         ? { loop: flight.ends[k]?.loop, kept: kept.find(([id]) => id === job.issueId)?.[1] }
         : undefined;
-    return ended(next, {
+    return wave_ended(next, {
         kind: 'halted',
         halt,
         ...(haltedJob ? { haltedJob } : {}),
@@ -45055,7 +45191,7 @@ function cleared(model, kept) {
     });
 }
 /** The run ends: a halt told first, through the outbox (halt.md, the post); no job could start, said as the serial run says it. */
-function ended(model, end) {
+function wave_ended(model, end) {
     const next = { ...model, end };
     if (end.kind === 'cannot')
         return { model: next, effects: [wave_save(model.loop), { kind: 'cannotStart', stderr: end.stderr }] };

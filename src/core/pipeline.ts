@@ -5,8 +5,9 @@
  * checkpoint resumes: the failed phase, or the one after the last complete one), what each boundary
  * writes (`<phase>-complete` or `<phase>-failed`, with the seed's state keys and the agent runs so far),
  * what is logged, when the pipeline ends and with which exit code, and on which issues implementation
- * starts. The handlers (src/workflows/pipeline/effects/) run the phases and write; the one interpreter
- * (src/loop/interpreter.ts's drive) steps it.
+ * starts. An agent phase's attempts are its sub-machine (src/core/pipelinePhase.ts, composed with this
+ * in src/core/plan.ts, which the one interpreter, src/loop/interpreter.ts's drive, steps). The handlers
+ * (src/workflows/pipeline/effects/) run the agent, check the barriers and write.
  */
 import type { PipelinePhase, SeedPhase } from '../checkpoint/types.js';
 import type { Terms } from '../config/surface.js';

@@ -1,4 +1,7 @@
-/** The planning pipeline machine's messages (what happened, to what, what to do next), one string each so a search finds them whole. */
+/**
+ * The planning pipeline machines' messages (src/core/pipeline.ts, src/core/pipelinePhase.ts): what happened, to what,
+ * what to do next; one string each so a search finds them whole.
+ */
 import { type Terms, surface } from '../../config/surface.js';
 
 export const pipelineStarting = (id: string, phase: string, goal: string, resumed: boolean) =>
@@ -34,3 +37,21 @@ export function describePhaseValue(kind: string | undefined, value: unknown): st
   if (kind === 'decomposition') return `${(value as { components: unknown[] }).components.length} component(s)`;
   return `${String(value).length} characters`;
 }
+
+/** An agent phase's attempt begins (src/core/pipelinePhase.ts); `artifact` as the log shows it. */
+export const attemptStarts = (phase: string, attempt: number, attempts: number, artifact: string) =>
+  `Phase ${phase}, attempt ${attempt} of ${attempts}: the agent writes ${artifact} …`;
+
+/** An attempt that left no usable artifact: how long it took, and what was wrong. */
+export const attemptFailed = (phase: string, attempt: number, tookMs: number, problems: readonly string[]) =>
+  `Phase ${phase}, attempt ${attempt} (${(tookMs / 1000).toFixed(1)}s): ${problems.join('; ')}`;
+
+/** What the next attempt is told when the agent itself failed. */
+export const agentFailed = (failure: { message: string; class: string; reason: string }) =>
+  `the agent failed: ${failure.message} (${failure.class} ${failure.reason})`;
+
+export const rateLimitBudgetSpent = (waitedMs: number, budgetMs: number, failure: string) =>
+  `the agent stayed rate limited for ${Math.round(waitedMs / 60_000)} min of waiting (the phase waits at most ${budgetMs / 60_000} min): ${failure}. Run agent-loop plan again once the limit resets: it resumes at this phase`;
+
+export const rateLimitedWaiting = (phase: string, failure: string, waitMs: number) =>
+  `Phase ${phase}: the agent is rate limited (${failure}); waiting ${(waitMs / 1000).toFixed(0)} s, then the same attempt again.`;

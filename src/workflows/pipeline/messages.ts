@@ -2,12 +2,6 @@
 import type { Terms } from '../../config/options.js';
 import { surface } from '../../config/surface.js';
 
-export const rateLimitBudgetSpent = (waitedMs: number, budgetMs: number, failure: string) =>
-  `the agent stayed rate limited for ${Math.round(waitedMs / 60_000)} min of waiting (the phase waits at most ${budgetMs / 60_000} min): ${failure}. Run agent-loop plan again once the limit resets: it resumes at this phase`;
-
-export const rateLimitedWaiting = (phase: string, failure: string, waitMs: number) =>
-  `Phase ${phase}: the agent is rate limited (${failure}); waiting ${(waitMs / 1000).toFixed(0)} s, then the same attempt again.`;
-
 export const duplicatePhaseIssues = (marker: string, count: number, using: string | undefined, others: string[]) =>
   `${marker} is in ${count} bd issues: using ${using}, not ${others.join(', ')}. Close the extra ones (\`bd close ${others.join(' ')}\`).`;
 
@@ -29,8 +23,8 @@ export const phaseFilesChanged = (terms: Terms | undefined) =>
 export const notAComponent = (dep: string, components: Iterable<string>) =>
   `${JSON.stringify(dep)} is not the name of a component (the components are ${[...components].map((n) => JSON.stringify(n)).join(', ')})`;
 
-// The lines of the pipeline's machine (src/core/pipeline.ts: a phase failed, the issues created, …) are in
-// src/core/pipeline/messages.ts.
+// The lines of the pipeline's machines (src/core/pipeline.ts: a phase failed, the issues created, …;
+// src/core/pipelinePhase.ts: an attempt, a rate limit waited out, …) are in src/core/pipeline/messages.ts.
 
 export const otherGoalInProgress = (id: string, goal: string, terms: Terms | undefined) =>
   `pipeline ${id} is in progress for another goal ("${goal.slice(0, 80)}"): run without ${surface(terms).option('goal')} to resume it, or with ${surface(terms).given('fresh')} to start the new goal.`;

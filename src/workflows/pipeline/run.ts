@@ -6,8 +6,9 @@
  * at every phase boundary (`<phase>-complete` or `<phase>-failed`) with the seed's state keys, and a
  * new run resumes where DetectResumableCheckpoint says: at the failed phase, or after the last
  * complete one. What runs next, what each boundary writes and how the run ends are decided by the
- * pure machine src/core/pipeline.ts; its handlers (effects/) run the phases and write; this opens the
- * checkpoint and drives it.
+ * pure machine src/core/pipeline.ts, an agent phase's attempts by its sub-machine
+ * src/core/pipelinePhase.ts (both composed in src/core/plan.ts); the handlers (effects/) run the
+ * agent, check the barriers and write; this opens the checkpoint and drives it.
  */
 import { surface } from '../../config/surface.js';
 import { newCheckpointId } from '../../checkpoint/fileStore.js';

@@ -1,7 +1,8 @@
 /** What the planning pipeline's effect handlers are given, and their shape: one per kind of effect its machine asks for. */
-import type { PipelineEffect, PipelineEvent } from '../../../core/pipeline.js';
+import type { PipelinePhase } from '../../../checkpoint/types.js';
+import type { PlanEffect, PlanEvent } from '../../../core/plan.js';
 import type { PipelineDeps } from '../deps.js';
-import type { PhaseSpec } from '../phases.js';
+import type { AgentPhaseSpec, PhaseSpec } from '../phases.js';
 
 export interface PipelineContext {
   deps: PipelineDeps;
@@ -11,9 +12,19 @@ export interface PipelineContext {
   code?: number;
 }
 
-export type Handler<K extends PipelineEffect['kind']> = (
-  effect: Extract<PipelineEffect, { kind: K }>,
+export type Handler<K extends PlanEffect['kind']> = (
+  effect: Extract<PlanEffect, { kind: K }>,
   ctx: PipelineContext,
-) => Promise<PipelineEvent | undefined>;
+) => Promise<PlanEvent | undefined>;
 
-export type Handlers = { [K in PipelineEffect['kind']]: Handler<K> };
+export type Handlers = { [K in PlanEffect['kind']]: Handler<K> };
+
+/** The agent phase of that name, as run (its template, artifact and barrier). */
+export function agentPhase(phases: readonly PhaseSpec[], name: PipelinePhase): AgentPhaseSpec {
+  const spec = phases.find((p): p is AgentPhaseSpec => p.runner === 'agent' && p.name === name);
+  if (!spec) throw new Error(`agent-loop: no agent phase ${name} in the pipeline`);
+  return spec;
+}
+
+/** Where the agent writes the pipeline's artifacts (`<dir>/pipeline/`). */
+export const artifactsRoot = (deps: PipelineDeps): string => deps.artifactsDir ?? deps.stateDir;

@@ -1,30 +1,33 @@
 /**
- * The planning pipeline's effect handlers (one per kind of effect src/core/pipeline.ts asks for) and
- * its driver: the machine stepped by the one interpreter (src/loop/interpreter.ts's drive) until an
- * `end` gives the exit code.
+ * The planning pipeline's effect handlers (one per kind of effect its machine, src/core/plan.ts, asks
+ * for: the pipeline's and its agent phases') and its driver: the machine stepped by the one interpreter
+ * (src/loop/interpreter.ts's drive) until an `end` gives the exit code.
  */
-import {
-  type OpenedPipeline,
-  type PipelineEffect,
-  type PipelineEvent,
-  type PipelineModel,
-  pipelineMachine,
-  pipelineModel,
-} from '../../../core/pipeline.js';
+import type { OpenedPipeline } from '../../../core/pipeline.js';
+import { type PlanEffect, type PlanEvent, type PlanModel, planMachine, planModel } from '../../../core/plan.js';
 import { drive } from '../../../loop/interpreter.js';
 import type { PipelineDeps } from '../deps.js';
 import { PRE_IMPLEMENTATION_PHASES } from '../phases.js';
 import { writeBoundary } from './boundary.js';
 import type { Handler, Handlers, PipelineContext } from './context.js';
 import { integrate } from './integrate.js';
-import { runPhase } from './runPhase.js';
+import { openPhase, prepareAttempt } from './attempt.js';
+import { agentTurn } from './turn.js';
+import { checkArtifact } from './checkArtifact.js';
 
 export const handlers: Handlers = {
   log: async (effect, { deps }) => {
     deps.logger[effect.level](effect.event, effect.message, effect.data);
     return undefined;
   },
-  runPhase,
+  openPhase,
+  prepareAttempt,
+  agentTurn,
+  checkArtifact,
+  sleep: async (effect, { deps }) => {
+    await deps.clock.sleep(effect.ms, deps.signal);
+    return { type: 'slept', interrupted: deps.signal?.aborted === true };
+  },
   writeBoundary,
   integrate,
   implement: async (effect, { deps }) => ({
@@ -37,8 +40,8 @@ export const handlers: Handlers = {
   },
 };
 
-function perform(effect: PipelineEffect, ctx: PipelineContext): Promise<PipelineEvent | undefined> {
-  const handler = handlers[effect.kind] as Handler<PipelineEffect['kind']>;
+function perform(effect: PlanEffect, ctx: PipelineContext): Promise<PlanEvent | undefined> {
+  const handler = handlers[effect.kind] as Handler<PlanEffect['kind']>;
   return handler(effect, ctx);
 }
 
@@ -50,10 +53,10 @@ export async function drivePipeline(deps: PipelineDeps, opened: OpenedPipeline):
     sinkWhere: deps.sink.where,
     ...(deps.terms ? { terms: deps.terms } : {}),
   };
-  const { result } = await drive<PipelineModel, PipelineEvent, PipelineEffect, number>(
+  const { result } = await drive<PlanModel, PlanEvent, PlanEffect, number>(
     {
-      machine: pipelineMachine(settings),
-      model: pipelineModel(ctx.phases),
+      machine: planMachine(settings),
+      model: planModel(ctx.phases),
       perform: (effect) => perform(effect, ctx),
       result: () => ctx.code,
     },
