@@ -26225,7 +26225,7 @@ function mainHelp(version) {
         ...COMMANDS.map((c) => `  ${c.padEnd(8)} ${SYNOPSIS[c]}`),
         '',
         'Options come from flags, then AGENT_LOOP_<OPTION> environment variables, then .agent-loop.yml (or --config FILE), then defaults.',
-        'Run `agent-loop <command> --help` for the options and the exit codes of a command.',
+        'Run `agent-loop <command> --help` for the options and the exit codes of a command. `agent-loop --version` prints the version.',
         '',
         'Exit codes:',
         '  0  run, plan: complete or continuing (a slice ended with work remaining); status, cleanup: done',
@@ -46181,7 +46181,12 @@ function readCommandLine(argv, io) {
     }
     if (args.help || argv.length === 0) {
         io.stdout(`${args.command ? commandHelp(args.command) : mainHelp(VERSION)}\n`);
-        return { exit: args.problems.length || argv.length === 0 ? 2 : 0 };
+        // The help asked for, and what was wrong with the rest of the line (`clean --help`: did you mean cleanup?).
+        if (args.problems.length)
+            return {
+                exit: main_usageError(io, args.command, args.problems.map((p) => p.message)),
+            };
+        return { exit: argv.length === 0 ? 2 : 0 };
     }
     // A mistyped command (`agent-loop stauts`) or none at all: what went wrong, not the whole help.
     if (!args.command) {

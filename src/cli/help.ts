@@ -90,7 +90,7 @@ export function mainHelp(version: string): string {
     ...COMMANDS.map((c) => `  ${c.padEnd(8)} ${SYNOPSIS[c]}`),
     '',
     'Options come from flags, then AGENT_LOOP_<OPTION> environment variables, then .agent-loop.yml (or --config FILE), then defaults.',
-    'Run `agent-loop <command> --help` for the options and the exit codes of a command.',
+    'Run `agent-loop <command> --help` for the options and the exit codes of a command. `agent-loop --version` prints the version.',
     '',
     'Exit codes:',
     '  0  run, plan: complete or continuing (a slice ended with work remaining); status, cleanup: done',

@@ -46,7 +46,16 @@ function readCommandLine(argv: readonly string[], io: CliIO): Parsed {
   }
   if (args.help || argv.length === 0) {
     io.stdout(`${args.command ? commandHelp(args.command) : mainHelp(VERSION)}\n`);
-    return { exit: args.problems.length || argv.length === 0 ? 2 : 0 };
+    // The help asked for, and what was wrong with the rest of the line (`clean --help`: did you mean cleanup?).
+    if (args.problems.length)
+      return {
+        exit: usageError(
+          io,
+          args.command,
+          args.problems.map((p) => p.message),
+        ),
+      };
+    return { exit: argv.length === 0 ? 2 : 0 };
   }
   // A mistyped command (`agent-loop stauts`) or none at all: what went wrong, not the whole help.
   if (!args.command) {
