@@ -1,6 +1,6 @@
 /** How a finished cycle's work lands (src/core/landing.ts), decided once per slice from --on-success and the publisher. */
 import { describe, expect, it } from '@jest/globals';
-import { closedByPullRequest, landingMode } from '../../src/core/landing.js';
+import { closedByPullRequest, landingMode, leavesBranch } from '../../src/core/landing.js';
 
 describe('landingMode', () => {
   it('on-success merge: merged locally, or pushed onto the remote base where the publisher can (beads issues in the action)', () => {
@@ -18,6 +18,12 @@ describe('landingMode', () => {
   it('on-success branch: left on its branch, published or not', () => {
     expect(landingMode('branch', undefined)).toBe('branch');
     expect(landingMode('branch', { pushesToBase: true })).toBe('branch');
+  });
+
+  it('leavesBranch (asked before the publisher is built) says branch exactly when landingMode does', () => {
+    for (const onSuccess of ['merge', 'branch', 'pull-request'] as const)
+      for (const publisher of [undefined, { pushesToBase: false }, { pushesToBase: true }])
+        expect(leavesBranch(onSuccess, publisher !== undefined)).toBe(landingMode(onSuccess, publisher) === 'branch');
   });
 });
 

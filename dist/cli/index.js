@@ -37839,6 +37839,29 @@ function readPromptDir(option, files) {
     return { templates };
 }
 
+;// CONCATENATED MODULE: ./src/core/landing.ts
+function landingMode(onSuccess, publisher) {
+    if (onSuccess === 'merge')
+        return publisher?.pushesToBase ? 'pushToBase' : 'merge';
+    return leavesBranch(onSuccess, publisher !== undefined) ? 'branch' : 'pullRequest';
+}
+/**
+ * Whether a finished cycle is left on its branch (`landingMode`'s 'branch'): --on-success branch, or a
+ * pull request with nothing to publish it. Known before the publisher is built, so the run's idle
+ * check asks it too. Pure.
+ */
+function leavesBranch(onSuccess, publishes) {
+    return onSuccess === 'branch' || (onSuccess === 'pull-request' && !publishes);
+}
+/**
+ * Whether a finished cycle's issues are closed by the merge of its pull request rather than by the
+ * cycle itself: pull requests, unless the issues live in the repository (beads issues where work is
+ * published: closed on the branch, so the merge carries the close). Pure.
+ */
+function closedByPullRequest(settings) {
+    return settings.onSuccess === 'pull-request' && !settings.closeOnBranch;
+}
+
 ;// CONCATENATED MODULE: ./src/issues/guard.ts
 /* eslint-disable no-control-regex -- control characters are what this removes */
 const guard_ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]/g;
@@ -37927,23 +37950,6 @@ function forwarding(source) {
         ...(source.renewClaim ? { renewClaim: source.renewClaim.bind(source) } : {}),
         ...(source.releaseClaim ? { releaseClaim: source.releaseClaim.bind(source) } : {}),
     };
-}
-
-;// CONCATENATED MODULE: ./src/core/landing.ts
-function landingMode(onSuccess, publisher) {
-    if (onSuccess === 'merge')
-        return publisher?.pushesToBase ? 'pushToBase' : 'merge';
-    if (onSuccess === 'pull-request' && publisher)
-        return 'pullRequest';
-    return 'branch';
-}
-/**
- * Whether a finished cycle's issues are closed by the merge of its pull request rather than by the
- * cycle itself: pull requests, unless the issues live in the repository (beads issues where work is
- * published: closed on the branch, so the merge carries the close). Pure.
- */
-function closedByPullRequest(settings) {
-    return settings.onSuccess === 'pull-request' && !settings.closeOnBranch;
 }
 
 ;// CONCATENATED MODULE: ./src/core/resumable.ts
@@ -43524,6 +43530,7 @@ async function excludeWritten(git, before, logger) {
 
 
 
+
 /** Runs one slice of a prepared run and says how it ended, as an exit code. */
 async function runPrepared(run, io) {
     const { deps, logger, session, redact } = run;
@@ -43584,7 +43591,9 @@ async function runCommand(options, given) {
             ? await checkIdle(options, {
                 ...io,
                 source,
-                ...(options.onSuccess === 'branch' && !io.publisher ? { startable: notFinishedOnBranch(io, onBranch) } : {}),
+                ...(leavesBranch(options.onSuccess, io.publisher !== undefined)
+                    ? { startable: notFinishedOnBranch(io, onBranch) }
+                    : {}),
             })
             : undefined;
         if (idle?.kind === 'idle') {

@@ -7,6 +7,7 @@
 import type { Options } from '../config/options.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { parseLoopState } from '../core/state.js';
+import { leavesBranch } from '../core/landing.js';
 import { exitCodeFor, summaryLine } from '../core/result.js';
 import { openGit } from '../git/git.js';
 import { ISSUE_SOURCES } from '../issues/catalog.js';
@@ -82,7 +83,9 @@ export async function runCommand(options: Options, given: RunIO): Promise<number
       ? await checkIdle(options, {
           ...io,
           source,
-          ...(options.onSuccess === 'branch' && !io.publisher ? { startable: notFinishedOnBranch(io, onBranch) } : {}),
+          ...(leavesBranch(options.onSuccess, io.publisher !== undefined)
+            ? { startable: notFinishedOnBranch(io, onBranch) }
+            : {}),
         })
       : undefined;
     if (idle?.kind === 'idle') {

@@ -15,8 +15,16 @@ export function landingMode(
   publisher: { pushesToBase: boolean } | undefined,
 ): LandingMode {
   if (onSuccess === 'merge') return publisher?.pushesToBase ? 'pushToBase' : 'merge';
-  if (onSuccess === 'pull-request' && publisher) return 'pullRequest';
-  return 'branch';
+  return leavesBranch(onSuccess, publisher !== undefined) ? 'branch' : 'pullRequest';
+}
+
+/**
+ * Whether a finished cycle is left on its branch (`landingMode`'s 'branch'): --on-success branch, or a
+ * pull request with nothing to publish it. Known before the publisher is built, so the run's idle
+ * check asks it too. Pure.
+ */
+export function leavesBranch(onSuccess: 'merge' | 'branch' | 'pull-request', publishes: boolean): boolean {
+  return onSuccess === 'branch' || (onSuccess === 'pull-request' && !publishes);
 }
 
 /**
