@@ -769,10 +769,12 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
     const sawToken = places.filter((p) => String(p.data).includes('INPUT_GITHUB-TOKEN=***')).map((p) => p.where);
     if (sawToken.length === 0)
       console.log(
-        run.work
-          .map((r) => r.log)
-          .join('\n')
-          .slice(-6000),
+        // What the agent said (its iteration logs, as published) and where the test looked: the scan's output is there.
+        places.map((p) => p.where).join('\n'),
+        places
+          .filter((p) => /iteration-\d+\.log$/.test(p.where))
+          .map((p) => `${p.where}:\n${String(p.data).slice(0, 3000)}`)
+          .join('\n'),
       );
     expect(sawToken).not.toEqual([]);
   }, 180_000);
