@@ -17,10 +17,16 @@ export const BASELINES_DIR = 'baselines';
 /** Per test command, the failing tests of its last recorded baseline (whatever the commit). */
 export const LAST_FAILING_DIR = 'baselines-last-failing';
 
-/** The key of a baseline: the tree it ran on (a commit, or a run-specific id without git) and the command. */
+/**
+ * How runs are read: a baseline kept by an earlier reading is run again, not compared with a run read
+ * otherwise (2: issue 42, pytest's XFAIL is no longer read as passed).
+ */
+const READING = 2;
+
+/** The key of a baseline: the tree it ran on (a commit, or a run-specific id without git), the command, and how runs are read. */
 export function baselineKey(tree: string, command: string, junitFile?: string): string {
   return createHash('sha256')
-    .update(`${tree}\0${command}\0${junitFile ?? ''}`)
+    .update(`${tree}\0${command}\0${junitFile ?? ''}\0${READING}`)
     .digest('hex')
     .slice(0, 24);
 }
