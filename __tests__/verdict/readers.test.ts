@@ -159,6 +159,30 @@ describe('jest', () => {
   });
 });
 
+describe("issue 42: the tests read beside the runner's own count", () => {
+  const counts = (name: string) => {
+    const run = readSuiteOutput(fixture(name), 1);
+    return { counted: run.counted, read: run.read, unread: unreadCount(run) };
+  };
+
+  it('jest --verbose: every test line against `Tests: … N total`, a todo (✎) read as skipped; without --verbose nothing to compare', () => {
+    const run = readSuiteOutput(fixture('jest-29-verbose-todo.txt'), 1);
+    expect(run.tests).toMatchObject({
+      'test/math.test.js::add › skipped one': 'skipped',
+      'test/math.test.js::add › handles floats': 'skipped',
+      'test/math.test.js::add › same 2 is 2': 'passed',
+    });
+    expect(counts('jest-29-verbose-todo.txt')).toEqual({ counted: 7, read: 7, unread: 0 });
+    expect(counts('jest-29-verbose.txt')).toEqual({ counted: 5, read: 5, unread: 0 });
+    expect(counts('jest-29-default.txt')).toEqual({ counted: undefined, read: undefined, unread: 0 });
+  });
+
+  it('mocha (passing + pending + failing) and vitest (`Tests … (N)`, a file that passed whole by its count)', () => {
+    expect(counts('mocha-11-spec.txt')).toEqual({ counted: 5, read: 5, unread: 0 });
+    expect(counts('vitest-3.2.7-default.txt')).toEqual({ counted: 5, read: 5, unread: 0 });
+  });
+});
+
 describe('vitest', () => {
   it('files as groups; the tests of a failing file; a suite that could not load; the failure message', () => {
     const run = readSuiteOutput(fixture('vitest-3.2.7-default.txt'), 1);
