@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { StateFiles } from '../persist/stateFiles.js';
-import { GROUP_SEPARATOR, failedIds, isReadable, passedIn, type SuiteRun } from './results.js';
+import { GROUP_SEPARATOR, failedIds, isReadable, passedIn, type SuiteRun, unreadCount } from './results.js';
 import { firstIds } from './messages.js';
 
 export { BASELINES_REMEMBERED, baselineProblem, rememberBaseline } from './baselineRules.js';
@@ -139,7 +139,12 @@ export function describeBaseline(run: SuiteRun): string {
   const failingNow = failing.length
     ? `, ${failing.length} failing before any change: ${firstIds(failing, 5)}`
     : ', none failing';
-  return `${total} test(s) read (${run.reader})${failingNow}`;
+  // Issue 42: results the runner counted that were not read are said (the log said "470 test(s) read" against pytest's 473).
+  const unread = unreadCount(run);
+  const counted = unread
+    ? `; ${run.reader} counted ${run.counted} result(s), ${unread} of them not read one by one`
+    : '';
+  return `${total} test(s) read (${run.reader}${counted})${failingNow}`;
 }
 
 /**
