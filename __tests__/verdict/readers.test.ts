@@ -177,6 +177,21 @@ describe("issue 42: the tests read beside the runner's own count", () => {
     expect(counts('jest-29-default.txt')).toEqual({ counted: undefined, read: undefined, unread: 0 });
   });
 
+  it("node's runner (TAP and spec): every result, a test with subtests, a describe suite and a file that did not load among them, against `tests N` less `suites N`", () => {
+    for (const name of ['node-20-tap-subtests.txt', 'node-20-spec-subtests.txt'])
+      expect(counts(name)).toEqual({ counted: 6, read: 6, unread: 0 });
+    expect(readSuiteOutput(fixture('node-20-spec-subtests.txt'), 1).tests).toEqual({
+      'parent › child ok': 'passed',
+      'parent › child fails': 'failed',
+      'suite › in suite': 'passed',
+      'suite › later': 'skipped',
+      plain: 'passed',
+    });
+    for (const name of ['node-20-tap.txt', 'node-20-spec.txt'])
+      expect(counts(name)).toEqual({ counted: 5, read: 5, unread: 0 });
+    expect(counts('node-20-spec-duplicate-names.txt')).toEqual({ counted: 3, read: 3, unread: 0 });
+  });
+
   it('mocha (passing + pending + failing) and vitest (`Tests … (N)`, a file that passed whole by its count)', () => {
     expect(counts('mocha-11-spec.txt')).toEqual({ counted: 5, read: 5, unread: 0 });
     expect(counts('vitest-3.2.7-default.txt')).toEqual({ counted: 5, read: 5, unread: 0 });
