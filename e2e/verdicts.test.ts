@@ -117,6 +117,45 @@ describe('verdicts against the baseline, with node --test (issue 12)', () => {
     expect(r.stdout).toMatch(/failing before and still failing, not targeted \(1\)|"preexistingFailures"/);
   });
 
+  it('issue 42: a pre-existing failing test the agent deletes is reported as removed, not as still failing (nor fixed)', async () => {
+    const sb = await redRepository([issue('bd-mul', 'mul() adds', { description: 'mul(2, 3) should be 6' })]);
+    const remover = await writeAgent(
+      sb,
+      'remover',
+      `${FIX.mul}
+sed -i "/^test('legacy works'/d" test/calc.test.mjs
+${DONE_REPORT}`,
+    );
+    const r = await runCli(sb, args(remover, '--max-iterations', '1'));
+    const res = lastResult(r.stdout);
+    expect(res.history.map((h) => h.outcome)).toEqual(['complete']);
+    expect(res.history[0]?.verdict?.summary).toBe(
+      '1 target(s) pass; 2 failure(s) that were there before, not targeted; ' +
+        '1 failing test(s) that were there before no longer run (legacy works): removed, not fixed',
+    );
+    expect(res.preexistingFailures).toEqual(['add adds', 'clamp clamps']);
+  });
+
+  it("issue 42: --batch judges every issue's targets: one issue's agent-loop block does not drop the test another issue names, so a half fix closes nothing", async () => {
+    const sb = await redRepository([
+      issue('bd-mul', 'mul() adds', {
+        description: 'mul(2, 3) should be 6\n\n```agent-loop\ntests: [mul multiplies]\n```',
+        created_at: '2026-11-01T09:00:01Z',
+      }),
+      issue('bd-clamp', 'clamp() does nothing', {
+        description: 'The test clamp clamps fails: clamp(9, 0, 5) should be 5',
+        created_at: '2026-11-01T09:00:02Z',
+      }),
+    ]);
+    const half = await writeAgent(sb, 'half', `${FIX.mul}\n${DONE_REPORT}`);
+    const mainBefore = git(sb, 'rev-parse', 'main');
+    const r = await runCli(sb, args(half, '--batch', '--max-iterations', '1'));
+    const res = lastResult(r.stdout);
+    expect(res.issuesClosed).toEqual([]);
+    expect(res.history[0]?.verdict?.summary).toMatch(/^1 target\(s\) still failing \(clamp clamps\)/);
+    expect(git(sb, 'rev-parse', 'main')).toBe(mainBefore);
+  });
+
   it('an issue already fixed: closed in one invocation with no change needed, no halt', async () => {
     const sb = await redRepository([
       issue('bd-sub', 'sub() is wrong', { description: 'Users say sub(5, 3) is wrong; check it.' }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { promises as fs } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { promises as fs, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stateFiles } from '../../src/persist/stateFiles.js';
@@ -7,9 +8,31 @@ import {
   BASELINES_REMEMBERED,
   baselineKey,
   baselineStore,
+  describeBaseline,
   needsConfirmation,
   rememberBaseline,
 } from '../../src/verdict/baseline.js';
+import { readSuiteOutput } from '../../src/verdict/readers/index.js';
+
+describe("issue 42: the baseline's log line says what the runner counted and was not read", () => {
+  const read = (name: string, exitCode: number) =>
+    readSuiteOutput(readFileSync(new URL(`../fixtures/runners/${name}`, import.meta.url), 'utf8'), exitCode);
+  it('pytest printed an id over two lines (a newline in a parameter): 2 read of the 3 it counted, said', () => {
+    expect(describeBaseline(read('pytest-9.0.3-rA-newline-id.txt', 0))).toBe(
+      '2 test(s) read (pytest; pytest counted 3 result(s), 1 of them not read one by one), none failing',
+    );
+  });
+  it('every result read: the line as before', () => {
+    expect(describeBaseline(read('pytest-9.0.3-rA-ids.txt', 1))).toBe(
+      '10 test(s) read (pytest), 3 failing before any change: tests/test_ids.py::test_words[a b], tests/test_ids.py::test_words[x - y], tests/test_ids.py::test_spaced[three]',
+    );
+  });
+  it('a baseline kept by an earlier reading (pytest XFAIL read as passed) is not found under the new key', () => {
+    const before = createHash('sha256').update('tree\0pytest\0').digest('hex').slice(0, 24);
+    expect(baselineKey('tree', 'pytest')).not.toBe(before);
+    expect(baselineKey('tree', 'pytest')).toMatch(/^[0-9a-f]{24}$/);
+  });
+});
 
 describe('needsConfirmation: whether a red baseline is run a second time', () => {
   it('not for a green baseline', () => {

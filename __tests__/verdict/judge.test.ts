@@ -4,10 +4,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { baselineProblem } from '../../src/verdict/baseline.js';
-import { judge } from '../../src/verdict/judge.js';
+import { judge, rejectionDetails } from '../../src/verdict/judge.js';
 import { readSuiteOutput } from '../../src/verdict/readers/index.js';
 import { type SuiteRun, emptyRun } from '../../src/verdict/results.js';
-import { issueTargets } from '../../src/verdict/targets.js';
+import { issueTargets, joinIssueTexts } from '../../src/verdict/targets.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'runners');
 
@@ -341,6 +341,108 @@ describe('judge', () => {
   });
 });
 
+describe('issue 42: only a test that ran and passed is a pass', () => {
+  const read = (name: string, exitCode = 1) =>
+    readSuiteOutput(readFileSync(path.join(FIXTURES, name), 'utf8'), exitCode);
+  // The real pytest 9 on a suite with parametrized ids (spaces, brackets, " - ", unicode), an xfail, an
+  // xpass and a skip; then after an agent dropped three cases of test_words (two of them failing) and
+  // made the xfail-marked test pass (XPASS).
+  const base = read('pytest-9.0.3-rA-ids.txt');
+  const after = read('pytest-9.0.3-rA-ids-fewer.txt');
+
+  it('a target marked xfail (XFAIL, or XPASS: it passes under the mark) fails as a target, and says why', () => {
+    const xfail = judge({ baseline: base, now: base, targetTests: ['tests/test_ids.py::test_marked_xfail'] });
+    expect(xfail.kind).toBe('rejected');
+    expect(xfail.targetsFailing).toEqual([
+      {
+        id: 'tests/test_ids.py::test_marked_xfail',
+        message: 'marked xfail (it failed as its mark expects): an expected failure is not a pass',
+      },
+    ]);
+    const xpass = judge({ baseline: base, now: after, targetTests: ['tests/test_ids.py::test_marked_xfail'] });
+    expect(xpass.targetsFailing.map((f) => f.message)).toEqual([
+      'marked xfail and passed (XPASS): a test marked to fail is not a pass',
+    ]);
+    // The old fixture's xfail too (it read as passed until issue 42).
+    const old = read('pytest-9.0.3-rA.txt');
+    expect(judge({ baseline: old, now: old, targetTests: ['tests/test_math.py::test_xfail'] }).kind).toBe('rejected');
+  });
+
+  it('a skipped target fails as a target ("it was skipped"); a passing test now marked xfail is broken, and says so', () => {
+    const baseline = run({ 't::a': 'failed', 't::ok': 'passed' });
+    const now = run(
+      { 't::a': 'skipped', 't::ok': 'skipped' },
+      { reasons: { 't::ok': 'marked xfail (it failed as its mark expects): an expected failure is not a pass' } },
+    );
+    const v = judge({ baseline, now, targetTests: ['t::a'] });
+    expect(v.targetsFailing).toEqual([{ id: 't::a', message: 'it was skipped' }]);
+    expect(v.broken).toEqual([
+      {
+        id: 't::ok',
+        message:
+          'it passed before and is now marked xfail (it failed as its mark expects): an expected failure is not a pass',
+      },
+    ]);
+  });
+
+  it("a target naming a parametrized test by its name: every case must pass, and none of the baseline's cases may be gone", () => {
+    const gone = judge({ baseline: base, now: after, targetTests: ['tests/test_ids.py::test_words'] });
+    expect(gone.targetsFailing).toEqual([
+      {
+        id: 'tests/test_ids.py::test_words',
+        message:
+          'it ran 2 time(s) where the baseline ran it 5 time(s) (cases gone: tests/test_ids.py::test_words[\\u65e5\\u672c], tests/test_ids.py::test_words[a b], tests/test_ids.py::test_words[x - y]): a case that does not run is not a pass',
+      },
+    ]);
+    const failing = judge({ baseline: base, now: base, targetTests: ['tests/test_ids.py::test_spaced'] });
+    expect(failing.targetsFailing).toEqual([
+      {
+        id: 'tests/test_ids.py::test_spaced',
+        message: '1 of its 2 case(s) do not pass (tests/test_ids.py::test_spaced[three]: assert 2 == 1)',
+      },
+    ]);
+    const baseline = run({ 't.py::test_p[1]': 'failed', 't.py::test_p[2]': 'passed' });
+    const fixed = run({ 't.py::test_p[1]': 'passed', 't.py::test_p[2]': 'passed' });
+    expect(judge({ baseline, now: fixed, targetTests: ['t.py::test_p'] }).kind).toBe('accepted');
+  });
+
+  it('a pre-existing failing test that is gone is removed, not "still failing" nor fixed; a passing test gone is broken, as before', () => {
+    const v = judge({ baseline: base, now: after, targetTests: [] });
+    expect(v.removed).toEqual(['tests/test_ids.py::test_words[a b]', 'tests/test_ids.py::test_words[x - y]']);
+    expect(v.preexisting).toEqual(['tests/test_ids.py::test_spaced[three]']);
+    expect(v.fixed).toEqual([]);
+    expect(v.broken).toEqual([
+      {
+        id: 'tests/test_ids.py::test_words[\\u65e5\\u672c]',
+        message: 'it passed before and did not run now (deleted, renamed, or the run stopped before it)',
+      },
+    ]);
+    expect(v.summary).toContain(
+      '2 failing test(s) that were there before no longer run (tests/test_ids.py::test_words[a b], tests/test_ids.py::test_words[x - y]): removed, not fixed',
+    );
+    expect(rejectionDetails(v)).toContain('Tests that failed before this cycle and no longer run (removed, not fixed)');
+    // A whole file of failing tests gone (its group): removed too.
+    const groups = (g: SuiteRun['groups']): SuiteRun => ({ ...emptyRun(1), reader: 'jest', groups: g });
+    const files = judge({
+      baseline: groups({ 'a.test.js': 'error', 'b.test.js': 'passed' }),
+      now: groups({ 'b.test.js': 'passed' }),
+      targetTests: [],
+    });
+    expect(files).toMatchObject({ kind: 'accepted', removed: ['a.test.js::*'], preexisting: [] });
+  });
+
+  it('results the runner counted and the reader could not read are said in the verdict, not judged silently', () => {
+    const unread = read('pytest-9.0.3-rA-newline-id.txt', 0);
+    const v = judge({ baseline: unread, now: unread, targetTests: [] });
+    expect(v.kind).toBe('accepted');
+    expect(v.unread).toBe(1);
+    expect(v.summary).toBe(
+      'no test broken; 1 test result(s) the runner counted in its summary could not be read one by one and are not judged (an id the reader does not take: the full output is in the log; a JUnit report, named with the junit-file option, is read whole)',
+    );
+    expect(judge({ baseline: base, now: base, targetTests: [] }).unread).toBeUndefined();
+  });
+});
+
 describe('issueTargets', () => {
   it('an agent-loop block: tests and verify, a string or a list', () => {
     const text = 'Fix it.\n\n```agent-loop\ntests:\n  - t::a\n  - t::b\nverify: make check\n```\n';
@@ -396,6 +498,21 @@ describe('issueTargets', () => {
     expect(issueTargets(text, BASELINE)).toEqual({ tests: ['t::a'], verify: ['make check'] });
     const second = issueTargets(`${text}\n\n\`\`\`agent-loop\nverfy: make lint\n\`\`\``, BASELINE);
     expect(second.unreadable).toContain('a key agent-loop does not know: verfy');
+  });
+
+  it("issue 42: --batch unions every issue's targets: one issue's agent-loop block does not drop the tests another issue names", () => {
+    const suite = run({ 'tests/a.py::test_parse_dates': 'failed', 'tests/b.py::test_render_page': 'failed' });
+    const text = joinIssueTexts([
+      'Parse dates\n```agent-loop\ntests: [tests/a.py::test_parse_dates]\nverify: make check\n```',
+      'Render pages\ntest_render_page fails since the upgrade',
+    ]);
+    expect(issueTargets(text, suite)).toEqual({
+      tests: ['tests/a.py::test_parse_dates', 'tests/b.py::test_render_page'],
+      verify: ['make check'],
+    });
+    // One issue's block that cannot be taken still makes the whole unreadable.
+    const bad = joinIssueTexts(['A\n```agent-loop\nverfy: x\n```', 'test_render_page']);
+    expect(issueTargets(bad, suite).unreadable).toContain('verfy');
   });
 
   it('tests the text names: a whole id, or a distinctive last part that only one test has', () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { readSuiteOutput } from '../../src/verdict/readers/index.js';
-import { failedIds, statusOf } from '../../src/verdict/results.js';
+import { failedIds, statusOf, unreadCount } from '../../src/verdict/results.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/runners/${name}`, import.meta.url), 'utf8');
 
@@ -31,7 +31,8 @@ describe('pytest', () => {
       'tests/test_math.py::test_param[1-1-2]': 'passed',
       'tests/test_math.py::TestThing::test_method_ok': 'passed',
       'tests/test_other.py::test_other_ok': 'passed',
-      'tests/test_math.py::test_xfail': 'passed',
+      // Issue 42: an XFAIL is not a pass (until then this line read 'passed').
+      'tests/test_math.py::test_xfail': 'skipped',
       'tests/test_math.py::TestThing::test_method_error': 'failed',
       'tests/test_math.py::test_add_broken': 'failed',
       'tests/test_math.py::test_param[2-3-6]': 'failed',
@@ -39,6 +40,74 @@ describe('pytest', () => {
     });
     expect(run.messages['tests/test_math.py::test_add_broken']).toBe('AssertionError: two and two');
     expect(run.cannotRun).toBeUndefined();
+  });
+
+  it('issue 42: ids with spaces, brackets, " - " and escaped unicode in their parameters are read whole, as the final line counts them', () => {
+    const run = readSuiteOutput(fixture('pytest-9.0.3-rA-ids.txt'), 1);
+    expect(run.tests).toEqual({
+      'tests/test_ids.py::test_words[[1]]': 'passed',
+      'tests/test_ids.py::test_words[caf\\xe9]': 'passed',
+      'tests/test_ids.py::test_words[\\u65e5\\u672c]': 'passed',
+      'tests/test_ids.py::test_spaced[one two]': 'passed',
+      'tests/test_ids.py::test_plain': 'passed',
+      'tests/test_ids.py::test_marked_xfail': 'skipped',
+      'tests/test_ids.py::test_marked_xpass': 'skipped',
+      'tests/test_ids.py::test_words[a b]': 'failed',
+      'tests/test_ids.py::test_words[x - y]': 'failed',
+      'tests/test_ids.py::test_spaced[three]': 'failed',
+    });
+    expect(run.messages['tests/test_ids.py::test_words[x - y]']).toBe('AssertionError: a space');
+    // `3 failed, 5 passed, 1 skipped, 1 deselected, 1 xfailed, 1 xpassed`: 11 ran (the deselected one did not), 11 read.
+    expect({ counted: run.counted, read: run.read, unread: unreadCount(run) }).toEqual({
+      counted: 11,
+      read: 11,
+      unread: 0,
+    });
+  });
+
+  it('issue 42: with id escaping turned off (its ini option), non-ASCII ids are read as printed', () => {
+    const run = readSuiteOutput(fixture('pytest-9.0.3-rA-ids-unescaped.txt'), 1);
+    expect(run.tests['tests/test_ids.py::test_words[café]']).toBe('passed');
+    expect(run.tests['tests/test_ids.py::test_words[日本]']).toBe('passed');
+    expect(run.tests['tests/test_ids.py::test_words[a b]']).toBe('failed');
+    expect(unreadCount(run)).toBe(0);
+  });
+
+  it('issue 42: XFAIL and XPASS are not passes: read as skipped, with why', () => {
+    const run = readSuiteOutput(fixture('pytest-9.0.3-rA-ids.txt'), 1);
+    expect(statusOf(run, 'tests/test_ids.py::test_marked_xfail')).toBe('skipped');
+    expect(run.reasons).toEqual({
+      'tests/test_ids.py::test_marked_xfail':
+        'marked xfail (it failed as its mark expects): an expected failure is not a pass',
+      'tests/test_ids.py::test_marked_xpass': 'marked xfail and passed (XPASS): a test marked to fail is not a pass',
+    });
+    // The -v line says the same.
+    const verbose = readSuiteOutput(
+      [
+        '============================= test session starts ==============================',
+        'tests/test_ids.py::test_marked_xfail XFAIL (not yet)                     [ 72%]',
+        '============================== 1 xfailed in 0.01s ==============================',
+      ].join('\n'),
+      0,
+    );
+    expect(verbose.tests).toEqual({ 'tests/test_ids.py::test_marked_xfail': 'skipped' });
+  });
+
+  it('issue 42: a summary line the reader cannot take (an id over two lines) is counted as unread, not lost', () => {
+    // A newline in a parameter, with id escaping turned off: pytest prints the id over two lines.
+    const run = readSuiteOutput(fixture('pytest-9.0.3-rA-newline-id.txt'), 0);
+    expect(run.tests).toEqual({
+      'tests/test_nl.py::test_lines[three]': 'passed',
+      'tests/test_nl.py::test_plain': 'passed',
+    });
+    expect({ counted: run.counted, read: run.read, unread: unreadCount(run) }).toEqual({
+      counted: 3,
+      read: 2,
+      unread: 1,
+    });
+    // Without -rA only failures and errors are listed: only they are compared.
+    const plain = readSuiteOutput(fixture('pytest-9.0.3-default.txt'), 1);
+    expect(unreadCount(plain)).toBe(0);
   });
 
   it('the default output: the failures by id, the files that ran as groups (a test not listed in a file that ran passed)', () => {
@@ -87,6 +156,45 @@ describe('jest', () => {
       'test/math.test.js::add › skipped one': 'skipped',
       'test/other.test.js::other ok': 'passed',
     });
+  });
+});
+
+describe("issue 42: the tests read beside the runner's own count", () => {
+  const counts = (name: string) => {
+    const run = readSuiteOutput(fixture(name), 1);
+    return { counted: run.counted, read: run.read, unread: unreadCount(run) };
+  };
+
+  it('jest --verbose: every test line against `Tests: … N total`, a todo (✎) read as skipped; without --verbose nothing to compare', () => {
+    const run = readSuiteOutput(fixture('jest-29-verbose-todo.txt'), 1);
+    expect(run.tests).toMatchObject({
+      'test/math.test.js::add › skipped one': 'skipped',
+      'test/math.test.js::add › handles floats': 'skipped',
+      'test/math.test.js::add › same 2 is 2': 'passed',
+    });
+    expect(counts('jest-29-verbose-todo.txt')).toEqual({ counted: 7, read: 7, unread: 0 });
+    expect(counts('jest-29-verbose.txt')).toEqual({ counted: 5, read: 5, unread: 0 });
+    expect(counts('jest-29-default.txt')).toEqual({ counted: undefined, read: undefined, unread: 0 });
+  });
+
+  it("node's runner (TAP and spec): every result, a test with subtests, a describe suite and a file that did not load among them, against `tests N` less `suites N`", () => {
+    for (const name of ['node-20-tap-subtests.txt', 'node-20-spec-subtests.txt'])
+      expect(counts(name)).toEqual({ counted: 6, read: 6, unread: 0 });
+    expect(readSuiteOutput(fixture('node-20-spec-subtests.txt'), 1).tests).toEqual({
+      'parent › child ok': 'passed',
+      'parent › child fails': 'failed',
+      'suite › in suite': 'passed',
+      'suite › later': 'skipped',
+      plain: 'passed',
+    });
+    for (const name of ['node-20-tap.txt', 'node-20-spec.txt'])
+      expect(counts(name)).toEqual({ counted: 5, read: 5, unread: 0 });
+    expect(counts('node-20-spec-duplicate-names.txt')).toEqual({ counted: 3, read: 3, unread: 0 });
+  });
+
+  it('mocha (passing + pending + failing) and vitest (`Tests … (N)`, a file that passed whole by its count)', () => {
+    expect(counts('mocha-11-spec.txt')).toEqual({ counted: 5, read: 5, unread: 0 });
+    expect(counts('vitest-3.2.7-default.txt')).toEqual({ counted: 5, read: 5, unread: 0 });
   });
 });
 

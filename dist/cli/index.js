@@ -31064,6 +31064,9 @@ const VERDICT_MESSAGES = {
         `(have the test command write a JUnit report and name it with ${say.option('junitFile')})`,
     suiteFailsBesideTests: (exitCode) => `the test command exited ${exitCode}, where it exited 0 before this cycle, and no test in its output failed: ` +
         'something else it checks (a linter, a coverage threshold, a teardown, a step after the tests) fails now',
+    unread: (count) => `${count} test result(s) the runner counted in its summary could not be read one by one and are not judged ` +
+        '(an id the reader does not take: the full output is in the log; a JUnit report, named with the junit-file option, is read whole)',
+    casesGone: (now, before, gone) => `it ran ${now} time(s) where the baseline ran it ${before} time(s) (cases gone: ${gone}): a case that does not run is not a pass`,
     preexistingForAgent: (ids) => `Failing before this cycle and not this issue's (leave them unless the issue asks): ${firstIds(ids, 10)}`,
     pytestUnnamed: (exitCode, namedBefore) => `pytest's output no longer names its tests (exit code ${exitCode}; it named ${namedBefore} before): ` +
         'its short test summary was turned off (--no-summary, or -r, in its configuration or the test command?), ' +
@@ -31193,6 +31196,8 @@ function emptyRun(exitCode) {
 }
 /** Whether the run was read per test. */
 const isReadable = (run) => run.reader !== undefined;
+/** How many results the runner counted and the reader did not read (0 when all were, or the runner printed no count). */
+const unreadCount = (run) => run.counted !== undefined && run.read !== undefined ? Math.max(0, run.counted - run.read) : 0;
 /** How many tests (else groups) a run read: 0 when it read none. */
 const readCount = (run) => Object.keys(run.tests).length || Object.keys(run.groups).length;
 /**
@@ -33055,10 +33060,15 @@ function splitNoChange(r) {
 const BASELINES_DIR = 'baselines';
 /** Per test command, the failing tests of its last recorded baseline (whatever the commit). */
 const LAST_FAILING_DIR = 'baselines-last-failing';
-/** The key of a baseline: the tree it ran on (a commit, or a run-specific id without git) and the command. */
+/**
+ * How runs are read: a baseline kept by an earlier reading is run again, not compared with a run read
+ * otherwise (2: issue 42, pytest's XFAIL is no longer read as passed).
+ */
+const READING = 2;
+/** The key of a baseline: the tree it ran on (a commit, or a run-specific id without git), the command, and how runs are read. */
 function baselineKey(tree, command, junitFile) {
     return (0,external_node_crypto_namespaceObject.createHash)('sha256')
-        .update(`${tree}\0${command}\0${junitFile ?? ''}`)
+        .update(`${tree}\0${command}\0${junitFile ?? ''}\0${READING}`)
         .digest('hex')
         .slice(0, 24);
 }
@@ -33156,7 +33166,12 @@ function describeBaseline(run) {
     const failingNow = failing.length
         ? `, ${failing.length} failing before any change: ${firstIds(failing, 5)}`
         : ', none failing';
-    return `${total} test(s) read (${run.reader})${failingNow}`;
+    // Issue 42: results the runner counted that were not read are said (the log said "470 test(s) read" against pytest's 473).
+    const unread = unreadCount(run);
+    const counted = unread
+        ? `; ${run.reader} counted ${run.counted} result(s), ${unread} of them not read one by one`
+        : '';
+    return `${total} test(s) read (${run.reader}${counted})${failingNow}`;
 }
 /**
  * Whether a red baseline's failures need a second run to tell a flake from a failure that is there:
@@ -34923,6 +34938,7 @@ function judge({ baseline, now, targetTests, verify = [], say = surface() }) {
         verifyFailing: verify.filter((v) => v.exitCode !== 0),
         fixed: [],
         preexisting: [],
+        removed: [],
         targets: [...targetTests],
     };
     if (now.cannotRun)
@@ -34947,7 +34963,7 @@ function judge({ baseline, now, targetTests, verify = [], say = surface() }) {
         }
         // Tests the issue names pass only when the output shows them passing: an exit code says nothing of one test.
         const targetsFailing = isReadable(now)
-            ? failingTargets(now, targetTests)
+            ? failingTargets(baseline, now, targetTests)
             : targetTests.map((id) => ({
                 id,
                 message: VERDICT_MESSAGES.targetUnreadable(say),
@@ -34978,29 +34994,67 @@ function judge({ baseline, now, targetTests, verify = [], say = surface() }) {
             id: '(the suite)',
             message: VERDICT_MESSAGES.suiteFailsBesideTests(now.exitCode),
         });
+    const removed = [];
     for (const id of failedIds(baseline))
-        (passesNow(id) ? verdict.fixed : verdict.preexisting).push(id);
+        (passesNow(id) ? verdict.fixed : goneFrom(now, id) ? removed : verdict.preexisting).push(id);
+    const unread = unreadCount(now);
+    if (unread > 0)
+        verdict.unread = unread;
     if (targetTests.length > 0) {
-        verdict.targetsFailing.push(...failingTargets(now, targetTests));
+        verdict.targetsFailing.push(...failingTargets(baseline, now, targetTests));
         verdict.preexisting = verdict.preexisting.filter((id) => !targetTests.includes(id));
     }
     else {
         verdict.targets = [...verdict.fixed];
     }
+    verdict.removed = removed.filter((id) => !targetTests.includes(id));
     return judge_finish(verdict);
 }
-/** The targets that do not pass in `now` (read per test), each with why. */
-function failingTargets(now, targetTests) {
-    return targetTests
-        .filter((id) => !passedIn(now, id))
-        .map((id) => {
+/** Whether `id` (a test, or `group::*`) did not run in `now` at all. */
+const goneFrom = (now, id) => id.endsWith(`${GROUP_SEPARATOR}*`) ? !(id.slice(0, -3) in now.groups) : results_statusOf(now, id) === 'absent';
+/** The cases of a parametrized test `id` (`id[\u2026]`) that `run` lists, when it lists none by `id` itself. */
+const casesOf = (run, id) => id in run.tests ? [] : Object.keys(run.tests).filter((t) => t.startsWith(`${id}[`));
+/**
+ * The targets that do not pass in `now` (read per test), each with why: only a test that ran and
+ * passed passes (skipped, xfail, xpass and not run do not). A target that names a parametrized test
+ * by its name alone passes when every case of it passes and none of the baseline's cases is gone.
+ */
+function failingTargets(baseline, now, targetTests) {
+    const out = [];
+    for (const id of targetTests) {
+        const cases = casesOf(now, id);
+        const before = casesOf(baseline, id);
+        if (cases.length > 0 || before.length > 0) {
+            const failing = parametrizedFailure(now, cases, before);
+            if (failing)
+                out.push({ id, message: failing });
+            continue;
+        }
+        if (passedIn(now, id))
+            continue;
         const status = results_statusOf(now, id);
-        return {
+        out.push({
             id,
             message: now.messages[id] ??
+                now.reasons?.[id] ??
                 (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails'),
-        };
-    });
+        });
+    }
+    return out;
+}
+/** Why a parametrized target's cases (`cases` now, `before` at baseline) are not a pass, or undefined when they pass. */
+function parametrizedFailure(now, cases, before) {
+    const gone = before.filter((c) => !cases.includes(c));
+    if (cases.length === 0)
+        return 'none of its parametrized cases ran: a test that does not run is not a pass';
+    if (gone.length > 0)
+        return VERDICT_MESSAGES.casesGone(cases.length, before.length, firstIds(gone, 3));
+    const notPassing = cases.filter((c) => now.tests[c] !== 'passed');
+    if (notPassing.length === 0)
+        return undefined;
+    const first = notPassing[0];
+    const why = now.messages[first] ?? now.reasons?.[first] ?? (now.tests[first] === 'skipped' ? 'skipped' : 'it fails');
+    return `${notPassing.length} of its ${cases.length} case(s) do not pass (${firstIds(notPassing, 3)}: ${why})`;
 }
 /**
  * What passed at baseline and neither passes nor fails now (SWE-bench's PASS_TO_PASS asks that it
@@ -35041,7 +35095,10 @@ function noLongerPassing(baseline, now) {
             continue;
         const status = results_statusOf(now, id);
         if (status === 'skipped')
-            out.push({ id, message: 'it passed before and is skipped now' });
+            out.push({
+                id,
+                message: `it passed before and is ${now.reasons?.[id] ? `now ${now.reasons[id]}` : 'skipped now'}`,
+            });
         else if (status === 'absent')
             out.push({
                 id,
@@ -35063,7 +35120,13 @@ function judge_finish(v) {
             ? `verify failed: ${v.verifyFailing.map((f) => `\`${f.command}\` exited ${f.exitCode}`).join(', ')}`
             : '',
     ].filter(Boolean);
-    const pre = v.preexisting.length ? `; ${v.preexisting.length} failure(s) that were there before, not targeted` : '';
+    const pre = [
+        v.preexisting.length ? `; ${v.preexisting.length} failure(s) that were there before, not targeted` : '',
+        v.removed?.length
+            ? `; ${v.removed.length} failing test(s) that were there before no longer run (${firstIds(v.removed, 3)}): removed, not fixed`
+            : '',
+        v.unread ? `; ${VERDICT_MESSAGES.unread(v.unread)}` : '',
+    ].join('');
     if (blocking > 0)
         return { ...v, kind: 'rejected', summary: `${parts.join('; ')}${pre}` };
     const targets = v.targets.length ? `${v.targets.length} target(s) pass` : 'no test broken';
@@ -35092,6 +35155,8 @@ function rejectionDetails(v, limit = 20) {
         lines.push(`The issue's verify command \`${f.command}\` exited with code ${f.exitCode}:`, f.tail.trim().split('\n').slice(-10).join('\n'));
     if (v.preexisting.length)
         lines.push(VERDICT_MESSAGES.preexistingForAgent(v.preexisting));
+    if (v.removed?.length)
+        lines.push(`Tests that failed before this cycle and no longer run (removed, not fixed): ${firstIds(v.removed, 10)}.`);
     return lines.join('\n');
 }
 
@@ -36906,14 +36971,16 @@ function goTestReader() {
 /**
  * Jest. Each file is a group (`PASS path` / `FAIL path`); a failing test is `\u25cf Describe \u203a name`
  * under its file, a file that could not load is `\u25cf Test suite failed to run`. With --verbose (or
- * a single test file) every test is listed with \u2713 \u2715 \u25cb under its describe blocks, by indentation.
+ * a single test file) every test is listed with \u2713 \u2715 \u25cb \u270e under its describe blocks, by indentation,
+ * and the tests read are compared with jest's own count (`Tests: \u2026 7 total`).
  */
 
 
 const FILE = /^(PASS|FAIL) (\S+)(?: \([\d.]+ m?s\))?$/;
 const BULLET = /^ {2}\u25cf (.+)$/;
-const VERBOSE = /^(\s+)(\u2713|\u2715|\u25cb|\u221a|\u00d7) (?:(?:skipped|todo) )?(.+?)(?: \(\d+ m?s\))?$/;
+const VERBOSE = /^(\s+)(\u2713|\u2715|\u25cb|\u221a|\u00d7|\u270e) (?:(?:skipped|todo) )?(.+?)(?: \(\d+ m?s\))?$/;
 const SUMMARY = /^Tests:\s+.*\d+ total$/;
+const TOTAL = /(\d+) total$/;
 function closeFailing(s) {
     const { failing, run } = s;
     if (failing && failing.lines.length > 0 && !run.messages[failing.id])
@@ -36944,7 +37011,9 @@ function fileLine(s, file, raw, line) {
     if (v && !s.failing) {
         const [, indent, mark, name] = v;
         const id = testId(file, s.describe.path(indent.length, name).join(' \u203a '));
-        recordOutcome(s.run, id, mark === '\u2713' || mark === '\u221a' ? 'passed' : mark === '\u25cb' ? 'skipped' : 'failed');
+        // \u25cb skipped, \u270e todo: not a pass.
+        recordOutcome(s.run, id, mark === '\u2713' || mark === '\u221a' ? 'passed' : mark === '\u25cb' || mark === '\u270e' ? 'skipped' : 'failed');
+        s.listed++;
         return;
     }
     if (s.failing) {
@@ -36961,6 +37030,9 @@ function feedJest(s, raw) {
     const line = plain(raw);
     if (SUMMARY.test(line) || /^Test Suites: /.test(line)) {
         s.recognised = true;
+        const total = SUMMARY.test(line) ? TOTAL.exec(line) : null;
+        if (total)
+            s.counted = Number(total[1]);
         closeFailing(s);
         s.file = undefined;
         return;
@@ -36990,6 +37062,10 @@ function finishJest(s, exitCode) {
     const { run } = s;
     run.reader = 'jest';
     run.exitCode = exitCode;
+    // With --verbose every test has a line: what was read is compared with jest's count. Without it
+    // only failures are named (the files vouch for the rest): nothing to compare.
+    if (s.listed > 0 && s.counted !== undefined)
+        Object.assign(run, { counted: s.counted, read: s.listed });
     const groups = Object.values(run.groups);
     if (s.noTests || groups.length === 0)
         markNoTests(run, 'jest found no tests');
@@ -37000,7 +37076,7 @@ function finishJest(s, exitCode) {
     return run;
 }
 function jestReader() {
-    const s = { run: emptyRun(null), recognised: false, describe: new Nesting(), noTests: false };
+    const s = { run: emptyRun(null), recognised: false, describe: new Nesting(), noTests: false, listed: 0 };
     return { name: 'jest', feed: (raw) => feedJest(s, raw), finish: (exitCode) => finishJest(s, exitCode) };
 }
 
@@ -37008,7 +37084,8 @@ function jestReader() {
 /**
  * Mocha's default `spec` reporter: suites as indented titles, tests as `\u2714 name` (`\u2713` on older
  * versions), `N) name` when failing, `- name` when pending; then `N passing`, `N failing`, and the
- * failures' details, numbered like the tests. "Exception during run" means no test ran.
+ * failures' details, numbered like the tests. "Exception during run" means no test ran. The tests
+ * read are compared with mocha's own count (passing + pending + failing).
  */
 
 
@@ -37021,6 +37098,9 @@ function mochaReader() {
     const failingByNumber = new Map();
     let details;
     let exception;
+    /** Test lines read, and mocha's own count (`3 passing`, `1 pending`, `1 failing`). */
+    let listed = 0;
+    let counted;
     return {
         name: 'mocha',
         feed(raw) {
@@ -37031,8 +37111,10 @@ function mochaReader() {
                 recognised = true;
                 return;
             }
-            if (/^\s+\d+ (passing|failing|pending)( \(\d+m?s\))?$/.test(line)) {
+            const count = /^\s+(\d+) (passing|failing|pending)( \(\d+m?s\))?$/.exec(line);
+            if (count) {
                 recognised = true;
+                counted = (counted ?? 0) + Number(count[1]);
                 inList = false;
                 return;
             }
@@ -37042,6 +37124,7 @@ function mochaReader() {
                     const [, indent, mark, title] = t;
                     const id = suites.path(indent.length, title).join(' \u203a ');
                     recordOutcome(run, id, mark === '-' ? 'skipped' : /^\d+\)$/.test(mark) ? 'failed' : 'passed');
+                    listed++;
                     if (/^\d+\)$/.test(mark))
                         failingByNumber.set(mark, id);
                     return;
@@ -37074,6 +37157,8 @@ function mochaReader() {
                 return undefined;
             run.reader = 'mocha';
             run.exitCode = exitCode;
+            if (counted !== undefined)
+                Object.assign(run, { counted, read: listed });
             if (exception !== undefined && Object.keys(run.tests).length === 0)
                 run.cannotRun = `mocha stopped before running any test: ${exception}`;
             else if (Object.keys(run.tests).length === 0)
@@ -37197,8 +37282,10 @@ function feedNodeTest(s, raw) {
         s.format = 'tap';
         return;
     }
-    if (/^(# |\u2139 )(tests|pass|fail) \d+$/.test(line)) {
+    const count = /^(?:# |\u2139 )(tests|suites|pass|fail) (\d+)$/.exec(line);
+    if (count) {
         s.counted = true;
+        s.totals[count[1]] = Number(count[2]);
         return;
     }
     if (s.format !== 'tap' && /^\u2716 failing tests:$/.test(line)) {
@@ -37227,6 +37314,10 @@ function finishNodeTest(s, exitCode) {
         recordOutcome(run, id, t.outcome);
     }
     const files = Object.keys(run.groups);
+    // Every result read (tests, suites, files that did not load), less node's count of suites (a
+    // describe block), against its count of tests: a result line the reader could not take shows.
+    if (s.totals.tests !== undefined)
+        Object.assign(run, { counted: s.totals.tests, read: seen.length + files.length - (s.totals.suites ?? 0) });
     if (Object.keys(run.tests).length === 0 && files.length > 0)
         run.cannotRun = `no test file could run (${files.slice(0, 3).join(', ')}: ${run.messages[`${files[0]}::*`]?.split('\n')[0]})`;
     else if (Object.keys(run.tests).length === 0)
@@ -37241,6 +37332,7 @@ function nodeTestReader() {
         seen: [],
         afterList: false,
         between: [],
+        totals: {},
     };
     return { name: 'node-test', feed: (raw) => feedNodeTest(s, raw), finish: (exitCode) => finishNodeTest(s, exitCode) };
 }
@@ -37270,11 +37362,51 @@ function unquoteYaml(value) {
  */
 
 
-const pytest_SUMMARY = /^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S+)(?: - (.*))?$/;
+/**
+ * A short summary line: the outcome, the test's id and, after ` - `, a message. An id may hold spaces,
+ * brackets and ` - ` in its parameters (`test_x[a b]`, `test_x[[1]]`, `test_x[x - y]`; non-ASCII is
+ * escaped unless an ini option says otherwise): the id is a path, `::` names without spaces, then the
+ * parameters in brackets up to the `]` that ends the line or precedes the message. `ERROR tests/a.py`
+ * (no `::`) is a file that could not be collected. A line it cannot take (an id printed over two
+ * lines: a newline in a parameter, with escaping turned off) is not read, and counted as unread.
+ */
+const pytest_SUMMARY = /^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S(?:.*?\S)?::[^\s[]+(?:\[.*?\])?|(?!\S*::)\S+)(?: - (.*))?$/;
+/** `SKIPPED [3] tests/a.py:12: reason`: skips are listed by place, not by test (as many as the count says). */
+const SKIPPED = /^SKIPPED \[(\d+)\] /;
+/** The runner's own count, in its final line (`3 failed, 5 passed, 1 skipped, 1 deselected in 0.6s`). */
+const COUNTED = /(\d+) (passed|failed|skipped|xfailed|xpassed|errors?)\b/g;
 const pytest_VERBOSE = /^(\S+::\S.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b/;
 const PROGRESS = /^(\S+\.py) ([.FEsxX]+)(?:\s+\[\s*\d+%\])?$/;
 const FINAL = /^=*\s*(?:(?:\d+ (?:passed|failed|skipped|deselected|xfailed|xpassed|errors?|warnings?)(?:, )?)+|no tests ran) in [\d.]+s(?: \([^)]*\))?\s*=*$/;
-const outcome = (word) => word === 'PASSED' || word === 'XFAIL' ? 'passed' : word === 'SKIPPED' ? 'skipped' : 'failed';
+/**
+ * Only a test that ran and passed passes. XFAIL (failed as its mark expected) and XPASS (marked to
+ * fail, passed: a non-strict mark) are neither: read as skipped, with why (`reasons`).
+ */
+const outcome = (word) => word === 'PASSED' ? 'passed' : /^(SKIPPED|XFAIL|XPASS)$/.test(word) ? 'skipped' : 'failed';
+/** The final line's word for a summary line's outcome. */
+const KINDS = {
+    PASSED: 'passed',
+    FAILED: 'failed',
+    ERROR: 'error',
+    XFAIL: 'xfailed',
+    XPASS: 'xpassed',
+    errors: 'error',
+};
+const kindOf = (word) => KINDS[word] ?? word;
+/**
+ * The runner's count beside what was read, over the kinds of result its short summary lists (every
+ * kind with -rA, as agent-loop runs it; failures and errors always; a kind the summary lists none of
+ * is not asked for): a line the reader could not take shows as a difference, not as a test gone.
+ */
+function countedAndRead(counted, listed) {
+    const kinds = Object.keys(counted).filter((k) => k === 'failed' || k === 'error' || (listed[k] ?? 0) > 0);
+    const sum = (of) => kinds.reduce((n, k) => n + (of[k] ?? 0), 0);
+    return { counted: sum(counted), read: sum(listed) };
+}
+const MARKED = {
+    XFAIL: 'marked xfail (it failed as its mark expects): an expected failure is not a pass',
+    XPASS: 'marked xfail and passed (XPASS): a test marked to fail is not a pass',
+};
 const groupOfId = (id) => id.split('::')[0];
 /** A short summary line (`FAILED tests/a.py::test_x - message`), or a file that could not be collected. */
 function pytest_summaryLine(s, word, id, message) {
@@ -37288,6 +37420,9 @@ function pytest_summaryLine(s, word, id, message) {
     recordOutcome(run, id, outcome(word));
     if (message && run.tests[id] === 'failed')
         run.messages[id] = clipMessage(message);
+    const marked = MARKED[word];
+    if (marked && run.tests[id] === 'skipped')
+        (run.reasons ??= {})[id] = marked;
     const g = groupOfId(id);
     if (run.groups[g] !== 'error')
         run.groups[g] = run.tests[id] === 'failed' || run.groups[g] === 'failed' ? 'failed' : 'passed';
@@ -37297,8 +37432,12 @@ function progressLine(run, line) {
     const v = pytest_VERBOSE.exec(line);
     if (v) {
         const [, id, word] = v;
-        if (!run.tests[id])
+        if (!run.tests[id]) {
             run.tests[id] = outcome(word);
+            const marked = MARKED[word];
+            if (marked && run.tests[id] === 'skipped')
+                (run.reasons ??= {})[id] = marked;
+        }
         const g = groupOfId(id);
         if (run.groups[g] !== 'error' && run.groups[g] !== 'failed')
             run.groups[g] = run.tests[id] === 'failed' ? 'failed' : 'passed';
@@ -37321,6 +37460,9 @@ function feedPytest(s, raw) {
     if (FINAL.test(line)) {
         s.recognised = true;
         s.finished = true;
+        s.counted = {};
+        for (const m of line.matchAll(COUNTED))
+            s.counted[kindOf(m[2])] = Number(m[1]);
         if (/no tests ran/.test(line))
             s.noTests = !/\d+ (passed|failed)/.test(line);
         return;
@@ -37330,9 +37472,17 @@ function feedPytest(s, raw) {
         s.interrupted = interrupt[1];
         return;
     }
+    const skipped = SKIPPED.exec(line);
+    if (skipped) {
+        s.listed.skipped = (s.listed.skipped ?? 0) + Number(skipped[1]);
+        return;
+    }
     const summary = pytest_SUMMARY.exec(line);
     if (summary) {
         const [, word, id, message] = summary;
+        if (!id.includes('::') && word !== 'ERROR')
+            return;
+        s.listed[kindOf(word)] = (s.listed[kindOf(word)] ?? 0) + 1;
         return pytest_summaryLine(s, word, id, message);
     }
     progressLine(s.run, line);
@@ -37353,6 +37503,8 @@ function finishPytest(s, exitCode) {
             run.cannotRun = `pytest stopped before its summary (exit code ${exitCode}): no test result could be read`;
         return run;
     }
+    if (s.counted)
+        Object.assign(run, countedAndRead(s.counted, s.listed));
     // 5: no tests were collected; 4: usage error; 3: internal error.
     const files = s.collectErrors.length ? ` (${s.collectErrors.slice(0, 5).join(', ')})` : '';
     if (s.interrupted && Object.keys(run.tests).length === 0)
@@ -37371,6 +37523,7 @@ function pytestReader() {
         finished: false,
         noTests: false,
         collectErrors: [],
+        listed: {},
     };
     return { name: 'pytest', feed: (raw) => feedPytest(s, raw), finish: (exitCode) => finishPytest(s, exitCode) };
 }
@@ -37392,7 +37545,7 @@ const tape_SUMMARY = /^# (tests|pass|fail|skip|todo) +\d+$|^# ok$/;
 const ASSERTION = /^(ok|not ok) \d+ (?!- )(.*?)(?: # (SKIP|TODO)\b.*)?$/;
 const DETAIL = /^\s+(operator|expected|actual): (.*)$/;
 /** A test tape skipped whole (`test(name, { skip: true }, \u2026)`): `# SKIP name`. */
-const SKIPPED = /^# SKIP (.+)$/;
+const tape_SKIPPED = /^# SKIP (.+)$/;
 /** An assertion of the current test. */
 function assertionLine(s, current, a) {
     s.assertions++;
@@ -37437,7 +37590,7 @@ function feedTape(s, raw) {
         s.stoppedIn = undefined;
         return;
     }
-    const skipped = SKIPPED.exec(line);
+    const skipped = tape_SKIPPED.exec(line);
     if (skipped) {
         s.current = undefined;
         s.stoppedIn = undefined;
@@ -37498,12 +37651,20 @@ function vitestReader() {
     let file;
     let messageFor;
     let noFiles = false;
+    /** Tests read: a listed test, or a file that passed or was skipped whole by its count; and vitest's own count. */
+    let listed = 0;
+    let counted;
     return {
         name: 'vitest',
         feed(raw) {
             const line = plain(raw);
             if (/^ RUN {1,2}v\d/.test(line) || /^ {0,6}Test Files /.test(line)) {
                 recognised = true;
+                return;
+            }
+            const total = /^ {0,6}Tests {2}.*\((\d+)\)$/.exec(line);
+            if (total) {
+                counted = Number(total[1]);
                 return;
             }
             if (/No test files found/.test(line)) {
@@ -37522,6 +37683,9 @@ function vitestReader() {
             if (f) {
                 file = f[2];
                 run.groups[file] = f[1] === '\u2713' ? 'passed' : f[1] === '\u2193' ? 'skipped' : 'failed';
+                // A file that passed (or was skipped) whole lists none of its tests: its count stands for them.
+                if (f[1] === '\u2713' || f[1] === '\u2193')
+                    listed += Number(f[3]);
                 return;
             }
             const failed = FAILED.exec(line);
@@ -37543,6 +37707,7 @@ function vitestReader() {
             if (t && file) {
                 const [, mark, name] = t;
                 recordOutcome(run, testId(file, name), mark === '\u2713' ? 'passed' : mark === '\u2193' ? 'skipped' : 'failed');
+                listed++;
                 return;
             }
             if (!/^ {3,}/.test(line))
@@ -37553,6 +37718,8 @@ function vitestReader() {
                 return undefined;
             run.reader = 'vitest';
             run.exitCode = exitCode;
+            if (counted !== undefined)
+                Object.assign(run, { counted, read: listed });
             const groups = Object.values(run.groups);
             if (noFiles || groups.length === 0)
                 markNoTests(run, 'vitest found no test files');
@@ -40549,10 +40716,31 @@ const QUOTING_HINT = VERDICT_MESSAGES.quotingHint;
 const BLOCK_KEYS = ['tests', 'verify'];
 const BLOCK = /^[ \t]*(`{3,}|~{3,})[ \t]*agent-loop[ \t]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/gm;
 /**
- * Every agent-loop block of `text` counts (one per issue of a --batch cycle, or several in one
- * issue): what each asks to pass, together; one that cannot be taken makes the whole unreadable.
+ * Between the issues' texts of one cycle (a --batch cycle has several), as the cycle keeps them in
+ * one string (`joinIssueTexts`): ASCII's record separator, which no issue text holds.
+ */
+const ISSUE_SEPARATOR = '\n\u001e\n';
+/** The texts of a cycle's issues as one string that `issueTargets` reads issue by issue. Pure. */
+const joinIssueTexts = (texts) => texts.map((t) => t.replaceAll('\u001e', '')).join(ISSUE_SEPARATOR);
+/**
+ * What a cycle's issues ask to pass, together: each issue's agent-loop blocks (several in one issue
+ * count), else the tests its text names. In a --batch cycle one issue's block does not hide what
+ * another issue names (until issue 42 it did: `text` was read as one issue, and any block dropped
+ * every other issue's named tests). One block that cannot be taken makes the whole unreadable.
  */
 function issueTargets(text, baseline) {
+    const out = { tests: [], verify: [] };
+    for (const one of text.split(ISSUE_SEPARATOR)) {
+        const read = oneIssueTargets(one, baseline);
+        if (read.unreadable)
+            return read;
+        out.tests = [...new Set([...out.tests, ...read.tests])];
+        out.verify = [...new Set([...out.verify, ...read.verify])];
+    }
+    return out;
+}
+/** One issue's targets: its agent-loop blocks (all of them), else the tests its text names. */
+function oneIssueTargets(text, baseline) {
     const out = { tests: [], verify: [] };
     // A GitHub body written in the web editor ends its lines with CRLF: the block is found all the same.
     const blocks = [...text.replace(/\r\n?/g, '\n').matchAll(BLOCK)].map((m) => m[2]);
@@ -41238,7 +41426,7 @@ function machine_issuesRead(s, sub, issues) {
     const { settings } = s;
     const read = cycleInFlight(sub.before);
     const n = sub.before.iteration + 1;
-    const targetsText = read.targetsText ?? issues.map((i) => `${i.title}\n${i.body}`).join('\n\n');
+    const targetsText = read.targetsText ?? joinIssueTexts(issues.map((i) => `${i.title}\n${i.body}`));
     const cycle = read.targetsText === undefined ? { ...read, targetsText } : read;
     const before = cycle === read ? sub.before : { ...sub.before, currentCycle: cycle };
     const targets = issueTargets(targetsText, sub.baseline);
@@ -41431,7 +41619,7 @@ function noteOf(tdd, test, phase, next, result, error) {
  * cannot be read per test where the baseline could does not pass (its command, configuration or
  * runner changed, or it stopped before printing).
  */
-function againstBaseline(seen, now, baseline) {
+function againstBaseline(seen, now, baseline, targets = []) {
     if (!now || !baseline || !isReadable(baseline))
         return seen;
     if (!isReadable(now)) {
@@ -41444,7 +41632,10 @@ function againstBaseline(seen, now, baseline) {
     const cannotJudge = now.cannotRun ?? unjudgeableBecause(baseline, now);
     if (cannotJudge)
         return { passed: false, failing: [], compileError: true, summary: `${cannotJudge}\n\n${seen.summary}` };
-    const gone = noLongerPassing(baseline, now);
+    // The phase's targets (the tests RED wrote, from GREEN on) pass only when they ran and passed (issue
+    // 42): one marked xfail or skipped, or deleted, is not made to pass.
+    const regressed = noLongerPassing(baseline, now);
+    const gone = [...regressed, ...notRunTargets(now, targets).filter((t) => !regressed.some((g) => g.id === t.id))];
     const failing = [...failedIds(now).filter((id) => !failedIn(baseline, id)), ...gone.map((g) => g.id)];
     const messages = {
         ...now.messages,
@@ -41469,6 +41660,17 @@ function againstBaseline(seen, now, baseline) {
             .filter(Boolean)
             .join('\n\n'),
     };
+}
+/** The targets that neither pass nor fail in `now` (skipped, xfail, or not run), each with why. */
+function notRunTargets(now, targets) {
+    return targets.flatMap((id) => {
+        const status = results_statusOf(now, id);
+        if (status === 'skipped')
+            return [{ id, message: `the phase's test is ${now.reasons?.[id] ?? 'skipped: a skipped test is not a pass'}` }];
+        if (status === 'absent')
+            return [{ id, message: "the phase's test did not run (deleted or renamed?)" }];
+        return [];
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/workflows/tdd/commitNaming.ts
@@ -41843,7 +42045,9 @@ function afterTests(ctx, model, e) {
     };
     const s = model_stateOf(model);
     // Judged against the cycle's baseline when both runs are read per test: only new failures count (issue 12).
-    const seen = againstBaseline(e.seen, tests.run, ctx.baseline);
+    // From GREEN on, the test RED wrote must run and pass: marked xfail or skipped, or deleted, it does not.
+    const targets = model.tdd.phase === 'RED' ? [] : model.tdd.targetTests;
+    const seen = againstBaseline(e.seen, tests.run, ctx.baseline, targets);
     // RED's failing run is the phase's aim, not a test failure: only a run that should pass counts, and
     // only for a failure that was not there before the cycle (the exit code alone says nothing of that).
     const failed = !seen.passed && model.tdd.phase !== 'RED';
@@ -42211,7 +42415,8 @@ function checkTests(ctx, m) {
 }
 function afterCheckTests(ctx, m, e) {
     const { tdd } = m;
-    const back = phaseStart(tdd.phase, againstBaseline(e.seen, e.tests.run, ctx.baseline), tdd.targetTests, m.test);
+    const targets = tdd.phase === 'RED' ? [] : tdd.targetTests;
+    const back = phaseStart(tdd.phase, againstBaseline(e.seen, e.tests.run, ctx.baseline, targets), tdd.targetTests, m.test);
     if (!back)
         return phaseBase(ctx, m);
     const bounces = (tdd.bounces ?? 0) + 1;

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { StateFiles } from '../persist/stateFiles.js';
-import { GROUP_SEPARATOR, failedIds, isReadable, passedIn, type SuiteRun } from './results.js';
+import { GROUP_SEPARATOR, failedIds, isReadable, passedIn, type SuiteRun, unreadCount } from './results.js';
 import { firstIds } from './messages.js';
 
 export { BASELINES_REMEMBERED, baselineProblem, rememberBaseline } from './baselineRules.js';
@@ -17,10 +17,16 @@ export const BASELINES_DIR = 'baselines';
 /** Per test command, the failing tests of its last recorded baseline (whatever the commit). */
 export const LAST_FAILING_DIR = 'baselines-last-failing';
 
-/** The key of a baseline: the tree it ran on (a commit, or a run-specific id without git) and the command. */
+/**
+ * How runs are read: a baseline kept by an earlier reading is run again, not compared with a run read
+ * otherwise (2: issue 42, pytest's XFAIL is no longer read as passed).
+ */
+const READING = 2;
+
+/** The key of a baseline: the tree it ran on (a commit, or a run-specific id without git), the command, and how runs are read. */
 export function baselineKey(tree: string, command: string, junitFile?: string): string {
   return createHash('sha256')
-    .update(`${tree}\0${command}\0${junitFile ?? ''}`)
+    .update(`${tree}\0${command}\0${junitFile ?? ''}\0${READING}`)
     .digest('hex')
     .slice(0, 24);
 }
@@ -133,7 +139,12 @@ export function describeBaseline(run: SuiteRun): string {
   const failingNow = failing.length
     ? `, ${failing.length} failing before any change: ${firstIds(failing, 5)}`
     : ', none failing';
-  return `${total} test(s) read (${run.reader})${failingNow}`;
+  // Issue 42: results the runner counted that were not read are said (the log said "470 test(s) read" against pytest's 473).
+  const unread = unreadCount(run);
+  const counted = unread
+    ? `; ${run.reader} counted ${run.counted} result(s), ${unread} of them not read one by one`
+    : '';
+  return `${total} test(s) read (${run.reader}${counted})${failingNow}`;
 }
 
 /**

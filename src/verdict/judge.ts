@@ -17,6 +17,7 @@ import {
   readCount,
   statusOf,
   unjudgeableBecause,
+  unreadCount,
 } from './results.js';
 import { VERDICT_MESSAGES as SAY, firstIds } from './messages.js';
 
@@ -48,6 +49,14 @@ export interface Verdict {
   fixed: string[];
   /** Failed at baseline and still fail, not targeted: reported, never blocking. */
   preexisting: string[];
+  /**
+   * Failed at baseline and did not run now (deleted, renamed, left out of the run), not targeted:
+   * reported as removed, never as still failing nor as fixed; not blocking (a target that is gone
+   * fails as a target). A test that passed at baseline and is gone is `broken`, as before.
+   */
+  removed?: string[];
+  /** Results the runner counted that the reader could not read one by one (not judged); absent when none. */
+  unread?: number;
   /** The targets judged: the issue's named tests, else the baseline failures fixed now. */
   targets: string[];
 }
@@ -72,6 +81,7 @@ export function judge({ baseline, now, targetTests, verify = [], say = surface()
     verifyFailing: verify.filter((v) => v.exitCode !== 0),
     fixed: [],
     preexisting: [],
+    removed: [],
     targets: [...targetTests],
   };
   if (now.cannotRun) return { ...verdict, kind: 'cannot_run', summary: `the tests cannot run: ${now.cannotRun}` };
@@ -96,7 +106,7 @@ export function judge({ baseline, now, targetTests, verify = [], say = surface()
     }
     // Tests the issue names pass only when the output shows them passing: an exit code says nothing of one test.
     const targetsFailing = isReadable(now)
-      ? failingTargets(now, targetTests)
+      ? failingTargets(baseline, now, targetTests)
       : targetTests.map((id) => ({
           id,
           message: SAY.targetUnreadable(say),
@@ -128,29 +138,67 @@ export function judge({ baseline, now, targetTests, verify = [], say = surface()
       id: '(the suite)',
       message: SAY.suiteFailsBesideTests(now.exitCode),
     });
-  for (const id of failedIds(baseline)) (passesNow(id) ? verdict.fixed : verdict.preexisting).push(id);
+  const removed: string[] = [];
+  for (const id of failedIds(baseline))
+    (passesNow(id) ? verdict.fixed : goneFrom(now, id) ? removed : verdict.preexisting).push(id);
+  const unread = unreadCount(now);
+  if (unread > 0) verdict.unread = unread;
   if (targetTests.length > 0) {
-    verdict.targetsFailing.push(...failingTargets(now, targetTests));
+    verdict.targetsFailing.push(...failingTargets(baseline, now, targetTests));
     verdict.preexisting = verdict.preexisting.filter((id) => !targetTests.includes(id));
   } else {
     verdict.targets = [...verdict.fixed];
   }
+  verdict.removed = removed.filter((id) => !targetTests.includes(id));
   return finish(verdict);
 }
 
-/** The targets that do not pass in `now` (read per test), each with why. */
-function failingTargets(now: SuiteRun, targetTests: readonly string[]): Failure[] {
-  return targetTests
-    .filter((id) => !passedIn(now, id))
-    .map((id) => {
-      const status = statusOf(now, id);
-      return {
-        id,
-        message:
-          now.messages[id] ??
-          (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails'),
-      };
+/** Whether `id` (a test, or `group::*`) did not run in `now` at all. */
+const goneFrom = (now: SuiteRun, id: string): boolean =>
+  id.endsWith(`${GROUP_SEPARATOR}*`) ? !(id.slice(0, -3) in now.groups) : statusOf(now, id) === 'absent';
+
+/** The cases of a parametrized test `id` (`id[…]`) that `run` lists, when it lists none by `id` itself. */
+const casesOf = (run: SuiteRun, id: string): string[] =>
+  id in run.tests ? [] : Object.keys(run.tests).filter((t) => t.startsWith(`${id}[`));
+
+/**
+ * The targets that do not pass in `now` (read per test), each with why: only a test that ran and
+ * passed passes (skipped, xfail, xpass and not run do not). A target that names a parametrized test
+ * by its name alone passes when every case of it passes and none of the baseline's cases is gone.
+ */
+function failingTargets(baseline: SuiteRun, now: SuiteRun, targetTests: readonly string[]): Failure[] {
+  const out: Failure[] = [];
+  for (const id of targetTests) {
+    const cases = casesOf(now, id);
+    const before = casesOf(baseline, id);
+    if (cases.length > 0 || before.length > 0) {
+      const failing = parametrizedFailure(now, cases, before);
+      if (failing) out.push({ id, message: failing });
+      continue;
+    }
+    if (passedIn(now, id)) continue;
+    const status = statusOf(now, id);
+    out.push({
+      id,
+      message:
+        now.messages[id] ??
+        now.reasons?.[id] ??
+        (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails'),
     });
+  }
+  return out;
+}
+
+/** Why a parametrized target's cases (`cases` now, `before` at baseline) are not a pass, or undefined when they pass. */
+function parametrizedFailure(now: SuiteRun, cases: string[], before: string[]): string | undefined {
+  const gone = before.filter((c) => !cases.includes(c));
+  if (cases.length === 0) return 'none of its parametrized cases ran: a test that does not run is not a pass';
+  if (gone.length > 0) return SAY.casesGone(cases.length, before.length, firstIds(gone, 3));
+  const notPassing = cases.filter((c) => now.tests[c] !== 'passed');
+  if (notPassing.length === 0) return undefined;
+  const first = notPassing[0] as string;
+  const why = now.messages[first] ?? now.reasons?.[first] ?? (now.tests[first] === 'skipped' ? 'skipped' : 'it fails');
+  return `${notPassing.length} of its ${cases.length} case(s) do not pass (${firstIds(notPassing, 3)}: ${why})`;
 }
 
 /**
@@ -185,7 +233,11 @@ export function noLongerPassing(baseline: SuiteRun, now: SuiteRun): Failure[] {
     const group = groupOf(baseline, id);
     if (group !== undefined && gone.has(group)) continue;
     const status = statusOf(now, id);
-    if (status === 'skipped') out.push({ id, message: 'it passed before and is skipped now' });
+    if (status === 'skipped')
+      out.push({
+        id,
+        message: `it passed before and is ${now.reasons?.[id] ? `now ${now.reasons[id]}` : 'skipped now'}`,
+      });
     else if (status === 'absent')
       out.push({
         id,
@@ -214,7 +266,13 @@ function finish(v: Verdict): Verdict {
       ? `verify failed: ${v.verifyFailing.map((f) => `\`${f.command}\` exited ${f.exitCode}`).join(', ')}`
       : '',
   ].filter(Boolean);
-  const pre = v.preexisting.length ? `; ${v.preexisting.length} failure(s) that were there before, not targeted` : '';
+  const pre = [
+    v.preexisting.length ? `; ${v.preexisting.length} failure(s) that were there before, not targeted` : '',
+    v.removed?.length
+      ? `; ${v.removed.length} failing test(s) that were there before no longer run (${firstIds(v.removed, 3)}): removed, not fixed`
+      : '',
+    v.unread ? `; ${SAY.unread(v.unread)}` : '',
+  ].join('');
   if (blocking > 0) return { ...v, kind: 'rejected', summary: `${parts.join('; ')}${pre}` };
   const targets = v.targets.length ? `${v.targets.length} target(s) pass` : 'no test broken';
   const alsoFixed = v.fixed.filter((id) => !v.targets.includes(id)).length;
@@ -243,5 +301,9 @@ export function rejectionDetails(v: Verdict, limit = 20): string {
       f.tail.trim().split('\n').slice(-10).join('\n'),
     );
   if (v.preexisting.length) lines.push(SAY.preexistingForAgent(v.preexisting));
+  if (v.removed?.length)
+    lines.push(
+      `Tests that failed before this cycle and no longer run (removed, not fixed): ${firstIds(v.removed, 10)}.`,
+    );
   return lines.join('\n');
 }

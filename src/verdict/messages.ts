@@ -19,6 +19,11 @@ export const VERDICT_MESSAGES = {
   suiteFailsBesideTests: (exitCode: number | null) =>
     `the test command exited ${exitCode}, where it exited 0 before this cycle, and no test in its output failed: ` +
     'something else it checks (a linter, a coverage threshold, a teardown, a step after the tests) fails now',
+  unread: (count: number) =>
+    `${count} test result(s) the runner counted in its summary could not be read one by one and are not judged ` +
+    '(an id the reader does not take: the full output is in the log; a JUnit report, named with the junit-file option, is read whole)',
+  casesGone: (now: number, before: number, gone: string) =>
+    `it ran ${now} time(s) where the baseline ran it ${before} time(s) (cases gone: ${gone}): a case that does not run is not a pass`,
   preexistingForAgent: (ids: string[]) =>
     `Failing before this cycle and not this issue's (leave them unless the issue asks): ${firstIds(ids, 10)}`,
   pytestUnnamed: (exitCode: number | null, namedBefore: number) =>

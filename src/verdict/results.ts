@@ -26,6 +26,18 @@ export interface SuiteRun {
   cannotRun?: string;
   /** With cannotRun: the runner found no test at all (an empty suite), rather than failing before any test ran. */
   noTests?: true;
+  /**
+   * Why a test that ran is not a pass although it did not fail, by id, where the runner says
+   * (pytest's XFAIL and XPASS: read as skipped, `marked xfail …`).
+   */
+  reasons?: Record<string, string>;
+  /**
+   * The runner's own count of the results it lists one by one (its summary line), and how many of
+   * them the reader read (`read`), where the runner prints one: a difference is said in the verdict
+   * (`unreadCount`), never a silent gap.
+   */
+  counted?: number;
+  read?: number;
 }
 
 export const MESSAGE_MAX = 600;
@@ -137,6 +149,10 @@ export function emptyRun(exitCode: number | null): SuiteRun {
 
 /** Whether the run was read per test. */
 export const isReadable = (run: SuiteRun): boolean => run.reader !== undefined;
+
+/** How many results the runner counted and the reader did not read (0 when all were, or the runner printed no count). */
+export const unreadCount = (run: Pick<SuiteRun, 'counted' | 'read'>): number =>
+  run.counted !== undefined && run.read !== undefined ? Math.max(0, run.counted - run.read) : 0;
 
 /** How many tests (else groups) a run read: 0 when it read none. */
 export const readCount = (run: SuiteRun): number => Object.keys(run.tests).length || Object.keys(run.groups).length;

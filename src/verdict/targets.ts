@@ -32,10 +32,33 @@ const BLOCK_KEYS = ['tests', 'verify'];
 const BLOCK = /^[ \t]*(`{3,}|~{3,})[ \t]*agent-loop[ \t]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/gm;
 
 /**
- * Every agent-loop block of `text` counts (one per issue of a --batch cycle, or several in one
- * issue): what each asks to pass, together; one that cannot be taken makes the whole unreadable.
+ * Between the issues' texts of one cycle (a --batch cycle has several), as the cycle keeps them in
+ * one string (`joinIssueTexts`): ASCII's record separator, which no issue text holds.
+ */
+const ISSUE_SEPARATOR = '\n\u001e\n';
+/** The texts of a cycle's issues as one string that `issueTargets` reads issue by issue. Pure. */
+export const joinIssueTexts = (texts: readonly string[]): string =>
+  texts.map((t) => t.replaceAll('\u001e', '')).join(ISSUE_SEPARATOR);
+
+/**
+ * What a cycle's issues ask to pass, together: each issue's agent-loop blocks (several in one issue
+ * count), else the tests its text names. In a --batch cycle one issue's block does not hide what
+ * another issue names (until issue 42 it did: `text` was read as one issue, and any block dropped
+ * every other issue's named tests). One block that cannot be taken makes the whole unreadable.
  */
 export function issueTargets(text: string, baseline: SuiteRun | undefined): IssueTargets {
+  const out: IssueTargets = { tests: [], verify: [] };
+  for (const one of text.split(ISSUE_SEPARATOR)) {
+    const read = oneIssueTargets(one, baseline);
+    if (read.unreadable) return read;
+    out.tests = [...new Set([...out.tests, ...read.tests])];
+    out.verify = [...new Set([...out.verify, ...read.verify])];
+  }
+  return out;
+}
+
+/** One issue's targets: its agent-loop blocks (all of them), else the tests its text names. */
+function oneIssueTargets(text: string, baseline: SuiteRun | undefined): IssueTargets {
   const out: IssueTargets = { tests: [], verify: [] };
   // A GitHub body written in the web editor ends its lines with CRLF: the block is found all the same.
   const blocks = [...text.replace(/\r\n?/g, '\n').matchAll(BLOCK)].map((m) => m[2] as string);

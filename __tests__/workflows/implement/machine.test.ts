@@ -117,6 +117,30 @@ describe('the implement iteration, a sub-machine of the core', () => {
     expect(judged.model.loop.issuesClosed).toEqual(['a-1']);
   });
 
+  it("issue 42, a --batch cycle: one issue's agent-loop block does not drop the test another issue names", () => {
+    const baseline = { ...emptyRun(1), reader: 'pytest', tests: { 'tests/b.py::test_render_page': 'failed' as const } };
+    const batch = loop({ currentCycle: cycle(['a-1', 'b-2'], { iterations: 0, baselineKey: 'k' }) });
+    let s = step(
+      initialModel(batch, T0),
+      { type: 'baselineRan', baseline: { key: 'k', source: 'seen', run: baseline } },
+      config,
+    );
+    const events: Event[] = [
+      {
+        type: 'cycleIssuesRead',
+        issues: [
+          { id: 'a-1', title: 'Fix the parser', body: 'Fix it.\n\n```agent-loop\ntests: [test_parse]\n```' },
+          { id: 'b-2', title: 'Render pages', body: 'test_render_page fails since the upgrade' },
+        ],
+        now: T0,
+      },
+      { type: 'agentRan', result: ok(), started: T0, deniedEverything: false, now: T0 },
+      { type: 'closedRead', closed: [true, true], now: T0 },
+    ];
+    for (const e of events) s = step(s.model, e, config);
+    expect(find(s.effects, 'judge')?.targets.tests).toEqual(['test_parse', 'tests/b.py::test_render_page']);
+  });
+
   it('an agent-loop block that cannot be read: escalated before any agent run, with the reason why', () => {
     const [, read] = drive(initialModel(loop(), T0), issues('```agent-loop\ns3cret: x\n```'));
     expect(kinds(read!.effects)).not.toContain('runAgent');

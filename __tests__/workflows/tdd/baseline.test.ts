@@ -51,6 +51,33 @@ describe('againstBaseline', () => {
     expect(seen.summary).toMatch(/can no longer be read per test \(exit code 0\), where 3 test\(s\) were read before/);
   });
 
+  it("issue 42: from GREEN on, the phase's test (RED's) passes only when it ran and passed: marked xfail, skipped or deleted, it does not", () => {
+    const xfail = run(1, {
+      'calc::add': 'passed',
+      'calc::sub': 'passed',
+      'calc::legacy': 'failed',
+      'calc::mul': 'skipped',
+    });
+    xfail.reasons = { 'calc::mul': 'marked xfail (it failed as its mark expects): an expected failure is not a pass' };
+    const seen = againstBaseline(green, xfail, baseline, ['calc::mul']);
+    expect(seen).toMatchObject({ passed: false, failing: ['calc::mul'] });
+    expect(seen.summary).toContain(
+      "calc::mul: the phase's test is marked xfail (it failed as its mark expects): an expected failure is not a pass",
+    );
+    const deleted = run(1, { 'calc::add': 'passed', 'calc::sub': 'passed', 'calc::legacy': 'failed' });
+    expect(againstBaseline(green, deleted, baseline, ['calc::mul'])).toMatchObject({
+      passed: false,
+      failing: ['calc::mul'],
+    });
+    const passing = run(1, {
+      'calc::add': 'passed',
+      'calc::sub': 'passed',
+      'calc::legacy': 'failed',
+      'calc::mul': 'passed',
+    });
+    expect(againstBaseline(green, passing, baseline, ['calc::mul'])).toMatchObject({ passed: true, failing: [] });
+  });
+
   it('leaves the runner’s own view when the baseline cannot be read per test', () => {
     expect(againstBaseline(green, unreadable(0), unreadable(0))).toBe(green);
   });

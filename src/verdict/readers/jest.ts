@@ -1,15 +1,17 @@
 /**
  * Jest. Each file is a group (`PASS path` / `FAIL path`); a failing test is `● Describe › name`
  * under its file, a file that could not load is `● Test suite failed to run`. With --verbose (or
- * a single test file) every test is listed with ✓ ✕ ○ under its describe blocks, by indentation.
+ * a single test file) every test is listed with ✓ ✕ ○ ✎ under its describe blocks, by indentation,
+ * and the tests read are compared with jest's own count (`Tests: … 7 total`).
  */
 import { type SuiteRun, clipMessage, emptyRun, testId, markNoTests, recordOutcome } from '../results.js';
 import { Nesting, type RunnerReader, plain } from './types.js';
 
 const FILE = /^(PASS|FAIL) (\S+)(?: \([\d.]+ m?s\))?$/;
 const BULLET = /^ {2}● (.+)$/;
-const VERBOSE = /^(\s+)(✓|✕|○|√|×) (?:(?:skipped|todo) )?(.+?)(?: \(\d+ m?s\))?$/;
+const VERBOSE = /^(\s+)(✓|✕|○|√|×|✎) (?:(?:skipped|todo) )?(.+?)(?: \(\d+ m?s\))?$/;
 const SUMMARY = /^Tests:\s+.*\d+ total$/;
+const TOTAL = /(\d+) total$/;
 
 /** What the reader keeps between lines. */
 interface JestState {
@@ -19,6 +21,9 @@ interface JestState {
   describe: Nesting;
   failing?: { id: string; lines: string[] };
   noTests: boolean;
+  /** Test lines read (--verbose: every test has one), and jest's own count (`Tests: … 7 total`). */
+  listed: number;
+  counted?: number;
 }
 
 function closeFailing(s: JestState): void {
@@ -50,7 +55,13 @@ function fileLine(s: JestState, file: string, raw: string, line: string): void {
   if (v && !s.failing) {
     const [, indent, mark, name] = v as unknown as [string, string, string, string];
     const id = testId(file, s.describe.path(indent.length, name).join(' › '));
-    recordOutcome(s.run, id, mark === '✓' || mark === '√' ? 'passed' : mark === '○' ? 'skipped' : 'failed');
+    // ○ skipped, ✎ todo: not a pass.
+    recordOutcome(
+      s.run,
+      id,
+      mark === '✓' || mark === '√' ? 'passed' : mark === '○' || mark === '✎' ? 'skipped' : 'failed',
+    );
+    s.listed++;
     return;
   }
   if (s.failing) {
@@ -66,6 +77,8 @@ function feedJest(s: JestState, raw: string): void {
   const line = plain(raw);
   if (SUMMARY.test(line) || /^Test Suites: /.test(line)) {
     s.recognised = true;
+    const total = SUMMARY.test(line) ? TOTAL.exec(line) : null;
+    if (total) s.counted = Number(total[1]);
     closeFailing(s);
     s.file = undefined;
     return;
@@ -93,6 +106,9 @@ function finishJest(s: JestState, exitCode: number | null): SuiteRun | undefined
   const { run } = s;
   run.reader = 'jest';
   run.exitCode = exitCode;
+  // With --verbose every test has a line: what was read is compared with jest's count. Without it
+  // only failures are named (the files vouch for the rest): nothing to compare.
+  if (s.listed > 0 && s.counted !== undefined) Object.assign(run, { counted: s.counted, read: s.listed });
   const groups = Object.values(run.groups);
   if (s.noTests || groups.length === 0) markNoTests(run, 'jest found no tests');
   else if (groups.every((g) => g === 'error')) {
@@ -103,6 +119,6 @@ function finishJest(s: JestState, exitCode: number | null): SuiteRun | undefined
 }
 
 export function jestReader(): RunnerReader {
-  const s: JestState = { run: emptyRun(null), recognised: false, describe: new Nesting(), noTests: false };
+  const s: JestState = { run: emptyRun(null), recognised: false, describe: new Nesting(), noTests: false, listed: 0 };
   return { name: 'jest', feed: (raw) => feedJest(s, raw), finish: (exitCode) => finishJest(s, exitCode) };
 }

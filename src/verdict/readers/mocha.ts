@@ -1,7 +1,8 @@
 /**
  * Mocha's default `spec` reporter: suites as indented titles, tests as `✔ name` (`✓` on older
  * versions), `N) name` when failing, `- name` when pending; then `N passing`, `N failing`, and the
- * failures' details, numbered like the tests. "Exception during run" means no test ran.
+ * failures' details, numbered like the tests. "Exception during run" means no test ran. The tests
+ * read are compared with mocha's own count (passing + pending + failing).
  */
 import { clipMessage, emptyRun, markNoTests, recordOutcome } from '../results.js';
 import { Nesting, type RunnerReader, plain } from './types.js';
@@ -16,6 +17,9 @@ export function mochaReader(): RunnerReader {
   const failingByNumber = new Map<string, string>();
   let details: { id: string; lines: string[]; body: boolean } | undefined;
   let exception: string | undefined;
+  /** Test lines read, and mocha's own count (`3 passing`, `1 pending`, `1 failing`). */
+  let listed = 0;
+  let counted: number | undefined;
   return {
     name: 'mocha',
     feed(raw) {
@@ -26,8 +30,10 @@ export function mochaReader(): RunnerReader {
         recognised = true;
         return;
       }
-      if (/^\s+\d+ (passing|failing|pending)( \(\d+m?s\))?$/.test(line)) {
+      const count = /^\s+(\d+) (passing|failing|pending)( \(\d+m?s\))?$/.exec(line);
+      if (count) {
         recognised = true;
+        counted = (counted ?? 0) + Number(count[1]);
         inList = false;
         return;
       }
@@ -37,6 +43,7 @@ export function mochaReader(): RunnerReader {
           const [, indent, mark, title] = t as unknown as [string, string, string, string];
           const id = suites.path(indent.length, title).join(' › ');
           recordOutcome(run, id, mark === '-' ? 'skipped' : /^\d+\)$/.test(mark) ? 'failed' : 'passed');
+          listed++;
           if (/^\d+\)$/.test(mark)) failingByNumber.set(mark, id);
           return;
         }
@@ -66,6 +73,7 @@ export function mochaReader(): RunnerReader {
       if (!recognised) return undefined;
       run.reader = 'mocha';
       run.exitCode = exitCode;
+      if (counted !== undefined) Object.assign(run, { counted, read: listed });
       if (exception !== undefined && Object.keys(run.tests).length === 0)
         run.cannotRun = `mocha stopped before running any test: ${exception}`;
       else if (Object.keys(run.tests).length === 0) markNoTests(run, 'mocha ran no tests');

@@ -41,6 +41,8 @@ interface NodeTestState {
   afterList: boolean;
   /** What node printed between two results: a failing file's stderr. */
   between: string[];
+  /** node's own counts (`# tests 6`, `# suites 1`, …): `tests` counts every test, one with subtests too, and a file that failed outside its tests. */
+  totals: Record<string, number>;
 }
 
 /** Records a result; false when it is a file that did not load (a group, not a test). */
@@ -136,8 +138,10 @@ function feedNodeTest(s: NodeTestState, raw: string): void {
     s.format = 'tap';
     return;
   }
-  if (/^(# |ℹ )(tests|pass|fail) \d+$/.test(line)) {
+  const count = /^(?:# |ℹ )(tests|suites|pass|fail) (\d+)$/.exec(line);
+  if (count) {
     s.counted = true;
+    s.totals[count[1] as string] = Number(count[2]);
     return;
   }
   if (s.format !== 'tap' && /^✖ failing tests:$/.test(line)) {
@@ -162,6 +166,10 @@ function finishNodeTest(s: NodeTestState, exitCode: number | null): SuiteRun | u
     recordOutcome(run, id, t.outcome);
   }
   const files = Object.keys(run.groups);
+  // Every result read (tests, suites, files that did not load), less node's count of suites (a
+  // describe block), against its count of tests: a result line the reader could not take shows.
+  if (s.totals.tests !== undefined)
+    Object.assign(run, { counted: s.totals.tests, read: seen.length + files.length - (s.totals.suites ?? 0) });
   if (Object.keys(run.tests).length === 0 && files.length > 0)
     run.cannotRun = `no test file could run (${files.slice(0, 3).join(', ')}: ${run.messages[`${files[0]}::*`]?.split('\n')[0]})`;
   else if (Object.keys(run.tests).length === 0) markNoTests(run, 'node --test ran no tests');
@@ -176,6 +184,7 @@ export function nodeTestReader(): RunnerReader {
     seen: [],
     afterList: false,
     between: [],
+    totals: {},
   };
   return { name: 'node-test', feed: (raw) => feedNodeTest(s, raw), finish: (exitCode) => finishNodeTest(s, exitCode) };
 }

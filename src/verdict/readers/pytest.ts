@@ -8,7 +8,19 @@
 import { type SuiteRun, clipMessage, emptyRun, markNoTests, recordOutcome } from '../results.js';
 import { type RunnerReader, plain } from './types.js';
 
-const SUMMARY = /^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S+)(?: - (.*))?$/;
+/**
+ * A short summary line: the outcome, the test's id and, after ` - `, a message. An id may hold spaces,
+ * brackets and ` - ` in its parameters (`test_x[a b]`, `test_x[[1]]`, `test_x[x - y]`; non-ASCII is
+ * escaped unless an ini option says otherwise): the id is a path, `::` names without spaces, then the
+ * parameters in brackets up to the `]` that ends the line or precedes the message. `ERROR tests/a.py`
+ * (no `::`) is a file that could not be collected. A line it cannot take (an id printed over two
+ * lines: a newline in a parameter, with escaping turned off) is not read, and counted as unread.
+ */
+const SUMMARY = /^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S(?:.*?\S)?::[^\s[]+(?:\[.*?\])?|(?!\S*::)\S+)(?: - (.*))?$/;
+/** `SKIPPED [3] tests/a.py:12: reason`: skips are listed by place, not by test (as many as the count says). */
+const SKIPPED = /^SKIPPED \[(\d+)\] /;
+/** The runner's own count, in its final line (`3 failed, 5 passed, 1 skipped, 1 deselected in 0.6s`). */
+const COUNTED = /(\d+) (passed|failed|skipped|xfailed|xpassed|errors?)\b/g;
 const VERBOSE = /^(\S+::\S.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b/;
 const PROGRESS = /^(\S+\.py) ([.FEsxX]+)(?:\s+\[\s*\d+%\])?$/;
 const FINAL =
@@ -23,11 +35,48 @@ interface PytestState {
   finished: boolean;
   interrupted?: string;
   noTests: boolean;
+  /** The results the final line counts, by kind (deselected ones not: they did not run). */
+  counted?: Record<string, number>;
   collectErrors: string[];
+  /**
+   * Results the short summary listed, by the final line's word for them (a test listed twice, passed
+   * then errored at teardown, counts twice, as pytest counts it).
+   */
+  listed: Record<string, number>;
 }
 
+/**
+ * Only a test that ran and passed passes. XFAIL (failed as its mark expected) and XPASS (marked to
+ * fail, passed: a non-strict mark) are neither: read as skipped, with why (`reasons`).
+ */
 const outcome = (word: string) =>
-  word === 'PASSED' || word === 'XFAIL' ? 'passed' : word === 'SKIPPED' ? 'skipped' : 'failed';
+  word === 'PASSED' ? 'passed' : /^(SKIPPED|XFAIL|XPASS)$/.test(word) ? 'skipped' : 'failed';
+/** The final line's word for a summary line's outcome. */
+const KINDS: Record<string, string> = {
+  PASSED: 'passed',
+  FAILED: 'failed',
+  ERROR: 'error',
+  XFAIL: 'xfailed',
+  XPASS: 'xpassed',
+  errors: 'error',
+};
+const kindOf = (word: string) => KINDS[word] ?? word;
+
+/**
+ * The runner's count beside what was read, over the kinds of result its short summary lists (every
+ * kind with -rA, as agent-loop runs it; failures and errors always; a kind the summary lists none of
+ * is not asked for): a line the reader could not take shows as a difference, not as a test gone.
+ */
+function countedAndRead(counted: Record<string, number>, listed: Record<string, number>) {
+  const kinds = Object.keys(counted).filter((k) => k === 'failed' || k === 'error' || (listed[k] ?? 0) > 0);
+  const sum = (of: Record<string, number>) => kinds.reduce((n, k) => n + (of[k] ?? 0), 0);
+  return { counted: sum(counted), read: sum(listed) };
+}
+
+const MARKED: Record<string, string> = {
+  XFAIL: 'marked xfail (it failed as its mark expects): an expected failure is not a pass',
+  XPASS: 'marked xfail and passed (XPASS): a test marked to fail is not a pass',
+};
 const groupOfId = (id: string) => id.split('::')[0] as string;
 
 /** A short summary line (`FAILED tests/a.py::test_x - message`), or a file that could not be collected. */
@@ -41,6 +90,8 @@ function summaryLine(s: PytestState, word: string, id: string, message: string |
   }
   recordOutcome(run, id, outcome(word));
   if (message && run.tests[id] === 'failed') run.messages[id] = clipMessage(message);
+  const marked = MARKED[word];
+  if (marked && run.tests[id] === 'skipped') (run.reasons ??= {})[id] = marked;
   const g = groupOfId(id);
   if (run.groups[g] !== 'error')
     run.groups[g] = run.tests[id] === 'failed' || run.groups[g] === 'failed' ? 'failed' : 'passed';
@@ -51,7 +102,11 @@ function progressLine(run: SuiteRun, line: string): void {
   const v = VERBOSE.exec(line);
   if (v) {
     const [, id, word] = v as unknown as [string, string, string];
-    if (!run.tests[id]) run.tests[id] = outcome(word);
+    if (!run.tests[id]) {
+      run.tests[id] = outcome(word);
+      const marked = MARKED[word];
+      if (marked && run.tests[id] === 'skipped') (run.reasons ??= {})[id] = marked;
+    }
     const g = groupOfId(id);
     if (run.groups[g] !== 'error' && run.groups[g] !== 'failed')
       run.groups[g] = run.tests[id] === 'failed' ? 'failed' : 'passed';
@@ -75,6 +130,8 @@ function feedPytest(s: PytestState, raw: string): void {
   if (FINAL.test(line)) {
     s.recognised = true;
     s.finished = true;
+    s.counted = {};
+    for (const m of line.matchAll(COUNTED)) s.counted[kindOf(m[2] as string)] = Number(m[1]);
     if (/no tests ran/.test(line)) s.noTests = !/\d+ (passed|failed)/.test(line);
     return;
   }
@@ -83,9 +140,16 @@ function feedPytest(s: PytestState, raw: string): void {
     s.interrupted = interrupt[1];
     return;
   }
+  const skipped = SKIPPED.exec(line);
+  if (skipped) {
+    s.listed.skipped = (s.listed.skipped ?? 0) + Number(skipped[1]);
+    return;
+  }
   const summary = SUMMARY.exec(line);
   if (summary) {
     const [, word, id, message] = summary as unknown as [string, string, string, string | undefined];
+    if (!id.includes('::') && word !== 'ERROR') return;
+    s.listed[kindOf(word)] = (s.listed[kindOf(word)] ?? 0) + 1;
     return summaryLine(s, word, id, message);
   }
   progressLine(s.run, line);
@@ -104,6 +168,7 @@ function finishPytest(s: PytestState, exitCode: number | null): SuiteRun | undef
       run.cannotRun = `pytest stopped before its summary (exit code ${exitCode}): no test result could be read`;
     return run;
   }
+  if (s.counted) Object.assign(run, countedAndRead(s.counted, s.listed));
   // 5: no tests were collected; 4: usage error; 3: internal error.
   const files = s.collectErrors.length ? ` (${s.collectErrors.slice(0, 5).join(', ')})` : '';
   if (s.interrupted && Object.keys(run.tests).length === 0)
@@ -122,6 +187,7 @@ export function pytestReader(): RunnerReader {
     finished: false,
     noTests: false,
     collectErrors: [],
+    listed: {},
   };
   return { name: 'pytest', feed: (raw) => feedPytest(s, raw), finish: (exitCode) => finishPytest(s, exitCode) };
 }

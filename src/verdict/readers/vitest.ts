@@ -17,12 +17,20 @@ export function vitestReader(): RunnerReader {
   let file: string | undefined;
   let messageFor: string | undefined;
   let noFiles = false;
+  /** Tests read: a listed test, or a file that passed or was skipped whole by its count; and vitest's own count. */
+  let listed = 0;
+  let counted: number | undefined;
   return {
     name: 'vitest',
     feed(raw) {
       const line = plain(raw);
       if (/^ RUN {1,2}v\d/.test(line) || /^ {0,6}Test Files /.test(line)) {
         recognised = true;
+        return;
+      }
+      const total = /^ {0,6}Tests {2}.*\((\d+)\)$/.exec(line);
+      if (total) {
+        counted = Number(total[1]);
         return;
       }
       if (/No test files found/.test(line)) {
@@ -41,6 +49,8 @@ export function vitestReader(): RunnerReader {
       if (f) {
         file = f[2] as string;
         run.groups[file] = f[1] === '✓' ? 'passed' : f[1] === '↓' ? 'skipped' : 'failed';
+        // A file that passed (or was skipped) whole lists none of its tests: its count stands for them.
+        if (f[1] === '✓' || f[1] === '↓') listed += Number(f[3]);
         return;
       }
       const failed = FAILED.exec(line);
@@ -61,6 +71,7 @@ export function vitestReader(): RunnerReader {
       if (t && file) {
         const [, mark, name] = t as unknown as [string, string, string];
         recordOutcome(run, testId(file, name), mark === '✓' ? 'passed' : mark === '↓' ? 'skipped' : 'failed');
+        listed++;
         return;
       }
       if (!/^ {3,}/.test(line)) file = undefined;
@@ -69,6 +80,7 @@ export function vitestReader(): RunnerReader {
       if (!recognised) return undefined;
       run.reader = 'vitest';
       run.exitCode = exitCode;
+      if (counted !== undefined) Object.assign(run, { counted, read: listed });
       const groups = Object.values(run.groups);
       if (noFiles || groups.length === 0) markNoTests(run, 'vitest found no test files');
       else if (groups.every((g) => g === 'error'))

@@ -21,7 +21,7 @@ import {
 import type { LoopState } from '../../core/state.js';
 import { turnState } from '../../loop/turn.js';
 import { failedIds } from '../../verdict/results.js';
-import { type IssueTargets, issueTargets } from '../../verdict/targets.js';
+import { type IssueTargets, issueTargets, joinIssueTexts } from '../../verdict/targets.js';
 import {
   type IterationContext,
   type IterationEffect as DecideEffect,
@@ -94,7 +94,7 @@ function issuesRead(s: ImplementSettings, sub: Sub, issues: CycleIssue[]): Itera
   const { settings } = s;
   const read = cycleInFlight(sub.before);
   const n = sub.before.iteration + 1;
-  const targetsText = read.targetsText ?? issues.map((i) => `${i.title}\n${i.body}`).join('\n\n');
+  const targetsText = read.targetsText ?? joinIssueTexts(issues.map((i) => `${i.title}\n${i.body}`));
   const cycle = read.targetsText === undefined ? { ...read, targetsText } : read;
   const before: LoopState = cycle === read ? sub.before : { ...sub.before, currentCycle: cycle };
   const targets = issueTargets(targetsText, sub.baseline);

@@ -127,7 +127,9 @@ export function afterTests(ctx: TddContext, model: TddModel, e: Extract<TddEvent
   };
   const s = stateOf(model);
   // Judged against the cycle's baseline when both runs are read per test: only new failures count (issue 12).
-  const seen = againstBaseline(e.seen, tests.run, ctx.baseline);
+  // From GREEN on, the test RED wrote must run and pass: marked xfail or skipped, or deleted, it does not.
+  const targets = model.tdd.phase === 'RED' ? [] : model.tdd.targetTests;
+  const seen = againstBaseline(e.seen, tests.run, ctx.baseline, targets);
   // RED's failing run is the phase's aim, not a test failure: only a run that should pass counts, and
   // only for a failure that was not there before the cycle (the exit code alone says nothing of that).
   const failed = !seen.passed && model.tdd.phase !== 'RED';

@@ -7,6 +7,7 @@
 import { noLongerPassing } from '../../verdict/judge.js';
 import {
   GROUP_SEPARATOR,
+  statusOf,
   type SuiteRun,
   failedIds,
   failedIn,
@@ -22,7 +23,12 @@ import type { TestsSeen } from './decide.js';
  * cannot be read per test where the baseline could does not pass (its command, configuration or
  * runner changed, or it stopped before printing).
  */
-export function againstBaseline(seen: TestsSeen, now: SuiteRun | undefined, baseline: SuiteRun | undefined): TestsSeen {
+export function againstBaseline(
+  seen: TestsSeen,
+  now: SuiteRun | undefined,
+  baseline: SuiteRun | undefined,
+  targets: readonly string[] = [],
+): TestsSeen {
   if (!now || !baseline || !isReadable(baseline)) return seen;
   if (!isReadable(now)) {
     if (readCount(baseline) === 0) return seen;
@@ -34,7 +40,10 @@ export function againstBaseline(seen: TestsSeen, now: SuiteRun | undefined, base
   const cannotJudge = now.cannotRun ?? unjudgeableBecause(baseline, now);
   if (cannotJudge)
     return { passed: false, failing: [], compileError: true, summary: `${cannotJudge}\n\n${seen.summary}` };
-  const gone = noLongerPassing(baseline, now);
+  // The phase's targets (the tests RED wrote, from GREEN on) pass only when they ran and passed (issue
+  // 42): one marked xfail or skipped, or deleted, is not made to pass.
+  const regressed = noLongerPassing(baseline, now);
+  const gone = [...regressed, ...notRunTargets(now, targets).filter((t) => !regressed.some((g) => g.id === t.id))];
   const failing = [...failedIds(now).filter((id) => !failedIn(baseline, id)), ...gone.map((g) => g.id)];
   const messages: Record<string, string | undefined> = {
     ...now.messages,
@@ -59,4 +68,15 @@ export function againstBaseline(seen: TestsSeen, now: SuiteRun | undefined, base
       .filter(Boolean)
       .join('\n\n'),
   };
+}
+
+/** The targets that neither pass nor fail in `now` (skipped, xfail, or not run), each with why. */
+function notRunTargets(now: SuiteRun, targets: readonly string[]): Array<{ id: string; message: string }> {
+  return targets.flatMap((id) => {
+    const status = statusOf(now, id);
+    if (status === 'skipped')
+      return [{ id, message: `the phase's test is ${now.reasons?.[id] ?? 'skipped: a skipped test is not a pass'}` }];
+    if (status === 'absent') return [{ id, message: "the phase's test did not run (deleted or renamed?)" }];
+    return [];
+  });
 }

@@ -106,7 +106,13 @@ export function checkTests(ctx: TddContext, m: TddModel): TddStep {
 
 export function afterCheckTests(ctx: TddContext, m: TddModel, e: Extract<TddEvent, { type: 'testsRan' }>): TddStep {
   const { tdd } = m;
-  const back = phaseStart(tdd.phase, againstBaseline(e.seen, e.tests.run, ctx.baseline), tdd.targetTests, m.test);
+  const targets = tdd.phase === 'RED' ? [] : tdd.targetTests;
+  const back = phaseStart(
+    tdd.phase,
+    againstBaseline(e.seen, e.tests.run, ctx.baseline, targets),
+    tdd.targetTests,
+    m.test,
+  );
   if (!back) return phaseBase(ctx, m);
   const bounces = (tdd.bounces ?? 0) + 1;
   const state = setTdd(m, m.before, {
