@@ -10,6 +10,7 @@ export interface LineCut {
 import type { SecretRedactor } from '../secrets/redact.js';
 import { createOutputMasker } from '../secrets/outputMasker.js';
 import { createOutputSink, type OutputSink } from './processOutput.js';
+import { liveGroupMembers } from '../util/procStat.js';
 
 export interface ProcessRequest {
   command: string;
@@ -77,6 +78,35 @@ function killGroup(pid: number, sig: NodeJS.Signals | 0): boolean {
     // ESRCH: nothing left in the group. EPERM cannot happen for our own children.
     return false;
   }
+}
+
+/** How often a group that outlives its leader is looked at, until it is gone. */
+const GROUP_POLL_MS = 20;
+
+/**
+ * Whether the group led by `pid` has a member left that is not a zombie (a killed orphan stays one
+ * until PID 1 reaps it, and some containers' PID 1 never does). Where there is no /proc, any member.
+ */
+function groupLives(pid: number): boolean {
+  if (!killGroup(pid, 0)) return false;
+  return !existsSync('/proc/self/stat') || liveGroupMembers(pid, '').length > 0;
+}
+
+/**
+ * Issue 42: nothing of the group outlives the run. What the leader left running (`nohup writer &`,
+ * a process that ignores SIGTERM, with its output elsewhere so that the pipes closed with the
+ * leader's exit) is sent SIGTERM, then SIGKILL after the grace period, and waited for: when the run
+ * resolves, no process of the group can still write (in the repository, or in a judge tree made
+ * after it). A process that left the group (setsid, setpgid) is out of reach here.
+ */
+async function endGroup(pid: number, killGraceMs: number): Promise<void> {
+  if (!groupLives(pid)) return;
+  const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+  killGroup(pid, 'SIGTERM');
+  for (let waited = 0; waited < killGraceMs && groupLives(pid); waited += GROUP_POLL_MS) await wait(GROUP_POLL_MS);
+  if (!groupLives(pid)) return;
+  killGroup(pid, 'SIGKILL');
+  for (let waited = 0; waited < PIPE_DRAIN_MS && groupLives(pid); waited += GROUP_POLL_MS) await wait(GROUP_POLL_MS);
 }
 
 /** `file` opened read-only when it holds exactly `text` (compared byte for byte, read at offset 0); undefined otherwise. */
@@ -293,7 +323,9 @@ function superviseChild(
     timers.clear();
     req.signal?.removeEventListener('abort', onAbort);
     output.flush();
-    resolve(resultOf(state, output, elapsed(), spawnError));
+    const settle = () => resolve(resultOf(state, output, elapsed(), spawnError));
+    if (child.pid === undefined) settle();
+    else void endGroup(child.pid, killGraceMs).then(settle);
   };
   const terminate = (): void => terminateGroup(child, state, timers, killGraceMs, finish);
   function onAbort(): void {
