@@ -17,6 +17,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { GitResult } from '../git/exec.js';
+import { RUNTIME_DIR } from '../safety/processes.js';
 import { changedLinks, leavesTree, presentAt } from './treePaths.js';
 
 /** One git call through the one runner (src/git/exec.ts's execGit). */
@@ -54,6 +55,12 @@ export interface JudgeTree {
   /** Removes the worktree (and git's record of it) and the temporary directories. */
   close(): Promise<void>;
 }
+
+/**
+ * The scratch directory of a state directory's judge trees: in its runtime directory, which is never
+ * published with the state (src/persist/stateDirectory.ts) and is one run's at a time (its lock).
+ */
+export const judgeScratch = (stateDir: string) => path.join(stateDir, RUNTIME_DIR, 'judge');
 
 export class JudgeTreeError extends Error {}
 
