@@ -56,6 +56,9 @@ beforeEach(async () => {
   scratch = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'agent-loop-judge-state-')), 'judge');
   outside = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-loop-judge-outside-'));
   git('init', '-q', '-b', 'main');
+  // A person's settings that change what porcelain prints: the judge tree reads plumbing only.
+  git('config', 'color.ui', 'always');
+  git('config', 'diff.renames', 'copies');
   await write('src/app.py', 'def answer():\n    return 41\n');
   await write('tests/test_app.py', 'from src.app import answer\n\ndef test_answer():\n    assert answer() == 42\n');
   await write('old_name.txt', 'renamed content\n');

@@ -102,7 +102,8 @@ export async function openJudgeTree(req: JudgeTreeRequest): Promise<JudgeTree> {
     await run(dir, ['read-tree', '--reset', '-u', tree]);
     const removedLinks = await linksLeaving(
       dir,
-      await run(dir, ['diff', '--cached', '--raw', '-z', '--no-renames', req.base]),
+      // Plumbing: never coloured, never renames, whatever the person's diff settings.
+      await run(dir, ['diff-index', '--cached', '-z', '--no-renames', req.base]),
     );
     const pathsFile = path.join(entry, 'paths');
     const remove = async (paths: readonly string[]) => {

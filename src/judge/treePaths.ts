@@ -1,7 +1,7 @@
 /** What the judge tree (judgeTree.ts) reads from git's output, and whether a symlink leaves the tree. Pure. */
 import path from 'node:path';
 
-/** The paths `git diff --raw -z --no-renames` shows as symlinks on the new side (mode 120000), added or changed. */
+/** The paths `git diff-index -z --no-renames` (raw output) shows as symlinks on the new side (mode 120000), added or changed. */
 export function changedLinks(raw: string): string[] {
   const fields = raw.split('\0');
   const links: string[] = [];
