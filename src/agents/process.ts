@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
@@ -10,7 +11,7 @@ export interface LineCut {
 import type { SecretRedactor } from '../secrets/redact.js';
 import { createOutputMasker } from '../secrets/outputMasker.js';
 import { createOutputSink, type OutputSink } from './processOutput.js';
-import { liveGroupMembers } from '../util/procStat.js';
+import { PIPE_DRAIN_MS, PROCESS_MARK_VARIABLE, endGroup, endMarked, killGroup } from './processGroup.js';
 
 export interface ProcessRequest {
   command: string;
@@ -37,6 +38,12 @@ export interface ProcessRequest {
   maxLineBytes?: number;
   /** Each line as it comes (long lines arrive in pieces). Errors thrown here are ignored. */
   onLine?: (line: string, stream: 'stdout' | 'stderr', cut?: LineCut) => void;
+  /**
+   * Issue 42: also end, when the group is gone, every process that left it (`setsid`, `setpgid`)
+   * but still carries the run's mark (PROCESS_MARK_VARIABLE, set in the child's environment, which
+   * its descendants inherit unless they drop it). For the agents: nothing they start may outlive the turn.
+   */
+  endEscaped?: boolean;
   /** Aborting ends the whole process group, like a timeout. */
   signal?: AbortSignal;
   /** Told the pid of the process group's leader once it is spawned (the run records it). */
@@ -66,48 +73,6 @@ export const DEFAULT_KILL_GRACE_MS = 5000;
 export const DEFAULT_TAIL_BYTES = 64 * 1024;
 /** The longest delay Node's timers hold (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-/** After SIGKILL, how long to wait for the pipes to close before giving up on them. */
-const PIPE_DRAIN_MS = 1000;
-
-/** Send `sig` to the process group led by `pid`; false when the group is gone. */
-function killGroup(pid: number, sig: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pid, sig);
-    return true;
-  } catch {
-    // ESRCH: nothing left in the group. EPERM cannot happen for our own children.
-    return false;
-  }
-}
-
-/** How often a group that outlives its leader is looked at, until it is gone. */
-const GROUP_POLL_MS = 20;
-
-/**
- * Whether the group led by `pid` has a member left that is not a zombie (a killed orphan stays one
- * until PID 1 reaps it, and some containers' PID 1 never does). Where there is no /proc, any member.
- */
-function groupLives(pid: number): boolean {
-  if (!killGroup(pid, 0)) return false;
-  return !existsSync('/proc/self/stat') || liveGroupMembers(pid, '').length > 0;
-}
-
-/**
- * Issue 42: nothing of the group outlives the run. What the leader left running (`nohup writer &`,
- * a process that ignores SIGTERM, with its output elsewhere so that the pipes closed with the
- * leader's exit) is sent SIGTERM, then SIGKILL after the grace period, and waited for: when the run
- * resolves, no process of the group can still write (in the repository, or in a judge tree made
- * after it). A process that left the group (setsid, setpgid) is out of reach here.
- */
-async function endGroup(pid: number, killGraceMs: number): Promise<void> {
-  if (!groupLives(pid)) return;
-  const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-  killGroup(pid, 'SIGTERM');
-  for (let waited = 0; waited < killGraceMs && groupLives(pid); waited += GROUP_POLL_MS) await wait(GROUP_POLL_MS);
-  if (!groupLives(pid)) return;
-  killGroup(pid, 'SIGKILL');
-  for (let waited = 0; waited < PIPE_DRAIN_MS && groupLives(pid); waited += GROUP_POLL_MS) await wait(GROUP_POLL_MS);
-}
 
 /** `file` opened read-only when it holds exactly `text` (compared byte for byte, read at offset 0); undefined otherwise. */
 function openHolding(file: string, text: string): number | undefined {
@@ -167,7 +132,7 @@ function createTimers(): Timers {
 }
 
 /** Spawn the child as the leader of its own process group; a synchronous spawn failure is described. */
-function spawnChild(req: ProcessRequest): { child: ChildProcess } | { spawnError: string } {
+function spawnChild(req: ProcessRequest, mark: string | undefined): { child: ChildProcess } | { spawnError: string } {
   const file = req.shell ? '/bin/sh' : req.command;
   const argv = req.shell ? ['-c', req.command, 'sh', ...(req.args ?? [])] : (req.args ?? []);
   const stdinFd =
@@ -175,7 +140,8 @@ function spawnChild(req: ProcessRequest): { child: ChildProcess } | { spawnError
   try {
     const child = spawn(file, argv, {
       cwd: req.cwd,
-      env: req.env ?? process.env,
+      env:
+        mark === undefined ? (req.env ?? process.env) : { ...(req.env ?? process.env), [PROCESS_MARK_VARIABLE]: mark },
       detached: true,
       stdio: [stdinFd ?? (req.stdin === undefined ? 'ignore' : 'pipe'), 'pipe', 'pipe'],
       windowsHide: true,
@@ -299,6 +265,7 @@ function superviseChild(
   req: ProcessRequest,
   elapsed: () => number,
   resolve: (result: ProcessResult) => void,
+  mark: string | undefined,
 ): void {
   const killGraceMs = req.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   const timers = createTimers();
@@ -325,7 +292,10 @@ function superviseChild(
     output.flush();
     const settle = () => resolve(resultOf(state, output, elapsed(), spawnError));
     if (child.pid === undefined) settle();
-    else void endGroup(child.pid, killGraceMs).then(settle);
+    else
+      void endGroup(child.pid, killGraceMs)
+        .then(() => (mark === undefined ? undefined : endMarked(mark)))
+        .then(settle);
   };
   const terminate = (): void => terminateGroup(child, state, timers, killGraceMs, finish);
   function onAbort(): void {
@@ -357,11 +327,12 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     return Promise.resolve({ ...EMPTY_RESULT, aborted: true, durationMs: elapsed() });
   }
   return new Promise<ProcessResult>((resolve) => {
-    const spawned = spawnChild(req);
+    const mark = req.endEscaped ? randomBytes(12).toString('hex') : undefined;
+    const spawned = spawnChild(req, mark);
     if ('spawnError' in spawned) {
       resolve({ ...EMPTY_RESULT, durationMs: elapsed(), spawnError: spawned.spawnError });
       return;
     }
-    superviseChild(spawned.child, req, elapsed, resolve);
+    superviseChild(spawned.child, req, elapsed, resolve, mark);
   });
 }
