@@ -29,6 +29,8 @@ import { MiB, inputProblem, readInput } from '../util/readInput.js';
 import { readPromptDir } from '../util/promptDir.js';
 import { workflowFor } from '../workflows/index.js';
 import { judgeRun } from '../judge/judgeRun.js';
+import { judgeScratch, judgeTrees } from '../judge/judgeTree.js';
+import { execGit } from '../git/exec.js';
 import { discordNotifier } from './discordNotify.js';
 import { waveJobCounts } from './parallelJob.js';
 import { type StartProblem, problem } from './problems.js';
@@ -178,6 +180,11 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
         }),
     store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact, terms: io.terms ?? 'cli' }),
     runTests: testRunner(options, io, { testCommand, agentEnv, git, registry, logger, redact }),
+    ...(git
+      ? {
+          judgeTrees: judgeTrees({ git: execGit, env: io.env, repo: git.topLevel, scratch: judgeScratch(io.stateDir) }),
+        }
+      : {}),
   };
   return { ok: true, run: { deps, logger, session, redact } };
 }

@@ -182,3 +182,19 @@ export async function clearJudgeTrees(
   if (left.length > 0) await req.git(req.repo, req.env, ['worktree', 'prune']);
   return left;
 }
+
+/** The judge trees of one repository and state directory: what the engine is given (SliceDeps.judgeTrees). */
+export interface JudgeTrees {
+  /** openJudgeTree for this repository, in its scratch directory. */
+  open(request: Pick<JudgeTreeRequest, 'base' | 'work' | 'restore' | 'drop'>): Promise<JudgeTree>;
+  /** clearJudgeTrees: the leftovers of a killed run removed; the directories removed, if any. */
+  clear(): Promise<string[]>;
+}
+
+/** The judge trees of `repo`, made in `scratch` with `git` (execGit) and `env`. */
+export function judgeTrees(bound: Omit<JudgeTreeRequest, 'base' | 'work' | 'restore' | 'drop'>): JudgeTrees {
+  return {
+    open: (request) => openJudgeTree({ ...bound, ...request }),
+    clear: () => clearJudgeTrees(bound),
+  };
+}

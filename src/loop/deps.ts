@@ -8,6 +8,7 @@ import type { Agent } from '../agents/types.js';
 import type { CheckpointStore, TddStage } from '../checkpoint/types.js';
 import type { Git } from '../git/git.js';
 import type { TestPlace } from '../judge/judgeRun.js';
+import type { JudgeTrees } from '../judge/judgeTree.js';
 import type { IssueSource } from '../issues/types.js';
 import type { HaltDiagnostic } from '../report/diagnostic.js';
 import type { Logger } from '../report/logger.js';
@@ -102,6 +103,11 @@ export interface SliceDeps {
    * its report written to the tree's report directory (src/judge/judgeRun.ts).
    */
   runTests: (command: string, signal?: AbortSignal, purpose?: TestPurpose, place?: TestPlace) => Promise<TestOutcome>;
+  /**
+   * Issue 42: the judge trees of the repository (src/judge/judgeTree.ts), where git is; the leftovers
+   * of a killed run are cleared as the slice prepares the repository. Not yet used by a verdict.
+   */
+  judgeTrees?: JudgeTrees;
   logger: Logger;
   clock: Clock;
   /**
