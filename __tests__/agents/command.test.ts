@@ -130,6 +130,54 @@ describe('CommandAgent', () => {
     const r = await new CommandAgent({ command: 'echo hi' }).run(request());
     expect(r.report).toBeUndefined();
   });
+
+  it('issue 42: a background writer the agent left (nohup, SIGTERM ignored) is dead when its turn is over, before any judge tree is made', async () => {
+    const target = join(dir, 'written-after-the-turn');
+    const agent = new CommandAgent({
+      command:
+        `(trap '' TERM HUP; : > "${target}.ready"; while :; do echo forged >> "${target}"; sleep 0.05; done) ` +
+        `</dev/null >/dev/null 2>&1 & while [ ! -e "${target}.ready" ]; do sleep 0.01; done; echo "writer=$!"; echo done`,
+      killGraceMs: 200,
+    });
+    const r = await agent.run(request());
+    expect(r.ok).toBe(true);
+    const writer = Number(/writer=(\d+)/.exec(r.outputTail)?.[1]);
+    const stat = (() => {
+      try {
+        return readFileSync(`/proc/${writer}/stat`, 'utf8');
+      } catch {
+        return undefined; // gone, reaped
+      }
+    })();
+    // Gone, or a zombie waiting for PID 1: it can write nothing more.
+    expect(stat === undefined || /\) [ZX] /.test(stat)).toBe(true);
+  });
+
+  it('issue 42: a writer the agent started in a session of its own (setsid) is ended too, found by the mark in its environment', async () => {
+    const target = join(dir, 'written-by-the-escaped');
+    const agent = new CommandAgent({
+      command:
+        `setsid sh -c 'trap "" TERM HUP; echo $$ > "$0.pid"; while :; do echo forged >> "$0"; sleep 0.05; done' "${target}" ` +
+        `</dev/null >/dev/null 2>&1 & while [ ! -s "${target}.pid" ]; do sleep 0.01; done; echo done`,
+      killGraceMs: 200,
+    });
+    const r = await agent.run(request());
+    const writer = Number(readFileSync(`${target}.pid`, 'utf8').trim());
+    const stat = (() => {
+      try {
+        return readFileSync(`/proc/${writer}/stat`, 'utf8');
+      } catch {
+        return undefined;
+      }
+    })();
+    try {
+      expect(r.ok).toBe(true);
+      // It left the agent's process group: only the mark found it.
+      if (stat !== undefined) expect(/\) [ZX] /.test(stat)).toBe(true);
+    } finally {
+      if (stat !== undefined && !/\) [ZX] /.test(stat)) process.kill(writer, 'SIGKILL');
+    }
+  });
 });
 
 describe('CommandAgent outcome classification', () => {

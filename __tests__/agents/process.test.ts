@@ -218,6 +218,28 @@ describe('runProcess timeout, abort and process group', () => {
     expect(await goneSoon(pidFrom(r.tail))).toBe(true);
   }, 20_000);
 
+  it('issue 42: after a normal exit, a background writer that ignores SIGTERM is dead when runProcess returns (SIGKILL after the grace)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-loop-stray-'));
+    try {
+      const r = await runProcess({
+        // A trap: SIGHUP and SIGTERM ignored (set before the leader exits); its output elsewhere, so the pipes close at once.
+        command:
+          `(trap '' TERM HUP; : > "$1.ready"; while :; do echo x >> "$1"; sleep 0.05; done) >/dev/null 2>&1 & ` +
+          `while [ ! -e "$1.ready" ]; do sleep 0.01; done; echo "pid=$!"; exit 0`,
+        args: [join(dir, 'written')],
+        shell: true,
+        cwd,
+        killGraceMs: 200,
+      });
+      expect(r).toMatchObject({ exitCode: 0, timedOut: false, aborted: false });
+      // No waiting here: the group is gone by the time the run is over, SIGKILLed after the grace.
+      expect(isGone(pidFrom(r.tail))).toBe(true);
+      expect(r.durationMs).toBeGreaterThanOrEqual(200);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('abort signal ends the whole group', async () => {
     const controller = new AbortController();
     const r = await runProcess({

@@ -25438,6 +25438,46 @@ async function openGit(cwd, env, options = {}) {
 
 ;// CONCATENATED MODULE: external "node:perf_hooks"
 const external_node_perf_hooks_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
+;// CONCATENATED MODULE: ./src/util/procStat.ts
+/** What /proc says of a process and of a process group (Linux; nothing where there is no /proc). */
+
+
+/** /proc/<pid>/stat's state, process group and start time; undefined when there is no such process. */
+function readProcStat(pid, procRoot = '/proc') {
+    let text;
+    try {
+        text = (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().join(procRoot, String(pid), 'stat'), 'utf8');
+    }
+    catch {
+        return undefined;
+    }
+    // "pid (comm) state ppid pgrp \u2026": comm may hold spaces and parentheses, so split after the last ')'.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '?', pgrp: Number(fields[2]), startTime: fields[19] ?? '' };
+}
+/** Live (not zombie) members of process group `pgid` started no earlier than `since` (clock ticks). */
+function liveGroupMembers(pgid, since, procRoot = '/proc') {
+    let names;
+    try {
+        names = (0,external_node_fs_namespaceObject.readdirSync)(procRoot);
+    }
+    catch {
+        return [];
+    }
+    const members = [];
+    for (const name of names) {
+        if (!/^\d+$/.test(name))
+            continue;
+        const stat = readProcStat(Number(name), procRoot);
+        if (!stat || stat.pgrp !== pgid || stat.state === 'Z' || stat.state === 'X')
+            continue;
+        if (since !== '' && stat.startTime !== '' && BigInt(stat.startTime) < BigInt(since))
+            continue;
+        members.push(Number(name));
+    }
+    return members;
+}
+
 ;// CONCATENATED MODULE: ./src/safety/processes.ts
 /**
  * The process groups a run starts (the agent's, the test command's) are recorded in the state
@@ -25449,6 +25489,8 @@ const external_node_perf_hooks_namespaceObject = __WEBPACK_EXTERNAL_createRequir
  * from /proc once) and the monotonic clock: nothing is read from /proc while an agent starts, and a
  * step of the wall clock changes nothing.
  */
+
+
 
 
 
@@ -25490,19 +25532,6 @@ function readRecordFile(file) {
         throw new Error('not a record file');
     return readInput(file, 4 * SLOT_BYTES);
 }
-/** /proc/<pid>/stat's state, process group and start time; undefined when there is no such process. */
-function readProcStat(pid, procRoot = '/proc') {
-    let text;
-    try {
-        text = (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().join(procRoot, String(pid), 'stat'), 'utf8');
-    }
-    catch {
-        return undefined;
-    }
-    // "pid (comm) state ppid pgrp \u2026": comm may hold spaces and parentheses, so split after the last ')'.
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '?', pgrp: Number(fields[2]), startTime: fields[19] ?? '' };
-}
 /** /proc's clock ticks per second (USER_HZ: 100 on every architecture Linux runs agents on). */
 const TICKS_PER_SECOND = 100;
 /** How much earlier than the record a member may have started: the fork comes just before it, and node's clock origin a little after this process's start. */
@@ -25526,28 +25555,6 @@ function bootTicks(procRoot = '/proc', sinceStartMs = () => external_node_perf_h
         return undefined;
     const origin = BigInt(start);
     return () => origin + BigInt(Math.floor((sinceStartMs() * TICKS_PER_SECOND) / 1000));
-}
-/** Live (not zombie) members of process group `pgid` started no earlier than `since` (clock ticks). */
-function liveGroupMembers(pgid, since, procRoot = '/proc') {
-    let names;
-    try {
-        names = (0,external_node_fs_namespaceObject.readdirSync)(procRoot);
-    }
-    catch {
-        return [];
-    }
-    const members = [];
-    for (const name of names) {
-        if (!/^\d+$/.test(name))
-            continue;
-        const stat = readProcStat(Number(name), procRoot);
-        if (!stat || stat.pgrp !== pgid || stat.state === 'Z' || stat.state === 'X')
-            continue;
-        if (since !== '' && stat.startTime !== '' && BigInt(stat.startTime) < BigInt(since))
-            continue;
-        members.push(Number(name));
-    }
-    return members;
 }
 class ProcessRegistry {
     now;
@@ -27205,17 +27212,15 @@ function createOutputSink(req, makeMasker) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/agents/process.ts
+;// CONCATENATED MODULE: ./src/agents/processGroup.ts
+/**
+ * The end of a run's processes (issue 42): nothing a run started outlives it. Its process group is
+ * sent SIGTERM, then SIGKILL after the grace period, and waited for; with a mark, the processes that
+ * left the group (setsid) but carry the mark in their environment are ended too.
+ */
 
 
-
-
-
-const DEFAULT_KILL_GRACE_MS = 5000;
-const DEFAULT_TAIL_BYTES = 64 * 1024;
-/** The longest delay Node's timers hold (about 24.8 days). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-/** After SIGKILL, how long to wait for the pipes to close before giving up on them. */
+/** After SIGKILL, how long to wait for the processes to be gone (and the pipes to close). */
 const PIPE_DRAIN_MS = 1000;
 /** Send `sig` to the process group led by `pid`; false when the group is gone. */
 function killGroup(pid, sig) {
@@ -27228,6 +27233,99 @@ function killGroup(pid, sig) {
         return false;
     }
 }
+/** How often a group that outlives its leader is looked at, until it is gone. */
+const GROUP_POLL_MS = 20;
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Whether the group led by `pid` has a member left that is not a zombie (a killed orphan stays one
+ * until PID 1 reaps it, and some containers' PID 1 never does). Where there is no /proc, any member.
+ */
+function groupLives(pid) {
+    if (!killGroup(pid, 0))
+        return false;
+    return !(0,external_node_fs_namespaceObject.existsSync)('/proc/self/stat') || liveGroupMembers(pid, '').length > 0;
+}
+/**
+ * Issue 42: nothing of the group outlives the run. What the leader left running (`nohup writer &`,
+ * a process that ignores SIGTERM, with its output elsewhere so that the pipes closed with the
+ * leader's exit) is sent SIGTERM, then SIGKILL after the grace period, and waited for: when the run
+ * resolves, no process of the group can still write (in the repository, or in a judge tree made
+ * after it). A process that left the group (setsid, setpgid) is not reached here: see endMarked.
+ */
+async function endGroup(pid, killGraceMs) {
+    if (!groupLives(pid))
+        return;
+    killGroup(pid, 'SIGTERM');
+    for (let waited = 0; waited < killGraceMs && groupLives(pid); waited += GROUP_POLL_MS)
+        await wait(GROUP_POLL_MS);
+    if (!groupLives(pid))
+        return;
+    killGroup(pid, 'SIGKILL');
+    for (let waited = 0; waited < PIPE_DRAIN_MS && groupLives(pid); waited += GROUP_POLL_MS)
+        await wait(GROUP_POLL_MS);
+}
+/** The variable that marks the processes of a run with `endEscaped` (a random value per run). */
+const PROCESS_MARK_VARIABLE = 'AGENT_LOOP_PROCESS_MARK';
+/** The live processes (this one aside) whose environment holds `VARIABLE=mark`; none where there is no /proc. */
+function markedProcesses(mark) {
+    const entry = Buffer.from(`${PROCESS_MARK_VARIABLE}=${mark}\0`);
+    let names;
+    try {
+        names = (0,external_node_fs_namespaceObject.readdirSync)('/proc');
+    }
+    catch {
+        return [];
+    }
+    const found = [];
+    for (const name of names) {
+        if (!/^\d+$/.test(name) || Number(name) === process.pid)
+            continue;
+        let environ;
+        try {
+            environ = (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${name}/environ`); // a zombie's is empty
+        }
+        catch {
+            continue; // gone, or another user's
+        }
+        const at = environ.indexOf(entry);
+        if (at === 0 || (at > 0 && environ[at - 1] === 0))
+            found.push(Number(name));
+    }
+    return found;
+}
+/**
+ * Issue 42: the processes of a run that left its group (`setsid`) and kept its mark are SIGKILLed
+ * (they were never sent SIGTERM: they are not the group's), and waited for. One started with a
+ * clean environment (`env -i setsid \u2026`) is not found: there is no cgroup to hold a run here.
+ */
+async function endMarked(mark) {
+    const left = markedProcesses(mark);
+    if (left.length === 0)
+        return;
+    for (const pid of left) {
+        try {
+            process.kill(pid, 'SIGKILL');
+        }
+        catch {
+            // gone already
+        }
+    }
+    for (let waited = 0; waited < PIPE_DRAIN_MS && markedProcesses(mark).length > 0; waited += GROUP_POLL_MS)
+        await wait(GROUP_POLL_MS);
+}
+
+;// CONCATENATED MODULE: ./src/agents/process.ts
+
+
+
+
+
+
+
+const DEFAULT_KILL_GRACE_MS = 5000;
+const DEFAULT_TAIL_BYTES = 64 * 1024;
+/** The longest delay Node's timers hold (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** `file` opened read-only when it holds exactly `text` (compared byte for byte, read at offset 0); undefined otherwise. */
 function openHolding(file, text) {
     let fd;
@@ -27283,14 +27381,14 @@ function createTimers() {
     };
 }
 /** Spawn the child as the leader of its own process group; a synchronous spawn failure is described. */
-function spawnChild(req) {
+function spawnChild(req, mark) {
     const file = req.shell ? '/bin/sh' : req.command;
     const argv = req.shell ? ['-c', req.command, 'sh', ...(req.args ?? [])] : (req.args ?? []);
     const stdinFd = req.stdin !== undefined && req.stdinFile !== undefined ? openHolding(req.stdinFile, req.stdin) : undefined;
     try {
         const child = (0,external_node_child_process_namespaceObject.spawn)(file, argv, {
             cwd: req.cwd,
-            env: req.env ?? process.env,
+            env: mark === undefined ? (req.env ?? process.env) : { ...(req.env ?? process.env), [PROCESS_MARK_VARIABLE]: mark },
             detached: true,
             stdio: [stdinFd ?? (req.stdin === undefined ? 'ignore' : 'pipe'), 'pipe', 'pipe'],
             windowsHide: true,
@@ -27392,7 +27490,7 @@ function writeStdin(child, text) {
     stdin.end(text);
 }
 /** Watch a spawned child until it settles: output, exit, timeout, abort; resolve once. */
-function superviseChild(child, req, elapsed, resolve) {
+function superviseChild(child, req, elapsed, resolve, mark) {
     const killGraceMs = req.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
     const timers = createTimers();
     const tailBytes = req.tailBytes ?? DEFAULT_TAIL_BYTES;
@@ -27416,7 +27514,13 @@ function superviseChild(child, req, elapsed, resolve) {
         timers.clear();
         req.signal?.removeEventListener('abort', onAbort);
         output.flush();
-        resolve(resultOf(state, output, elapsed(), spawnError));
+        const settle = () => resolve(resultOf(state, output, elapsed(), spawnError));
+        if (child.pid === undefined)
+            settle();
+        else
+            void endGroup(child.pid, killGraceMs)
+                .then(() => (mark === undefined ? undefined : endMarked(mark)))
+                .then(settle);
     };
     const terminate = () => terminateGroup(child, state, timers, killGraceMs, finish);
     function onAbort() {
@@ -27447,12 +27551,13 @@ function runProcess(req) {
         return Promise.resolve({ ...EMPTY_RESULT, aborted: true, durationMs: elapsed() });
     }
     return new Promise((resolve) => {
-        const spawned = spawnChild(req);
+        const mark = req.endEscaped ? (0,external_node_crypto_namespaceObject.randomBytes)(12).toString('hex') : undefined;
+        const spawned = spawnChild(req, mark);
         if ('spawnError' in spawned) {
             resolve({ ...EMPTY_RESULT, durationMs: elapsed(), spawnError: spawned.spawnError });
             return;
         }
-        superviseChild(spawned.child, req, elapsed, resolve);
+        superviseChild(spawned.child, req, elapsed, resolve, mark);
     });
 }
 
@@ -27599,6 +27704,7 @@ async function runStreamingCli(input) {
             timeoutMs: request.timeoutMs,
             signal: request.signal,
             killGraceMs: input.killGraceMs,
+            endEscaped: true,
             maxLineBytes: MAX_LINE_BYTES,
             onSpawn: request.onSpawn,
             mask: request.mask,
@@ -28484,6 +28590,7 @@ class CommandAgent {
             stdinFile: request.promptFile,
             timeoutMs: request.timeoutMs,
             killGraceMs: this.killGraceMs,
+            endEscaped: true,
             ...(this.tailBytes !== undefined ? { tailBytes: this.tailBytes } : {}),
             onLine,
             ...(request.signal ? { signal: request.signal } : {}),
@@ -38263,6 +38370,10 @@ async function prepareRepository(ports, opened, given, guard) {
     if (inTree)
         await git.exclude(inTree);
     await git.exclude(TEMP_FILE_PATTERN);
+    // Issue 42: the judge trees a killed run left (a worktree each, registered in the repository).
+    const leftovers = (await deps.judgeTrees?.clear()) ?? [];
+    if (leftovers.length > 0)
+        deps.logger.info('judge.leftovers', `Removed ${leftovers.length} judge tree(s) an earlier run left when it was killed: ${leftovers.join(', ')}.`, { paths: leftovers });
     if (!state.baseBranch) {
         const current = await git.currentRef();
         if (current.startsWith('agent-loop/')) {
@@ -42669,6 +42780,237 @@ function workflowFor(name, options = {}) {
     return name === 'tdd' ? tddWorkflow(options.tddTemplates) : implementWorkflow;
 }
 
+;// CONCATENATED MODULE: ./src/judge/judgeRun.ts
+/**
+ * Where the test command runs when it judges (issue 42): in the judge tree, told where its report
+ * goes. The environment gets AGENT_LOOP_REPORT_DIR (the judge tree's report directory, outside the
+ * tree: a command can write there itself, `pytest --junitxml="$AGENT_LOOP_REPORT_DIR/junit.xml"`);
+ * the JUnit file option, a path inside the repository, is made a symlink at that path in the judge
+ * tree to the same path under the report directory, so that a command that writes it where it always
+ * does (`--junitxml=reports/junit.xml`) writes it outside the tree, and whatever the agent's work
+ * left at that path is gone first. The report is read from the report directory.
+ */
+
+
+/** The environment variable that names the report directory to the test command. */
+const REPORT_DIR_VARIABLE = 'AGENT_LOOP_REPORT_DIR';
+class JudgeRunError extends Error {
+}
+/**
+ * The test command's directory and environment in `place`, and the JUnit report to read (absolute)
+ * when `junitFile` (relative to the repository's top level, as the option is given) is.
+ */
+async function judgeRun(place, env, junitFile) {
+    const run = { cwd: place.cwd, env: { ...env, [REPORT_DIR_VARIABLE]: place.reportDir } };
+    if (junitFile === undefined)
+        return run;
+    const report = inside(place.reportDir, junitFile);
+    const inTree = inside(place.cwd, junitFile);
+    await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(report), { recursive: true });
+    await external_node_fs_namespaceObject.promises.rm(report, { force: true });
+    await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(inTree), { recursive: true });
+    // Never through a symlink out of the tree (one of the base's: the work's own leaving ones are gone).
+    const top = await external_node_fs_namespaceObject.promises.realpath(place.cwd);
+    const parent = external_node_path_default().relative(top, await external_node_fs_namespaceObject.promises.realpath(external_node_path_default().dirname(inTree)));
+    if (parent.startsWith('..') || external_node_path_default().isAbsolute(parent))
+        throw new JudgeRunError(`the JUnit file '${junitFile}' is reached through a symbolic link out of the judge tree: give a path inside the repository that no link leads out of.`);
+    await external_node_fs_namespaceObject.promises.rm(inTree, { recursive: true, force: true });
+    await external_node_fs_namespaceObject.promises.symlink(report, inTree);
+    return { ...run, junitFile: report };
+}
+/** `rel` under `dir`; a path that leaves it is refused (the option's check says so first: junitFileProblem). */
+function inside(dir, rel) {
+    const abs = external_node_path_default().resolve(dir, rel);
+    const back = external_node_path_default().relative(dir, abs);
+    if (back === '' || back.startsWith('..') || external_node_path_default().isAbsolute(back))
+        throw new JudgeRunError(`the JUnit file '${rel}' is not inside ${dir}: give a path inside the repository.`);
+    return abs;
+}
+
+;// CONCATENATED MODULE: ./src/judge/treePaths.ts
+/** What the judge tree (judgeTree.ts) reads from git's output, and whether a symlink leaves the tree. Pure. */
+
+/** The paths `git diff-index -z --no-renames` (raw output) shows as symlinks on the new side (mode 120000), added or changed. */
+function changedLinks(raw) {
+    const fields = raw.split('\0');
+    const links = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+        const meta = fields[i];
+        const file = fields[i + 1];
+        // ":<old mode> <new mode> <old id> <new id> <status>"
+        const newMode = meta.startsWith(':') ? meta.slice(1).split(' ')[1] : undefined;
+        if (newMode === '120000')
+            links.push(file);
+    }
+    return links;
+}
+/**
+ * Whether a symlink at `link` (relative to the tree's top) whose target is `target` points outside
+ * the tree, read by its text (an absolute target always does; `..` steps are counted from the link's
+ * directory).
+ */
+function leavesTree(link, target) {
+    if (external_node_path_default().posix.isAbsolute(target) || external_node_path_default().win32.isAbsolute(target))
+        return true;
+    const resolved = external_node_path_default().posix.normalize(external_node_path_default().posix.join(external_node_path_default().posix.dirname(link), target));
+    return resolved === '..' || resolved.startsWith('../');
+}
+/** Which of `paths` the base holds: a file listed by `git ls-tree -r -z --name-only`, or a directory above one. */
+function presentAt(lsTree, paths) {
+    const files = lsTree.split('\0').filter((f) => f !== '');
+    const held = new Set(files);
+    const dirs = new Set();
+    for (const f of files)
+        for (let d = external_node_path_default().posix.dirname(f); d !== '.'; d = external_node_path_default().posix.dirname(d))
+            dirs.add(d);
+    return paths.filter((p) => held.has(trimSlashes(p)) || dirs.has(trimSlashes(p)));
+}
+const trimSlashes = (p) => p.replace(/^\/+|\/+$/g, '');
+
+;// CONCATENATED MODULE: ./src/judge/judgeTree.ts
+/**
+ * The judge tree (issue 42): a fresh detached worktree at the cycle's base commit holding the agent's
+ * work, with the maintainer's paths taken from the base (`restore`) and new test infrastructure
+ * removed (`drop`), made after the agent's turn ended, in a temporary directory of the state
+ * directory's (outside the repository's working tree), beside an empty report directory for the
+ * runner's machine-readable report. Nothing is done in the agent's repository but reads and the
+ * worktree's registration: its index, working tree, HEAD and refs stay as they are.
+ *
+ * The work is taken as a tree, not as a patch: the agent's working tree (its branch tip, the
+ * uncommitted and the untracked changes, ignored files left out) is written into a temporary index
+ * (`git add --all` with GIT_INDEX_FILE: the repository's own index and its skip-worktree flags are
+ * never read) and checked out into the worktree with `git read-tree -u`: binary files, renames, mode
+ * changes, deletions and symlinks come as they are, and nothing can fail to apply. A symlink the work
+ * adds or changes that points outside the tree is removed (`leavingLinks`), so that nothing outside
+ * (a conftest.py in a directory the agent linked in) is read as part of the tree.
+ */
+
+
+
+
+/**
+ * The scratch directory of a state directory's judge trees: in its runtime directory, which is never
+ * published with the state (src/persist/stateDirectory.ts) and is one run's at a time (its lock).
+ */
+const judgeScratch = (stateDir) => external_node_path_default().join(stateDir, RUNTIME_DIR, 'judge');
+class JudgeTreeError extends Error {
+}
+/** The judge trees this process has open, by their temporary directory: never a leftover. */
+const judgeTree_open = new Set();
+/** The name of a judge tree's temporary directory starts with this process's pid. */
+const entryPrefix = () => `${process.pid}-`;
+/** Opens a judge tree; leftovers of a killed run in `scratch` are removed first. */
+async function openJudgeTree(req) {
+    const env = { ...req.env, GIT_LITERAL_PATHSPECS: '1' };
+    const run = async (cwd, args, extra = {}) => {
+        const r = await req.git(cwd, { ...env, ...extra }, args);
+        if (r.code !== 0)
+            throw new JudgeTreeError(`agent-loop could not make the judge tree: git ${args.join(' ')} failed (exit ${r.code}) in ${cwd}: ${(r.stderr || r.stdout).trim()}`);
+        return r.stdout;
+    };
+    await clearJudgeTrees(req);
+    await external_node_fs_namespaceObject.promises.mkdir(req.scratch, { recursive: true });
+    const entry = await external_node_fs_namespaceObject.promises.mkdtemp(external_node_path_default().join(req.scratch, entryPrefix()));
+    judgeTree_open.add(entry);
+    const dir = external_node_path_default().join(entry, 'tree');
+    const reportDir = external_node_path_default().join(entry, 'report');
+    let added = false;
+    const close = async () => {
+        if (added)
+            await req.git(req.repo, env, ['worktree', 'remove', '--force', '--force', dir]);
+        await external_node_fs_namespaceObject.promises.rm(entry, { recursive: true, force: true });
+        await req.git(req.repo, env, ['worktree', 'prune']);
+        judgeTree_open.delete(entry);
+    };
+    try {
+        await external_node_fs_namespaceObject.promises.mkdir(reportDir);
+        const tree = await workTree(run, req, external_node_path_default().join(entry, 'index'));
+        await run(req.repo, ['worktree', 'add', '--detach', '--no-checkout', '--quiet', dir, req.base]);
+        added = true;
+        await run(dir, ['read-tree', '--reset', '-u', tree]);
+        const removedLinks = await linksLeaving(dir, 
+        // Plumbing: never coloured, never renames, whatever the person's diff settings.
+        await run(dir, ['diff-index', '--cached', '-z', '--no-renames', req.base]));
+        const pathsFile = external_node_path_default().join(entry, 'paths');
+        const remove = async (paths) => {
+            if (paths.length === 0)
+                return;
+            await external_node_fs_namespaceObject.promises.writeFile(pathsFile, paths.map((p) => `${p}\0`).join(''));
+            await run(dir, [
+                'rm',
+                '-r',
+                '-f',
+                '-q',
+                '--ignore-unmatch',
+                '--pathspec-from-file',
+                pathsFile,
+                '--pathspec-file-nul',
+            ]);
+        };
+        await remove([...removedLinks, ...req.restore, ...req.drop]);
+        const atBase = presentAt(await run(dir, ['ls-tree', '-r', '-z', '--name-only', req.base]), req.restore);
+        const restored = atBase.filter((p) => !req.drop.includes(p));
+        if (restored.length > 0) {
+            await external_node_fs_namespaceObject.promises.writeFile(pathsFile, restored.map((p) => `${p}\0`).join(''));
+            await run(dir, ['checkout', req.base, '--pathspec-from-file', pathsFile, '--pathspec-file-nul']);
+        }
+        return { dir, reportDir, removedLinks, close };
+    }
+    catch (error) {
+        await close().catch(() => undefined);
+        throw error;
+    }
+}
+/** The symlinks the work added or changed (`raw`: git diff --raw against the base) that point outside the tree. */
+async function linksLeaving(dir, raw) {
+    const leaving = [];
+    for (const link of changedLinks(raw)) {
+        const target = await external_node_fs_namespaceObject.promises.readlink(external_node_path_default().join(dir, link)).catch(() => undefined);
+        if (target !== undefined && leavesTree(link, target))
+            leaving.push(link);
+    }
+    return leaving;
+}
+/**
+ * The tree object of the work, written into the repository's object store (nothing else of it
+ * changes): a commit's own, or HEAD's with the working tree added through a temporary index.
+ */
+async function workTree(run, req, indexFile) {
+    if (req.work !== 'working-tree')
+        return (await run(req.repo, ['rev-parse', '--verify', `${req.work.commit}^{tree}`])).trim();
+    const index = { GIT_INDEX_FILE: indexFile };
+    await run(req.repo, ['read-tree', 'HEAD'], index);
+    await run(req.repo, ['add', '--all', '--', '.'], index);
+    const tree = (await run(req.repo, ['write-tree'], index)).trim();
+    await external_node_fs_namespaceObject.promises.rm(indexFile, { force: true });
+    return tree;
+}
+/**
+ * Removes the judge trees a killed run left in `scratch` (their worktrees, git's records of them
+ * and their files); the ones this process has open stay. `scratch` is one run's at a time (the
+ * state directory's lock), so any other entry is a leftover.
+ */
+async function clearJudgeTrees(req) {
+    const names = await external_node_fs_namespaceObject.promises.readdir(req.scratch).catch(() => []);
+    const left = names.map((name) => external_node_path_default().join(req.scratch, name)).filter((entry) => !judgeTree_open.has(entry));
+    for (const entry of left) {
+        const tree = external_node_path_default().join(entry, 'tree');
+        if ((await external_node_fs_namespaceObject.promises.lstat(tree).catch(() => undefined))?.isDirectory())
+            await req.git(req.repo, req.env, ['worktree', 'remove', '--force', '--force', tree]);
+        await external_node_fs_namespaceObject.promises.rm(entry, { recursive: true, force: true });
+    }
+    if (left.length > 0)
+        await req.git(req.repo, req.env, ['worktree', 'prune']);
+    return left;
+}
+/** The judge trees of `repo`, made in `scratch` with `git` (execGit) and `env`. */
+function judgeTrees(bound) {
+    return {
+        open: (request) => openJudgeTree({ ...bound, ...request }),
+        clear: () => clearJudgeTrees(bound),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/failure/retryCall.ts
 /**
  * The executor of the outside calls' rows (OUTSIDE_CALL_POLICIES in policy.ts): an operation
@@ -43482,6 +43824,9 @@ function cannotStart(io, command, problems, redact) {
 
 
 
+
+
+
 /** The messages of the problems a run can be refused with (each says what to do). */
 const REFUSED = {
     actionSource: (given, title, beads) => `${given}: ${title} runs inside the GitHub Action; locally use ${beads}.`,
@@ -43612,6 +43957,11 @@ async function prepareRun(options, io) {
             }),
         store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact, terms: io.terms ?? 'cli' }),
         runTests: testRunner(options, io, { testCommand, agentEnv, git, registry, logger, redact }),
+        ...(git
+            ? {
+                judgeTrees: judgeTrees({ git: execGit, env: io.env, repo: git.topLevel, scratch: judgeScratch(io.stateDir) }),
+            }
+            : {}),
     };
     return { ok: true, run: { deps, logger, session, redact } };
 }
@@ -43655,22 +44005,27 @@ function sliceSettings(options, io, found) {
 /** Runs the test command for the engine: in the agent's environment, its processes tracked, what it writes never committed. */
 function testRunner(options, io, run) {
     const { git, registry, logger } = run;
-    return async (command, signal, purpose) => {
+    return async (command, signal, purpose, place) => {
         const pids = [];
         // What the test command writes into the work tree (a JUnit report, caches) is never committed.
-        const before = git ? new Set(await git.untracked()) : undefined;
-        try {
-            return await runTestCommand(command, {
+        // A judge tree is not the work tree: it is removed after the run.
+        const before = git && !place ? new Set(await git.untracked()) : undefined;
+        // The report is read only for the test command itself, in the implement workflow (TDD reads its own).
+        const junitFile = options.junitFile && command === run.testCommand && purpose ? options.junitFile : undefined;
+        const where = place
+            ? await judgeRun(place, run.agentEnv, junitFile)
+            : {
                 cwd: io.cwd,
                 env: run.agentEnv,
+                ...(junitFile ? { junitFile: external_node_path_default().resolve(io.cwd, junitFile) } : {}),
+            };
+        try {
+            return await runTestCommand(command, {
+                ...where,
                 timeoutMs: options.agentTimeoutMinutes * 60_000,
                 signal,
                 mask: run.redact,
                 ...(purpose ? { purpose } : {}),
-                // The report is read only for the test command itself, in the implement workflow (TDD reads its own).
-                ...(options.junitFile && command === run.testCommand && purpose
-                    ? { junitFile: external_node_path_default().resolve(io.cwd, options.junitFile) }
-                    : {}),
                 onLine: cappedEcho(logger, 'tests', undefined),
                 onSpawn: (pid) => {
                     pids.push(pid);

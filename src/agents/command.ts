@@ -94,6 +94,7 @@ export class CommandAgent implements Agent {
       stdinFile: request.promptFile,
       timeoutMs: request.timeoutMs,
       killGraceMs: this.killGraceMs,
+      endEscaped: true,
       ...(this.tailBytes !== undefined ? { tailBytes: this.tailBytes } : {}),
       onLine,
       ...(request.signal ? { signal: request.signal } : {}),

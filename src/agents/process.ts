@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
@@ -10,6 +11,7 @@ export interface LineCut {
 import type { SecretRedactor } from '../secrets/redact.js';
 import { createOutputMasker } from '../secrets/outputMasker.js';
 import { createOutputSink, type OutputSink } from './processOutput.js';
+import { PIPE_DRAIN_MS, PROCESS_MARK_VARIABLE, endGroup, endMarked, killGroup } from './processGroup.js';
 
 export interface ProcessRequest {
   command: string;
@@ -36,6 +38,12 @@ export interface ProcessRequest {
   maxLineBytes?: number;
   /** Each line as it comes (long lines arrive in pieces). Errors thrown here are ignored. */
   onLine?: (line: string, stream: 'stdout' | 'stderr', cut?: LineCut) => void;
+  /**
+   * Issue 42: also end, when the group is gone, every process that left it (`setsid`, `setpgid`)
+   * but still carries the run's mark (PROCESS_MARK_VARIABLE, set in the child's environment, which
+   * its descendants inherit unless they drop it). For the agents: nothing they start may outlive the turn.
+   */
+  endEscaped?: boolean;
   /** Aborting ends the whole process group, like a timeout. */
   signal?: AbortSignal;
   /** Told the pid of the process group's leader once it is spawned (the run records it). */
@@ -65,19 +73,6 @@ export const DEFAULT_KILL_GRACE_MS = 5000;
 export const DEFAULT_TAIL_BYTES = 64 * 1024;
 /** The longest delay Node's timers hold (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-/** After SIGKILL, how long to wait for the pipes to close before giving up on them. */
-const PIPE_DRAIN_MS = 1000;
-
-/** Send `sig` to the process group led by `pid`; false when the group is gone. */
-function killGroup(pid: number, sig: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pid, sig);
-    return true;
-  } catch {
-    // ESRCH: nothing left in the group. EPERM cannot happen for our own children.
-    return false;
-  }
-}
 
 /** `file` opened read-only when it holds exactly `text` (compared byte for byte, read at offset 0); undefined otherwise. */
 function openHolding(file: string, text: string): number | undefined {
@@ -137,7 +132,7 @@ function createTimers(): Timers {
 }
 
 /** Spawn the child as the leader of its own process group; a synchronous spawn failure is described. */
-function spawnChild(req: ProcessRequest): { child: ChildProcess } | { spawnError: string } {
+function spawnChild(req: ProcessRequest, mark: string | undefined): { child: ChildProcess } | { spawnError: string } {
   const file = req.shell ? '/bin/sh' : req.command;
   const argv = req.shell ? ['-c', req.command, 'sh', ...(req.args ?? [])] : (req.args ?? []);
   const stdinFd =
@@ -145,7 +140,8 @@ function spawnChild(req: ProcessRequest): { child: ChildProcess } | { spawnError
   try {
     const child = spawn(file, argv, {
       cwd: req.cwd,
-      env: req.env ?? process.env,
+      env:
+        mark === undefined ? (req.env ?? process.env) : { ...(req.env ?? process.env), [PROCESS_MARK_VARIABLE]: mark },
       detached: true,
       stdio: [stdinFd ?? (req.stdin === undefined ? 'ignore' : 'pipe'), 'pipe', 'pipe'],
       windowsHide: true,
@@ -269,6 +265,7 @@ function superviseChild(
   req: ProcessRequest,
   elapsed: () => number,
   resolve: (result: ProcessResult) => void,
+  mark: string | undefined,
 ): void {
   const killGraceMs = req.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   const timers = createTimers();
@@ -293,7 +290,12 @@ function superviseChild(
     timers.clear();
     req.signal?.removeEventListener('abort', onAbort);
     output.flush();
-    resolve(resultOf(state, output, elapsed(), spawnError));
+    const settle = () => resolve(resultOf(state, output, elapsed(), spawnError));
+    if (child.pid === undefined) settle();
+    else
+      void endGroup(child.pid, killGraceMs)
+        .then(() => (mark === undefined ? undefined : endMarked(mark)))
+        .then(settle);
   };
   const terminate = (): void => terminateGroup(child, state, timers, killGraceMs, finish);
   function onAbort(): void {
@@ -325,11 +327,12 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     return Promise.resolve({ ...EMPTY_RESULT, aborted: true, durationMs: elapsed() });
   }
   return new Promise<ProcessResult>((resolve) => {
-    const spawned = spawnChild(req);
+    const mark = req.endEscaped ? randomBytes(12).toString('hex') : undefined;
+    const spawned = spawnChild(req, mark);
     if ('spawnError' in spawned) {
       resolve({ ...EMPTY_RESULT, durationMs: elapsed(), spawnError: spawned.spawnError });
       return;
     }
-    superviseChild(spawned.child, req, elapsed, resolve);
+    superviseChild(spawned.child, req, elapsed, resolve, mark);
   });
 }

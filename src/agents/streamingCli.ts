@@ -57,6 +57,7 @@ export async function runStreamingCli(input: {
       timeoutMs: request.timeoutMs,
       signal: request.signal,
       killGraceMs: input.killGraceMs,
+      endEscaped: true,
       maxLineBytes: MAX_LINE_BYTES,
       onSpawn: request.onSpawn,
       mask: request.mask,

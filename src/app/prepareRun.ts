@@ -28,6 +28,9 @@ import { type Redactor, type SecretRedactor, createRedactor } from '../secrets/r
 import { MiB, inputProblem, readInput } from '../util/readInput.js';
 import { readPromptDir } from '../util/promptDir.js';
 import { workflowFor } from '../workflows/index.js';
+import { judgeRun } from '../judge/judgeRun.js';
+import { judgeScratch, judgeTrees } from '../judge/judgeTree.js';
+import { execGit } from '../git/exec.js';
 import { discordNotifier } from './discordNotify.js';
 import { waveJobCounts } from './parallelJob.js';
 import { type StartProblem, problem } from './problems.js';
@@ -177,6 +180,11 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
         }),
     store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact, terms: io.terms ?? 'cli' }),
     runTests: testRunner(options, io, { testCommand, agentEnv, git, registry, logger, redact }),
+    ...(git
+      ? {
+          judgeTrees: judgeTrees({ git: execGit, env: io.env, repo: git.topLevel, scratch: judgeScratch(io.stateDir) }),
+        }
+      : {}),
   };
   return { ok: true, run: { deps, logger, session, redact } };
 }
@@ -237,22 +245,27 @@ function testRunner(
   },
 ): SliceDeps['runTests'] {
   const { git, registry, logger } = run;
-  return async (command, signal, purpose) => {
+  return async (command, signal, purpose, place) => {
     const pids: number[] = [];
     // What the test command writes into the work tree (a JUnit report, caches) is never committed.
-    const before = git ? new Set(await git.untracked()) : undefined;
+    // A judge tree is not the work tree: it is removed after the run.
+    const before = git && !place ? new Set(await git.untracked()) : undefined;
+    // The report is read only for the test command itself, in the implement workflow (TDD reads its own).
+    const junitFile = options.junitFile && command === run.testCommand && purpose ? options.junitFile : undefined;
+    const where = place
+      ? await judgeRun(place, run.agentEnv, junitFile)
+      : {
+          cwd: io.cwd,
+          env: run.agentEnv,
+          ...(junitFile ? { junitFile: path.resolve(io.cwd, junitFile) } : {}),
+        };
     try {
       return await runTestCommand(command, {
-        cwd: io.cwd,
-        env: run.agentEnv,
+        ...where,
         timeoutMs: options.agentTimeoutMinutes * 60_000,
         signal,
         mask: run.redact,
         ...(purpose ? { purpose } : {}),
-        // The report is read only for the test command itself, in the implement workflow (TDD reads its own).
-        ...(options.junitFile && command === run.testCommand && purpose
-          ? { junitFile: path.resolve(io.cwd, options.junitFile) }
-          : {}),
         onLine: cappedEcho(logger, 'tests', undefined),
         onSpawn: (pid) => {
           pids.push(pid);

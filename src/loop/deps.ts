@@ -7,6 +7,8 @@ import type { IssueEffectFailure } from '../core/events.js';
 import type { Agent } from '../agents/types.js';
 import type { CheckpointStore, TddStage } from '../checkpoint/types.js';
 import type { Git } from '../git/git.js';
+import type { TestPlace } from '../judge/judgeRun.js';
+import type { JudgeTrees } from '../judge/judgeTree.js';
 import type { IssueSource } from '../issues/types.js';
 import type { HaltDiagnostic } from '../report/diagnostic.js';
 import type { Logger } from '../report/logger.js';
@@ -96,7 +98,16 @@ export interface SliceDeps {
   git?: Git;
   /** Pushes finished cycles and opens their pull requests (onSuccess pull-request), or pushes them onto the base (merge). */
   publisher?: CyclePublisher;
-  runTests: (command: string, signal?: AbortSignal, purpose?: TestPurpose) => Promise<TestOutcome>;
+  /**
+   * Runs a test command: in the repository, or with `place` in a judge tree (src/judge/judgeTree.ts),
+   * its report written to the tree's report directory (src/judge/judgeRun.ts).
+   */
+  runTests: (command: string, signal?: AbortSignal, purpose?: TestPurpose, place?: TestPlace) => Promise<TestOutcome>;
+  /**
+   * Issue 42: the judge trees of the repository (src/judge/judgeTree.ts), where git is; the leftovers
+   * of a killed run are cleared as the slice prepares the repository. Not yet used by a verdict.
+   */
+  judgeTrees?: JudgeTrees;
   logger: Logger;
   clock: Clock;
   /**

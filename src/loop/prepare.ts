@@ -30,6 +30,14 @@ export async function prepareRepository(
   const inTree = workTreePath(git.topLevel, deps.stateDir);
   if (inTree) await git.exclude(inTree);
   await git.exclude(TEMP_FILE_PATTERN);
+  // Issue 42: the judge trees a killed run left (a worktree each, registered in the repository).
+  const leftovers = (await deps.judgeTrees?.clear()) ?? [];
+  if (leftovers.length > 0)
+    deps.logger.info(
+      'judge.leftovers',
+      `Removed ${leftovers.length} judge tree(s) an earlier run left when it was killed: ${leftovers.join(', ')}.`,
+      { paths: leftovers },
+    );
   if (!state.baseBranch) {
     const current = await git.currentRef();
     if (current.startsWith('agent-loop/')) {

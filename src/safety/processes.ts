@@ -8,12 +8,15 @@
  * from /proc once) and the monotonic clock: nothing is read from /proc while an agent starts, and a
  * step of the wall clock changes nothing.
  */
-import { promises as fs, lstatSync, readFileSync, readdirSync } from 'node:fs';
+import { promises as fs, lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Agent } from '../agents/types.js';
 import { rewriteInPlaceSync } from '../util/atomicWrite.js';
+import { liveGroupMembers, readProcStat } from '../util/procStat.js';
 import { readInput } from '../util/readInput.js';
+
+export { liveGroupMembers, readProcStat };
 
 export interface ProcessRecord {
   pid: number;
@@ -67,25 +70,6 @@ function readRecordFile(file: string): string {
   return readInput(file, 4 * SLOT_BYTES);
 }
 
-interface ProcStat {
-  state: string;
-  pgrp: number;
-  startTime: string;
-}
-
-/** /proc/<pid>/stat's state, process group and start time; undefined when there is no such process. */
-export function readProcStat(pid: number, procRoot = '/proc'): ProcStat | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path.join(procRoot, String(pid), 'stat'), 'utf8');
-  } catch {
-    return undefined;
-  }
-  // "pid (comm) state ppid pgrp …": comm may hold spaces and parentheses, so split after the last ')'.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { state: fields[0] ?? '?', pgrp: Number(fields[2]), startTime: fields[19] ?? '' };
-}
-
 /** /proc's clock ticks per second (USER_HZ: 100 on every architecture Linux runs agents on). */
 const TICKS_PER_SECOND = 100;
 /** How much earlier than the record a member may have started: the fork comes just before it, and node's clock origin a little after this process's start. */
@@ -112,25 +96,6 @@ export function bootTicks(
   if (start === undefined || !/^\d+$/.test(start)) return undefined;
   const origin = BigInt(start);
   return () => origin + BigInt(Math.floor((sinceStartMs() * TICKS_PER_SECOND) / 1000));
-}
-
-/** Live (not zombie) members of process group `pgid` started no earlier than `since` (clock ticks). */
-export function liveGroupMembers(pgid: number, since: string, procRoot = '/proc'): number[] {
-  let names: string[];
-  try {
-    names = readdirSync(procRoot);
-  } catch {
-    return [];
-  }
-  const members: number[] = [];
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
-    const stat = readProcStat(Number(name), procRoot);
-    if (!stat || stat.pgrp !== pgid || stat.state === 'Z' || stat.state === 'X') continue;
-    if (since !== '' && stat.startTime !== '' && BigInt(stat.startTime) < BigInt(since)) continue;
-    members.push(Number(name));
-  }
-  return members;
 }
 
 export class ProcessRegistry {

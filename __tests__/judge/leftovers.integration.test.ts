@@ -1,0 +1,59 @@
+/**
+ * Issue 42: a judge tree a killed run left (a worktree registered in the repository, in the state
+ * directory's run/judge/) is removed as the next slice prepares the repository, and said once.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { existsSync, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
+import { execGit } from '../../src/git/exec.js';
+import { openGit } from '../../src/git/git.js';
+import { judgeScratch, judgeTrees } from '../../src/judge/judgeTree.js';
+import { runSlice } from '../../src/loop/slice.js';
+import { createLogger } from '../../src/report/logger.js';
+import { createRedactor } from '../../src/secrets/redact.js';
+import { implementWorkflow } from '../../src/workflows/index.js';
+import { GIT_ENV, gitIn, useCommittedRepo } from '../git/repo.js';
+import { ManualClock, MemorySource, ScriptedAgent, sliceSettings } from '../../fakes/index.js';
+
+let repo = '';
+let stateDir = '';
+const git = gitIn(() => repo);
+useCommittedRepo('agent-loop-leftover', 'base', (r, s) => {
+  repo = r;
+  stateDir = s;
+});
+
+describe('a killed run’s judge tree (issue 42)', () => {
+  it('is removed as the next slice prepares the repository: the worktree, git’s record of it and its directory', async () => {
+    const left = path.join(judgeScratch(stateDir), '999999-killed', 'tree');
+    await fs.mkdir(path.dirname(left), { recursive: true });
+    git('worktree', 'add', '-q', '--detach', left, 'HEAD');
+    expect(git('worktree', 'list', '--porcelain')).toContain(left);
+
+    const clock = new ManualClock();
+    const lines: string[] = [];
+    const logger = createLogger({ json: true, write: (line) => lines.push(line), clock, redact: createRedactor([]) });
+    await runSlice({
+      settings: sliceSettings({ testCommand: 'the suite' }),
+      workflow: implementWorkflow,
+      ...{ cwd: repo, stateDir, clock, logger },
+      source: MemorySource.of(),
+      agent: new ScriptedAgent([]),
+      store: new FileCheckpointStore(stateDir, { clock }),
+      git: await openGit(repo, GIT_ENV),
+      runTests: () => Promise.reject(new Error('no test run expected')),
+      judgeTrees: judgeTrees({ git: execGit, env: GIT_ENV, repo, scratch: judgeScratch(stateDir) }),
+    });
+
+    expect(git('worktree', 'list', '--porcelain')).not.toContain(left);
+    expect(existsSync(path.dirname(left))).toBe(false);
+    const said = lines
+      .map((l) => JSON.parse(l) as { event: string; message: string })
+      .filter((e) => e.event === 'judge.leftovers');
+    expect(said).toHaveLength(1);
+    expect(said[0]?.message).toBe(
+      `Removed 1 judge tree(s) an earlier run left when it was killed: ${path.dirname(left)}.`,
+    );
+  });
+});

@@ -1,0 +1,200 @@
+/**
+ * The judge tree (issue 42): a fresh detached worktree at the cycle's base commit holding the agent's
+ * work, with the maintainer's paths taken from the base (`restore`) and new test infrastructure
+ * removed (`drop`), made after the agent's turn ended, in a temporary directory of the state
+ * directory's (outside the repository's working tree), beside an empty report directory for the
+ * runner's machine-readable report. Nothing is done in the agent's repository but reads and the
+ * worktree's registration: its index, working tree, HEAD and refs stay as they are.
+ *
+ * The work is taken as a tree, not as a patch: the agent's working tree (its branch tip, the
+ * uncommitted and the untracked changes, ignored files left out) is written into a temporary index
+ * (`git add --all` with GIT_INDEX_FILE: the repository's own index and its skip-worktree flags are
+ * never read) and checked out into the worktree with `git read-tree -u`: binary files, renames, mode
+ * changes, deletions and symlinks come as they are, and nothing can fail to apply. A symlink the work
+ * adds or changes that points outside the tree is removed (`leavingLinks`), so that nothing outside
+ * (a conftest.py in a directory the agent linked in) is read as part of the tree.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { GitResult } from '../git/exec.js';
+import { RUNTIME_DIR } from '../safety/processes.js';
+import { changedLinks, leavesTree, presentAt } from './treePaths.js';
+
+/** One git call through the one runner (src/git/exec.ts's execGit). */
+export type GitIn = (cwd: string, env: NodeJS.ProcessEnv, args: readonly string[]) => Promise<GitResult>;
+
+export interface JudgeTreeRequest {
+  /** The one git runner: execGit. */
+  git: GitIn;
+  env: NodeJS.ProcessEnv;
+  /** The top level of the agent's repository. */
+  repo: string;
+  /** The cycle's base commit. */
+  base: string;
+  /**
+   * The agent's work: `working-tree` is the repository's HEAD (the cycle branch's tip) with the
+   * working tree's uncommitted and untracked changes as the agent left them; `{ commit }` is that
+   * commit's tree alone.
+   */
+  work: 'working-tree' | { commit: string };
+  /** Paths (relative to the top level) taken as they are at the base: removed when the base has none. */
+  restore: readonly string[];
+  /** Paths removed from the tree. */
+  drop: readonly string[];
+  /** A directory outside the repository's working tree (the state directory's), used by one run at a time. */
+  scratch: string;
+}
+
+export interface JudgeTree {
+  /** The worktree: the base with the work, restored and dropped. */
+  dir: string;
+  /** An empty directory outside the tree, for the runner's report. */
+  reportDir: string;
+  /** The symlinks of the work that pointed outside the tree and were removed (relative paths). */
+  removedLinks: string[];
+  /** Removes the worktree (and git's record of it) and the temporary directories. */
+  close(): Promise<void>;
+}
+
+/**
+ * The scratch directory of a state directory's judge trees: in its runtime directory, which is never
+ * published with the state (src/persist/stateDirectory.ts) and is one run's at a time (its lock).
+ */
+export const judgeScratch = (stateDir: string) => path.join(stateDir, RUNTIME_DIR, 'judge');
+
+export class JudgeTreeError extends Error {}
+
+/** The judge trees this process has open, by their temporary directory: never a leftover. */
+const open = new Set<string>();
+
+/** The name of a judge tree's temporary directory starts with this process's pid. */
+const entryPrefix = () => `${process.pid}-`;
+
+/** Opens a judge tree; leftovers of a killed run in `scratch` are removed first. */
+export async function openJudgeTree(req: JudgeTreeRequest): Promise<JudgeTree> {
+  const env = { ...req.env, GIT_LITERAL_PATHSPECS: '1' };
+  const run = async (cwd: string, args: string[], extra: NodeJS.ProcessEnv = {}): Promise<string> => {
+    const r = await req.git(cwd, { ...env, ...extra }, args);
+    if (r.code !== 0)
+      throw new JudgeTreeError(
+        `agent-loop could not make the judge tree: git ${args.join(' ')} failed (exit ${r.code}) in ${cwd}: ${(r.stderr || r.stdout).trim()}`,
+      );
+    return r.stdout;
+  };
+  await clearJudgeTrees(req);
+  await fs.mkdir(req.scratch, { recursive: true });
+  const entry = await fs.mkdtemp(path.join(req.scratch, entryPrefix()));
+  open.add(entry);
+  const dir = path.join(entry, 'tree');
+  const reportDir = path.join(entry, 'report');
+  let added = false;
+  const close = async () => {
+    if (added) await req.git(req.repo, env, ['worktree', 'remove', '--force', '--force', dir]);
+    await fs.rm(entry, { recursive: true, force: true });
+    await req.git(req.repo, env, ['worktree', 'prune']);
+    open.delete(entry);
+  };
+  try {
+    await fs.mkdir(reportDir);
+    const tree = await workTree(run, req, path.join(entry, 'index'));
+    await run(req.repo, ['worktree', 'add', '--detach', '--no-checkout', '--quiet', dir, req.base]);
+    added = true;
+    await run(dir, ['read-tree', '--reset', '-u', tree]);
+    const removedLinks = await linksLeaving(
+      dir,
+      // Plumbing: never coloured, never renames, whatever the person's diff settings.
+      await run(dir, ['diff-index', '--cached', '-z', '--no-renames', req.base]),
+    );
+    const pathsFile = path.join(entry, 'paths');
+    const remove = async (paths: readonly string[]) => {
+      if (paths.length === 0) return;
+      await fs.writeFile(pathsFile, paths.map((p) => `${p}\0`).join(''));
+      await run(dir, [
+        'rm',
+        '-r',
+        '-f',
+        '-q',
+        '--ignore-unmatch',
+        '--pathspec-from-file',
+        pathsFile,
+        '--pathspec-file-nul',
+      ]);
+    };
+    await remove([...removedLinks, ...req.restore, ...req.drop]);
+    const atBase = presentAt(await run(dir, ['ls-tree', '-r', '-z', '--name-only', req.base]), req.restore);
+    const restored = atBase.filter((p) => !req.drop.includes(p));
+    if (restored.length > 0) {
+      await fs.writeFile(pathsFile, restored.map((p) => `${p}\0`).join(''));
+      await run(dir, ['checkout', req.base, '--pathspec-from-file', pathsFile, '--pathspec-file-nul']);
+    }
+    return { dir, reportDir, removedLinks, close };
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The symlinks the work added or changed (`raw`: git diff --raw against the base) that point outside the tree. */
+async function linksLeaving(dir: string, raw: string): Promise<string[]> {
+  const leaving: string[] = [];
+  for (const link of changedLinks(raw)) {
+    const target = await fs.readlink(path.join(dir, link)).catch(() => undefined);
+    if (target !== undefined && leavesTree(link, target)) leaving.push(link);
+  }
+  return leaving;
+}
+
+/**
+ * The tree object of the work, written into the repository's object store (nothing else of it
+ * changes): a commit's own, or HEAD's with the working tree added through a temporary index.
+ */
+async function workTree(
+  run: (cwd: string, args: string[], extra?: NodeJS.ProcessEnv) => Promise<string>,
+  req: JudgeTreeRequest,
+  indexFile: string,
+): Promise<string> {
+  if (req.work !== 'working-tree')
+    return (await run(req.repo, ['rev-parse', '--verify', `${req.work.commit}^{tree}`])).trim();
+  const index = { GIT_INDEX_FILE: indexFile };
+  await run(req.repo, ['read-tree', 'HEAD'], index);
+  await run(req.repo, ['add', '--all', '--', '.'], index);
+  const tree = (await run(req.repo, ['write-tree'], index)).trim();
+  await fs.rm(indexFile, { force: true });
+  return tree;
+}
+
+/**
+ * Removes the judge trees a killed run left in `scratch` (their worktrees, git's records of them
+ * and their files); the ones this process has open stay. `scratch` is one run's at a time (the
+ * state directory's lock), so any other entry is a leftover.
+ */
+export async function clearJudgeTrees(
+  req: Omit<JudgeTreeRequest, 'base' | 'work' | 'restore' | 'drop'>,
+): Promise<string[]> {
+  const names = await fs.readdir(req.scratch).catch(() => [] as string[]);
+  const left = names.map((name) => path.join(req.scratch, name)).filter((entry) => !open.has(entry));
+  for (const entry of left) {
+    const tree = path.join(entry, 'tree');
+    if ((await fs.lstat(tree).catch(() => undefined))?.isDirectory())
+      await req.git(req.repo, req.env, ['worktree', 'remove', '--force', '--force', tree]);
+    await fs.rm(entry, { recursive: true, force: true });
+  }
+  if (left.length > 0) await req.git(req.repo, req.env, ['worktree', 'prune']);
+  return left;
+}
+
+/** The judge trees of one repository and state directory: what the engine is given (SliceDeps.judgeTrees). */
+export interface JudgeTrees {
+  /** openJudgeTree for this repository, in its scratch directory. */
+  open(request: Pick<JudgeTreeRequest, 'base' | 'work' | 'restore' | 'drop'>): Promise<JudgeTree>;
+  /** clearJudgeTrees: the leftovers of a killed run removed; the directories removed, if any. */
+  clear(): Promise<string[]>;
+}
+
+/** The judge trees of `repo`, made in `scratch` with `git` (execGit) and `env`. */
+export function judgeTrees(bound: Omit<JudgeTreeRequest, 'base' | 'work' | 'restore' | 'drop'>): JudgeTrees {
+  return {
+    open: (request) => openJudgeTree({ ...bound, ...request }),
+    clear: () => clearJudgeTrees(bound),
+  };
+}
