@@ -117,6 +117,12 @@ describe('testUnits', () => {
     expect(units[1]?.children.map((u) => u.name)).toEqual(['t $a › later']);
   });
 
+  it('does not take a member call, a declaration or a variable named like a test for one', () => {
+    const js =
+      "function test(name) { return name; }\nconst it = 1;\nif (/x/.test(s)) t.test('sub', () => {});\nfor (const it of [1]) {}\nit('real', () => {});\n";
+    expect(leafNames(testUnits(js, 'javascript'))).toEqual(['real']);
+  });
+
   it("reads Go's Test, Example and Fuzz functions by their braces (strings, runes and raw strings holding braces); not TestMain or helpers", () => {
     const main = `${goFile}\nfunc TestMain(m *testing.M) { os.Exit(m.Run()) }\n`;
     expect(testUnits(main, 'go').map((u) => u.name)).toEqual(['TestSum', 'TestSumBraces', 'ExampleSum']);

@@ -127,6 +127,7 @@ function jsTemplate(src: string, i: number, to: number): number {
   return to;
 }
 
+const DECLARES = new Set(['function', 'const', 'let', 'var', 'class', 'async', 'new', 'typeof', 'import', 'export']);
 const JS_GROUPS = new Set(['describe', 'suite', 'context', 'fdescribe', 'xdescribe', 'xcontext']);
 const JS_TESTS = new Set(['test', 'it', 'specify', 'fit', 'xit', 'xtest', 'xspecify']);
 
@@ -138,7 +139,9 @@ export function jsUnits(src: string, from: number, to: number, prefix: string): 
     const t = tokens[k] as Token;
     const prev = tokens[k - 1];
     if (t.kind !== 'id' || !(JS_GROUPS.has(t.text) || JS_TESTS.has(t.text))) continue;
-    if (prev && prev.kind === 'punct' && prev.text === '.') continue;
+    // A member (`t.test(`, `re.test(`) or a declaration (`function test(`) is not a test.
+    if (prev && ((prev.kind === 'punct' && prev.text === '.') || (prev.kind === 'id' && DECLARES.has(prev.text))))
+      continue;
     const unit = jsCall(src, tokens, k, prefix);
     if (!unit) continue;
     units.push(unit.unit);
