@@ -160,6 +160,11 @@ describe('additions: honest additions are accepted', () => {
     accepted(pytestFile, inClass, 'python', ['test_lri_clear', 'TestThresholdCounter::test_empty']);
   });
 
+  it('a new method at the end of a test class that ends the file', () => {
+    const cls = 'class TestA:\n    def test_a(self):\n        assert 1\n';
+    accepted(cls, `${cls}\n    def test_b(self):\n        assert 2\n`, 'python', ['TestA::test_b']);
+  });
+
   it('a new decorated test class', () => {
     accepted(
       pytestFile,
@@ -279,6 +284,21 @@ const pytestCheats: [string, string, RegExp][] = [
 
 describe('additions: the cheats are refused, each with its reason', () => {
   it.each(pytestCheats)('pytest: %s', (_, now, reason) => refused(pytestFile, now, 'python', reason));
+
+  it('a unit inserted inside a line (the code around it joined differently) is not an addition', () => {
+    refused('x = 1\n', 'x = \ndef test_a():\n    pass\n1\n', 'python', /code outside the tests/);
+    refused('const ab = 1;\n', "const a\ntest('t', () => {});\nb = 1;\n", 'javascript', /code outside the tests/);
+  });
+
+  it('reads a file of 2,000 tests with template literals at once (each ${…} was scanned to the end of the file)', () => {
+    const big = Array.from(
+      { length: 2000 },
+      (_, i) => `test('t${i}', () => expect(\`a \${${i}}\`).toBe('a ${i}'));`,
+    ).join('\n');
+    const started = Date.now();
+    expect(additions(big, `${big}\ntest('new', () => {});\n`, 'javascript')).toEqual({ ok: true, added: ['new'] });
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
 
   it('jest: an assertion rewritten; tape: a test renamed', () => {
     refused(

@@ -30,7 +30,8 @@ const REGEX_AFTER_WORD = new Set([
   'await',
 ]);
 
-function jsTokens(src: string, from: number, to: number): Token[] {
+/** The tokens of [from, to); with `oneGroup`, only up to the bracket that closes the first one (a template's `${…}`). */
+function jsTokens(src: string, from: number, to: number, oneGroup = false): Token[] {
   const tokens: Token[] = [];
   const stack: number[] = [];
   let i = from;
@@ -42,7 +43,7 @@ function jsTokens(src: string, from: number, to: number): Token[] {
     }
     tokens.push(t);
   };
-  while (i < to) {
+  while (i < to && !(oneGroup && tokens[0]?.close !== undefined)) {
     const c = src[i] as string;
     if (/\s/.test(c)) {
       i++;
@@ -118,7 +119,7 @@ function jsTemplate(src: string, i: number, to: number): number {
     if (c === '\\') i += 2;
     else if (c === '`') return i + 1;
     else if (c === '$' && src[i + 1] === '{') {
-      const inner = jsTokens(src, i + 1, to);
+      const inner = jsTokens(src, i + 1, to, true);
       const open = inner[0];
       const close = open?.close !== undefined ? inner[open.close] : undefined;
       i = close ? close.end : to;

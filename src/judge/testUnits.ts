@@ -186,16 +186,20 @@ function skeleton(
 function sameCode(base: string, now: string, language: TestLanguage): boolean {
   let at = 0;
   for (const [n, part] of now.split(CUT).entries()) {
-    if (n > 0) at = skipJunction(base, at, base.length, language);
+    if (n > 0) {
+      // A unit goes between two lines (or two tokens): the base breaks there, or the scope ends or begins.
+      if (at > 0 && at < base.length && !/\s/.test(base[at] as string)) return false;
+      at = skipJunction(base, at, base.length, language);
+    }
     if (!base.startsWith(part, at)) return false;
     at += part.length;
   }
   return at === base.length;
 }
 
-/** The text before a cut unit, without the blank lines (Python; any whitespace elsewhere) that led to it. */
+/** The text before a cut unit, without the line breaks and blank lines (Python; any whitespace elsewhere) that led to it. */
 const trimJunction = (s: string, language: TestLanguage) =>
-  language !== 'python' ? s.replace(/\s+$/, '') : /^\s*$/.test(s) ? '' : s.replace(/\n(?:[ \t]*\n)*[ \t]*$/, '\n');
+  language !== 'python' ? s.replace(/\s+$/, '') : /^\s*$/.test(s) ? '' : s.replace(/(?:\n[ \t]*)+$/, '');
 
 /** Past the blank lines (Python, from a line's start: the next code line's indentation is code) or the whitespace at `at`. */
 function skipJunction(text: string, at: number, end: number, language: TestLanguage): number {
