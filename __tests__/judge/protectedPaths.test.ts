@@ -336,7 +336,20 @@ describe('protect: honest work is no finding', () => {
     ]);
     expect(out.withoutAddedTests).toEqual({
       restore: [],
-      drop: ['new_test.go', 'src/render.test.tsx', 'tests/test_new.py'],
+      drop: ['new_test.go', 'src/render.test.tsx', 'tests/fixtures/new-case.json', 'tests/test_new.py'],
+    });
+  });
+
+  it('a new test module without tests (its import-time code still runs under pytest) is dropped from the tree without added tests', () => {
+    const out = protect(
+      [added('tests/test_zz_patch.py', 'import cacheutils\ncacheutils.LRU.__len__ = lambda s: 3\n')],
+      baseFiles,
+      rules,
+    );
+    expect(out).toMatchObject({
+      findings: [],
+      addedTests: [],
+      withoutAddedTests: { restore: [], drop: ['tests/test_zz_patch.py'] },
     });
   });
 

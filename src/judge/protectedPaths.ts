@@ -11,6 +11,7 @@ import { additions, languageOf, leafNames, testUnits } from './testUnits.js';
 import { globMatch } from './glob.js';
 import { infrastructure, isTestFile } from './infrastructure.js';
 
+/** One file of the agent's change (paths relative to the repository's root, with `/`, as git names them). */
 export interface ChangedFile {
   path: string;
   status: 'added' | 'modified' | 'deleted' | 'renamed';
@@ -23,7 +24,7 @@ export interface ChangedFile {
 }
 
 export interface ProtectionRules {
-  /** agent-loop's configuration file, as the run names it (`.agent-loop.yml`). */
+  /** agent-loop's configuration file, as the run names it, relative to the repository's root (`.agent-loop.yml`). */
   configFile: string;
   /** Globs the maintainer protects besides the conventional ones. */
   extra: string[];
@@ -120,12 +121,10 @@ function one(file: ChangedFile, atBase: Set<string>, rules: ProtectionRules, not
   }
   const language = languageOf(path);
   if (status === 'added') {
-    if (!language || file.now === undefined) return;
-    const names = leafNames(testUnits(file.now, language));
-    if (names.length > 0) {
-      out.addedTests.push({ path, names });
-      out.withoutAddedTests.drop.push(path);
-    }
+    // Without the added tests, a new test file goes whatever it holds: one with no test still runs its module's code.
+    out.withoutAddedTests.drop.push(path);
+    const names = language && file.now !== undefined ? leafNames(testUnits(file.now, language)) : [];
+    if (names.length > 0) out.addedTests.push({ path, names });
     return;
   }
   // An existing test file, changed: fine only when it gained whole new tests.
