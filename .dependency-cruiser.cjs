@@ -13,7 +13,9 @@ const BUNDLED =
   '(^|/)node_modules/(@actions/(artifact|cache|core|exec|github)|@octokit/plugin-(retry|throttling)|sax|yaml|zod)/';
 /**
  * The adapters and pure parts, top to bottom: each folder imports only folders after it (rule
- * adapter-order, one rule per folder, generated below). The checkpoint store, the verdicts and the
+ * adapter-order, one rule per folder, generated below). The judge (issue 42: which of the agent's
+ * changes are protected, and the judge tree they are judged on) stands above the verdicts it may read;
+ * the checkpoint store, the verdicts and the
  * reports (logger, diagnostics, Discord) use the state directory's files (persist); persist uses
  * the process records of safety (its runtime directory); safety tracks agents and checks git; an
  * agent reports its failure in failure's terms and its output through the masking of secrets (the
@@ -21,6 +23,7 @@ const BUNDLED =
  */
 const ADAPTER_ORDER = [
   'checkpoint',
+  'judge',
   'verdict',
   'report',
   'persist',
@@ -33,6 +36,8 @@ const ADAPTER_ORDER = [
   'util',
 ];
 const ADAPTERS = `^src/(${ADAPTER_ORDER.join('|')})/`;
+/** The pure modules of src/judge: the protected paths and the test units of a file (issue 42). */
+const JUDGE_RULES = '^src/judge/(protectedPaths|infrastructure|glob|testUnits?|pythonUnits|jsUnits|goUnits)\\.ts$';
 /**
  * The option schema (src/config/options.ts, its parts in src/config/options/) and the surface's words
  * (src/config/surface.ts): pure tables every layer may read to name an option or an act in the words of the surface that ran (issue 40); and the catalogs of the
@@ -134,6 +139,20 @@ module.exports = {
         path: '^src/(loop|workflows|publish|app|cli|action|config)/|^(node:)?(fs|child_process|net|http|https|os|timers|worker_threads)(/|$)',
         pathNot: WORDS,
       },
+    },
+    {
+      name: 'judge-rules-are-pure',
+      severity: 'error',
+      comment:
+        "What is protected and what a test file's units are (src/judge/protectedPaths.ts and the modules it reads) is decided on texts: no Node built-ins, and nothing of src/ but each other (the judge tree's I/O is apart).",
+      from: { path: JUDGE_RULES },
+      to: { path: '^src/', pathNot: JUDGE_RULES },
+    },
+    {
+      name: 'judge-rules-use-no-io-module',
+      severity: 'error',
+      from: { path: JUDGE_RULES },
+      to: { dependencyTypes: ['core'] },
     },
     {
       name: 'core-uses-no-io-module',
