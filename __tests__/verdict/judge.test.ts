@@ -530,6 +530,14 @@ describe('issueTargets', () => {
     expect(t.tests.sort()).toEqual(['tests/c.py::test_exact', 'tests/test_dates.py::test_parse_iso_week']);
     expect(issueTargets('test_parse_iso_weekday', suite).tests).toEqual([]); // a longer word is another name
   });
+
+  it("a test whose name is punctuation or a short word (tape's `-`, a test `a`) is not named by prose that happens to hold it", () => {
+    const suite = run({ '-': 'passed', a: 'failed', 'whole name': 'failed', 'test/dash.js::-': 'passed' });
+    const t = issueTargets('Arguments after -- are lost: a fix is needed; see whole name', suite);
+    expect(t.tests).toEqual(['whole name']);
+    // A whole id bound inside a longer word is not named either.
+    expect(issueTargets('the whole names list', suite).tests).toEqual([]);
+  });
 });
 
 describe('baselineProblem', () => {

@@ -40905,7 +40905,12 @@ function strings(value, key, problems) {
         problems.push(`${key}: must be a string or a list of strings`);
     return good;
 }
-/** The suite's test ids the text names: whole, or by a last part (\u2265 5 characters) only one test has. */
+/**
+ * The suite's test ids the text names: whole, or by a last part (\u2265 5 characters) only one test has.
+ * A name is found as a word, not inside one, and a name of fewer than 5 characters with no group
+ * (tape's test `-`, a test `a`) or with no letter or digit is not taken from prose at all: a text
+ * with a dash in it does not name the test `-`.
+ */
 function namedTests(text, run) {
     const ids = [...new Set([...Object.keys(run.tests)])];
     const found = new Set();
@@ -40916,19 +40921,23 @@ function namedTests(text, run) {
         byLast.set(last, [...(byLast.get(last) ?? []), id]);
     }
     for (const id of ids) {
-        if (text.includes(id)) {
+        if (nameable(id, id.length > lastPart(id).length) && bounded(id).test(text)) {
             found.add(id);
             continue;
         }
         const last = lastPart(id);
         if (last.length < 5 || (byLast.get(last) ?? []).length !== 1)
             continue;
-        if (new RegExp(`(^|[^\\w])${targets_escape(last)}($|[^\\w])`).test(text))
+        if (nameable(last, false) && bounded(last).test(text))
             found.add(id);
     }
     return [...found];
 }
 const targets_escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A name prose can be said to name: a letter or digit in it, and 5 characters or more unless it has a group. */
+const nameable = (name, grouped) => /[\p{L}\p{N}]/u.test(name) && (grouped || name.length >= 5);
+/** `name` as a word of a text: not preceded or followed by a word character. */
+const bounded = (name) => new RegExp(`(^|[^\\w])${targets_escape(name)}($|[^\\w])`);
 
 ;// CONCATENATED MODULE: ./src/core/continuation.ts
 /**

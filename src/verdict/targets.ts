@@ -116,7 +116,12 @@ function strings(value: unknown, key: string, problems: string[]): string[] {
   return good;
 }
 
-/** The suite's test ids the text names: whole, or by a last part (≥ 5 characters) only one test has. */
+/**
+ * The suite's test ids the text names: whole, or by a last part (≥ 5 characters) only one test has.
+ * A name is found as a word, not inside one, and a name of fewer than 5 characters with no group
+ * (tape's test `-`, a test `a`) or with no letter or digit is not taken from prose at all: a text
+ * with a dash in it does not name the test `-`.
+ */
 export function namedTests(text: string, run: SuiteRun): string[] {
   const ids = [...new Set([...Object.keys(run.tests)])];
   const found = new Set<string>();
@@ -127,15 +132,21 @@ export function namedTests(text: string, run: SuiteRun): string[] {
     byLast.set(last, [...(byLast.get(last) ?? []), id]);
   }
   for (const id of ids) {
-    if (text.includes(id)) {
+    if (nameable(id, id.length > lastPart(id).length) && bounded(id).test(text)) {
       found.add(id);
       continue;
     }
     const last = lastPart(id);
     if (last.length < 5 || (byLast.get(last) ?? []).length !== 1) continue;
-    if (new RegExp(`(^|[^\\w])${escape(last)}($|[^\\w])`).test(text)) found.add(id);
+    if (nameable(last, false) && bounded(last).test(text)) found.add(id);
   }
   return [...found];
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A name prose can be said to name: a letter or digit in it, and 5 characters or more unless it has a group. */
+const nameable = (name: string, grouped: boolean) => /[\p{L}\p{N}]/u.test(name) && (grouped || name.length >= 5);
+
+/** `name` as a word of a text: not preceded or followed by a word character. */
+const bounded = (name: string) => new RegExp(`(^|[^\\w])${escape(name)}($|[^\\w])`);
