@@ -718,7 +718,9 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
       [
         'echo "key: $ANTHROPIC_API_KEY" >&2',
         // What the agent's environment lacks, a hostile agent reads from its ancestors' (same user).
-        "for p in /proc/[0-9]*; do tr '\\0' '\\n' < $p/environ 2>/dev/null; done | grep -E '^(INPUT_GITHUB-TOKEN|ACTIONS_RUNTIME_TOKEN|ANTHROPIC_API_KEY)=' | sort -u",
+        // (The braces silence the shell's own error for a process gone or a zombie: `2>/dev/null` after `<` came too
+        // late, and on a machine with many zombies those lines crowded the tokens out of the kept output.)
+        "for p in /proc/[0-9]*; do { tr '\\0' '\\n' < $p/environ; } 2>/dev/null; done | grep -E '^(INPUT_GITHUB-TOKEN|ACTIONS_RUNTIME_TOKEN|ANTHROPIC_API_KEY)=' | sort -u",
         'echo good > value.txt',
         'cat <<EOF',
         'Done.',
@@ -773,7 +775,7 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
         places.map((p) => p.where).join('\n'),
         places
           .filter((p) => /iteration-\d+\.log$/.test(p.where))
-          .map((p) => `${p.where}:\n${String(p.data).slice(0, 3000)}`)
+          .map((p) => `${p.where}:\n${String(p.data).slice(-3000)}`)
           .join('\n'),
       );
     expect(sawToken).not.toEqual([]);
