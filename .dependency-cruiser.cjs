@@ -115,14 +115,6 @@ module.exports = {
       to: { path: `^src/(${ADAPTER_ORDER.slice(0, i + 1).join('|')})/` },
     })),
     {
-      name: 'judge-below-the-engine',
-      severity: 'error',
-      comment:
-        "The judge (src/judge: issue 42's judge tree and what it is given) is used by the engine and the application, never the other way round.",
-      from: { path: '^src/judge/' },
-      to: { path: '^src/(core|loop|workflows|publish|app|cli|action)/|^src/config/', pathNot: WORDS },
-    },
-    {
       name: 'words-are-leaves',
       severity: 'error',
       comment: 'The option schema and the surface words import nothing of src/ but each other.',
