@@ -3,7 +3,7 @@
  * command, the inputs read, the issue source, git, the session, and the engine's dependencies
  * assembled from them; or every reason it cannot start.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { type Options, defaultIterationDelay } from '../config/options.js';
 import { surface } from '../config/surface.js';
@@ -154,7 +154,10 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
   const registry = session.registry;
   const publisher = io.publisher && git ? io.publisher(git, testCommand) : undefined;
   const deps: SliceDeps = {
-    settings: sliceSettings(options, io, { testCommand, plan: inputs.plan, publisher }),
+    settings: {
+      ...sliceSettings(options, io, { testCommand, plan: inputs.plan, publisher }),
+      ...(git ? { configFile: configFileIn(git.topLevel, io.cwd, options.config) } : {}),
+    },
     workflow: workflowFor(options.workflow, { tddTemplates: inputs.templates }),
     cwd: io.cwd,
     stateDir: io.stateDir,
@@ -187,6 +190,26 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
       : {}),
   };
   return { ok: true, run: { deps, logger, session, redact } };
+}
+
+/**
+ * The configuration file the run was started with (--config, AGENT_LOOP_CONFIG, else .agent-loop.yml;
+ * relative to where the run started), relative to the repository's top level with `/`: the judge's
+ * protected path (issue 42).
+ */
+export function configFileIn(topLevel: string, cwd: string, config: string | undefined): string {
+  // git names the top level by its real path: the start directory read the same way (a /tmp that is a link).
+  const real = (() => {
+    try {
+      return realpathSync(cwd);
+    } catch {
+      return cwd;
+    }
+  })();
+  return path
+    .relative(topLevel, path.resolve(real, config ?? '.agent-loop.yml'))
+    .split(path.sep)
+    .join('/');
 }
 
 /** The engine's settings, from the options and what the run found. */
