@@ -130,4 +130,21 @@ describe("the agent's change, read for the judge (issue 42)", () => {
     }
     expect(existsSync(place.place.cwd)).toBe(false);
   });
+
+  it('what the test command was installed with (an ignored node_modules) is linked into the judge tree, which has none', async () => {
+    await write('.gitignore', 'node_modules/\n');
+    const tip = await base();
+    await write('node_modules/left-pad/index.js', 'module.exports = 1;\n');
+    const place = await openJudgePlace(trees(), tip, { configFile: '.agent-loop.yml', extra: [], allowed: [] });
+    try {
+      const linked = path.join(place.place.cwd, 'node_modules');
+      expect(await fs.readlink(linked)).toBe(path.join(repo, 'node_modules'));
+      expect(readFileSync(path.join(linked, 'left-pad', 'index.js'), 'utf8')).toBe('module.exports = 1;\n');
+      expect(existsSync(path.join(place.place.cwd, '.venv'))).toBe(false);
+    } finally {
+      await place.close();
+    }
+    // Removing the tree left the repository's own directory as it was.
+    expect(readFileSync(path.join(repo, 'node_modules', 'left-pad', 'index.js'), 'utf8')).toBe('module.exports = 1;\n');
+  });
 });

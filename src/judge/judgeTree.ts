@@ -41,6 +41,12 @@ export interface JudgeTreeRequest {
   restore: readonly string[];
   /** Paths removed from the tree. */
   drop: readonly string[];
+  /**
+   * Directories of the repository's top level that git does not hold (ignored: `node_modules`,
+   * `.venv`) linked into the tree where it has none, so that the test command finds what it was
+   * installed with (a judge tree outside the repository finds nothing by looking in parent directories).
+   */
+  link?: readonly string[];
   /** A directory outside the repository's working tree (the state directory's), used by one run at a time. */
   scratch: string;
 }
@@ -127,10 +133,22 @@ export async function openJudgeTree(req: JudgeTreeRequest): Promise<JudgeTree> {
       await fs.writeFile(pathsFile, restored.map((p) => `${p}\0`).join(''));
       await run(dir, ['checkout', req.base, '--pathspec-from-file', pathsFile, '--pathspec-file-nul']);
     }
+    await linkInstalled(req.repo, dir, req.link ?? []);
     return { dir, reportDir, removedLinks, close };
   } catch (error) {
     await close().catch(() => undefined);
     throw error;
+  }
+}
+
+/** Each of `names` that is a directory in `repo` and absent from `dir`, linked there (JudgeTreeRequest.link). */
+async function linkInstalled(repo: string, dir: string, names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    const from = path.join(repo, name);
+    const to = path.join(dir, name);
+    if (!(await fs.stat(from).catch(() => undefined))?.isDirectory()) continue;
+    if (await fs.lstat(to).catch(() => undefined)) continue;
+    await fs.symlink(from, to);
   }
 }
 
@@ -154,7 +172,7 @@ const workTree = (run: Run, req: JudgeTreeRequest, indexFile: string): Promise<s
  * state directory's lock), so any other entry is a leftover.
  */
 export async function clearJudgeTrees(
-  req: Omit<JudgeTreeRequest, 'base' | 'work' | 'restore' | 'drop'>,
+  req: Omit<JudgeTreeRequest, 'base' | 'work' | 'restore' | 'drop' | 'link'>,
 ): Promise<string[]> {
   const names = await fs.readdir(req.scratch).catch(() => [] as string[]);
   const left = names.map((name) => path.join(req.scratch, name)).filter((entry) => !open.has(entry));
@@ -171,7 +189,7 @@ export async function clearJudgeTrees(
 /** The judge trees of one repository and state directory: what the engine is given (SliceDeps.judgeTrees). */
 export interface JudgeTrees {
   /** openJudgeTree for this repository, in its scratch directory. */
-  open(request: Pick<JudgeTreeRequest, 'base' | 'work' | 'restore' | 'drop'>): Promise<JudgeTree>;
+  open(request: Pick<JudgeTreeRequest, 'base' | 'work' | 'restore' | 'drop' | 'link'>): Promise<JudgeTree>;
   /** clearJudgeTrees: the leftovers of a killed run removed; the directories removed, if any. */
   clear(): Promise<string[]>;
   /**
@@ -183,7 +201,7 @@ export interface JudgeTrees {
 }
 
 /** The judge trees of `repo`, made in `scratch` with `git` (execGit) and `env`. */
-export function judgeTrees(bound: Omit<JudgeTreeRequest, 'base' | 'work' | 'restore' | 'drop'>): JudgeTrees {
+export function judgeTrees(bound: Omit<JudgeTreeRequest, 'base' | 'work' | 'restore' | 'drop' | 'link'>): JudgeTrees {
   return {
     open: (request) => openJudgeTree({ ...bound, ...request }),
     clear: () => clearJudgeTrees(bound),
@@ -193,7 +211,7 @@ export function judgeTrees(bound: Omit<JudgeTreeRequest, 'base' | 'work' | 'rest
 
 /** JudgeTrees.change: the work's tree written through a temporary index in `scratch`, and its change read. */
 async function workChange(
-  bound: Omit<JudgeTreeRequest, 'base' | 'work' | 'restore' | 'drop'>,
+  bound: Omit<JudgeTreeRequest, 'base' | 'work' | 'restore' | 'drop' | 'link'>,
   request: { base: string; wants: (path: string) => boolean },
 ): Promise<WorkChange> {
   const env = { ...bound.env, GIT_LITERAL_PATHSPECS: '1' };

@@ -23,12 +23,18 @@ export interface JudgePlace {
   close(): Promise<void>;
 }
 
+/**
+ * What a test command is usually installed into, ignored by git: linked into the judge tree from the
+ * repository (as the agent left them: the limit is said in docs/how-a-run-goes.md#verdicts).
+ */
+const INSTALLED = ['node_modules', '.venv', 'venv'];
+
 /** Reads the work's change from `base`, weighs it, and opens its judge tree. */
 export async function openJudgePlace(trees: JudgeTrees, base: string, rules: ProtectionRules): Promise<JudgePlace> {
   const change = await trees.change({ base, wants: textNeeded });
   const protection = protect(change.changed, change.baseFiles, rules);
   const { restore, drop } = protection.withoutAddedTests;
-  const tree = await trees.open({ base, work: { commit: change.tree }, restore, drop });
+  const tree = await trees.open({ base, work: { commit: change.tree }, restore, drop, link: INSTALLED });
   return {
     place: { cwd: tree.dir, reportDir: tree.reportDir },
     findings: protection.findings,
