@@ -315,11 +315,16 @@ function waveCarried(io: RunIO, options: Options): Pick<SliceSettings, 'carried'
  * what git stages (src/git/staging.ts).
  */
 export function stagingRestored(logger: Logger, what: string[], when: StagingMoment): void {
+  const committed =
+    'before committing, so that what is committed is the working tree as it is ' +
+    '(for finished work, the tree the tests ran on), not what those settings make of it';
   const why =
     when === 'commit'
-      ? 'before committing, so that what is committed is the working tree as it is ' +
-        '(for finished work, the tree the tests ran on), not what those settings make of it'
-      : "at the slice's end, so that none of it stays in the repository or is read by the next run as yours";
+      ? committed
+      : when === 'judge'
+        ? // Issue 42: the work is read as a tree (git add) for the judge, as a commit reads it.
+          `before the work was judged and ${committed}`
+        : "at the slice's end, so that none of it stays in the repository or is read by the next run as yours";
   const said =
     `Something other than agent-loop (most likely the agent) changed what git stages: ${what.join('; ')}. ` +
     `Put back as it was before the agent ran, ${why}.`;

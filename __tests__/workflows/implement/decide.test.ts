@@ -597,13 +597,15 @@ describe("issue 42: the judge's findings (the agent changed what the maintainer 
     expect(lastRecord(o).outcome).toBe('tests_failed');
     expect(lastRecord(o).verdict?.kind).toBe('rejected');
     const failure = cycleOf(o).lastFailure;
+    // The whole of it in the message, which the prompt gives whole (the context is cut to its end).
     expect(failure?.message).toMatch(
-      /^the agent changed 2 path\(s\) the maintainer owns \(tests\/test_calc\.py \(test-changed\), \.agent-loop\.yml \(config-changed\)\).*; the tests: 3 passed$/,
+      /^3 passed; but the agent changed 2 path\(s\) the maintainer owns \(tests\/test_calc\.py \(test-changed\), \.agent-loop\.yml \(config-changed\)\): the work is not accepted while they differ from the base\n\nYou changed what judges the work/,
     );
-    expect(failure?.tail).toContain(
-      '- tests/test_calc.py (test-changed: test_add: a decorator was added (@pytest.mark.xfail)): restore it as it was.',
+    expect(failure?.message).toContain(
+      '\n- tests/test_calc.py (test-changed: test_add: a decorator was added (@pytest.mark.xfail)): restore it as it was.\n',
     );
-    expect(failure?.tail).toContain('You may add tests');
+    expect(failure?.message).toContain('You may add tests');
+    expect(failure?.tail).toBe('all good');
     const log = s.effects[0];
     expect(log?.kind === 'log' && log.data?.findings).toEqual([xfail, config]);
     expect(cycleOf(o).progress.index).toBe(0);
@@ -621,7 +623,7 @@ describe("issue 42: the judge's findings (the agent changed what the maintainer 
     const c = ctx();
     const o = outcomeOf(run(c, ...toVerify(c, false), judged({ removedLinks: ['tests/data'] })).effects);
     expect(lastRecord(o).outcome).toBe('tests_failed');
-    expect(cycleOf(o).lastFailure?.tail).toContain('- tests/data: a symbolic link pointing outside the repository');
+    expect(cycleOf(o).lastFailure?.message).toContain('- tests/data: a symbolic link pointing outside the repository');
   });
 
   it('a finding on a suite that cannot run: rejected with the finding (the finding is the cause to fix), not a bounce', () => {

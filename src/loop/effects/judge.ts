@@ -33,6 +33,8 @@ export const judge: Handler<'judge'> = async (effect, ctx) => {
   const changed = !(deps.git && base) || (await deps.git.hasWorkSince(base));
   // Issue 42: judged in a tree of the cycle's base holding the work, the maintainer's paths as the base had them.
   const baseTip = cycleInFlight(ctx.run.model.loop).baseTip;
+  // What decides what git stages put back first, as a commit does: the tree judged is the tree committed.
+  if (deps.judgeTrees && baseTip) await deps.git?.putBackStaging('judge');
   const judged =
     deps.judgeTrees && baseTip
       ? await openJudgePlace(deps.judgeTrees, baseTip, {

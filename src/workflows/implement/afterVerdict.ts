@@ -83,14 +83,14 @@ export function afterVerdict(
 }
 
 /**
- * The verdict with the judge's findings (issue 42): rejected, its summary naming them first and then
- * what the tests said (run with those paths as the base has them).
+ * The verdict with the judge's findings (issue 42): rejected, its summary what the tests said (run
+ * with those paths as the base has them), then the findings.
  */
 function withFindings(verdict: Verdict, findings: Finding[], removedLinks: string[]): Verdict {
   return {
     ...verdict,
     kind: 'rejected',
-    summary: `${findingsSummary(findings, removedLinks)}; the tests: ${verdict.summary}`,
+    summary: `${verdict.summary}; ${verdict.kind === 'accepted' ? 'but ' : ''}${findingsSummary(findings, removedLinks)}`,
   };
 }
 
@@ -120,20 +120,25 @@ function cannotRun({ ctx, model, event, record, state, tag, n }: Judged): Iterat
 
 /**
  * Rejected: the next iteration gets the failures as context (read per test: each broken test and
- * failing target with its message; else the exit code and the output).
+ * failing target with its message; else the exit code and the output). The judge's findings (`found`,
+ * what the agent is told to restore) go in the message, which the prompt gives whole: the context is
+ * cut to its end.
  */
 function rejected({ ctx, model, event, record, state, tag, n }: Judged, found = ''): IterationStep {
   const { verdict, tests, now } = event;
   if (verdict.kind !== 'rejected') throw new Error('agent-loop: rejected() on a verdict that is not a rejection');
   const perTest = tests.run !== undefined && isReadable(tests.run);
-  const details = [found, perTest ? rejectionDetails(verdict) : ''].filter(Boolean).join('\n\n');
-  const message =
+  const details = perTest ? rejectionDetails(verdict) : '';
+  const said =
     perTest || verdict.verifyFailing.length > 0 || found
       ? verdict.summary
       : `\`${ctx.settings.testCommand}\` exited with code ${tests.exitCode}`;
+  const message = found ? `${said}\n\n${found}` : said;
   const failing = setCycle(
     { ...state, testFailures: state.testFailures + 1 },
-    { lastFailure: { kind: 'tests', message, tail: `${details}${details ? '\n\n' : ''}${tests.tail}` } },
+    // The per-test details after the output: the prompt keeps the context's end when it is long (a judge
+    // tree's longer paths made node's output push them out).
+    { lastFailure: { kind: 'tests', message, tail: `${tests.tail}${details ? '\n\n' : ''}${details}` } },
   );
   const t = stepCycle(ctx, failing, { type: 'failed', reason: `tests: ${verdict.summary}`, resumeAt: 0 });
   const closed = close(ctx, t.state, { ...record, outcome: 'tests_failed' }, now);
