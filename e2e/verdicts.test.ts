@@ -117,8 +117,10 @@ describe('verdicts against the baseline, with node --test (issue 12)', () => {
     expect(r.stdout).toMatch(/failing before and still failing, not targeted \(1\)|"preexistingFailures"/);
   });
 
-  it('issue 42: a pre-existing failing test the agent deletes is reported as removed, not as still failing (nor fixed)', async () => {
+  it('issue 42: a pre-existing failing test the agent deletes from its file is a finding: the file is judged as the base had it (the test still fails: neither removed nor fixed), the work rejected, nothing merged', async () => {
+    // Until slice 4a (the judge tree) this work was accepted and merged, legacy works reported as removed.
     const sb = await redRepository([issue('bd-mul', 'mul() adds', { description: 'mul(2, 3) should be 6' })]);
+    const mainBefore = git(sb, 'rev-parse', 'main');
     const remover = await writeAgent(
       sb,
       'remover',
@@ -128,12 +130,13 @@ ${DONE_REPORT}`,
     );
     const r = await runCli(sb, args(remover, '--max-iterations', '1'));
     const res = lastResult(r.stdout);
-    expect(res.history.map((h) => h.outcome)).toEqual(['complete']);
+    expect(res.history.map((h) => h.outcome)).toEqual(['tests_failed']);
     expect(res.history[0]?.verdict?.summary).toBe(
-      '1 target(s) pass; 2 failure(s) that were there before, not targeted; ' +
-        '1 failing test(s) that were there before no longer run (legacy works): removed, not fixed',
+      '1 target(s) pass; 3 failure(s) that were there before, not targeted; but the agent changed 1 path(s) ' +
+        'the maintainer owns (test/calc.test.mjs (test-changed)): the work is not accepted while they differ from the base',
     );
-    expect(res.preexistingFailures).toEqual(['add adds', 'clamp clamps']);
+    expect(res.issuesClosed).toEqual([]);
+    expect(git(sb, 'rev-parse', 'main')).toBe(mainBefore);
   });
 
   it("issue 42: --batch judges every issue's targets: one issue's agent-loop block does not drop the test another issue names, so a half fix closes nothing", async () => {

@@ -25427,7 +25427,7 @@ async function openGit(cwd, env, options = {}) {
             return out.split('\n').filter((l) => l !== '');
         },
         ...remoteOps(ctx),
-        putBackStaging: () => keeper.putBack('slice end'),
+        putBackStaging: (when = 'slice end') => keeper.putBack(when),
         async untracked() {
             const out = await git('ls-files', '--others', '--exclude-standard', '--directory', '-z');
             return out.split('\0').filter((l) => l !== '');
@@ -35267,12 +35267,1005 @@ function rejectionDetails(v, limit = 20) {
     return lines.join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/judge/glob.ts
+/** The globs of the maintainer's protected and allowed paths. Pure. */
+/**
+ * Whether a glob matches a path: `*` any characters but `/`, `**` any (across directories), `?` one,
+ * `{a,b}` either, `[abc]` a class; a glob without `/` matches the file's name at any depth.
+ */
+function globMatch(glob, path) {
+    const g = glob.replace(/^\.\//, '');
+    const subject = g.includes('/') ? path : path.split('/').pop();
+    return globRegExp(g.replace(/^\//, '')).test(subject);
+}
+function globRegExp(glob) {
+    let re = '';
+    for (let i = 0; i < glob.length; i++) {
+        const c = glob[i];
+        if (c === '*') {
+            if (glob[i + 1] === '*') {
+                i++;
+                if (glob[i + 1] === '/') {
+                    i++;
+                    re += '(?:.*/)?';
+                }
+                else
+                    re += '.*';
+            }
+            else
+                re += '[^/]*';
+        }
+        else if (c === '?')
+            re += '[^/]';
+        else if (c === '{') {
+            const close = glob.indexOf('}', i);
+            if (close < 0)
+                re += '\\{';
+            else {
+                re += `(?:${glob
+                    .slice(i + 1, close)
+                    .split(',')
+                    .map((alt) => alt.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*'))
+                    .join('|')})`;
+                i = close;
+            }
+        }
+        else if (c === '[') {
+            const close = glob.indexOf(']', i);
+            if (close < 0)
+                re += '\\[';
+            else {
+                re += `[${glob
+                    .slice(i + 1, close)
+                    .replace(/^!/, '^')
+                    .replace(/\\/g, '\\\\')}]`;
+                i = close;
+            }
+        }
+        else
+            re += c.replace(/[.+^${}()|\\]/g, '\\$&');
+    }
+    return new RegExp(`^${re}$`);
+}
+
+;// CONCATENATED MODULE: ./src/judge/infrastructure.ts
+/**
+ * Test files and test infrastructure, by the conventions of their runners (issue 42): what decides
+ * which tests run and how their outcomes are read. Pure: texts in, a description of the change out.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Test files, by the conventions of their runners.
+/** Directories whose files are tests or the tests' data. */
+const TEST_DIRS = /(^|\/)(tests?|__tests__|spec|specs|testdata|__snapshots__|__fixtures__)\//;
+const TEST_NAMES = [
+    /(^|\/)test_[^/]*\.py$/,
+    /(^|\/)[^/]*_test\.py$/,
+    /(^|\/)[^/]+\.(test|spec)\.[cm]?[jt]sx?$/,
+    /(^|\/)[^/]+_test\.go$/,
+    /(^|\/)[^/]+_spec\.rb$/,
+    /\.snap$/,
+];
+/** Whether a path is a test file (or a test's data: under a test directory, or a snapshot) by the usual conventions. */
+function isTestFile(path) {
+    return TEST_DIRS.test(path) || TEST_NAMES.some((re) => re.test(path));
+}
+/** Files that are infrastructure whole, by name (at any depth). */
+const INFRA_FILES = [
+    [/(^|\/)conftest\.py$/, "pytest's conftest.py (hooks, fixtures and plugins for every test under it)"],
+    [/(^|\/)pytest\.ini$/, "pytest's configuration"],
+    [/(^|\/)(sitecustomize|usercustomize)\.py$/, 'Python code run when the interpreter starts'],
+    [/(^|\/)noxfile\.py$/, "nox's sessions (how the tests are run)"],
+    [/(^|\/)jest\.config\.[^/]+$/, "jest's configuration"],
+    [/(^|\/)vitest\.(config|workspace)\.[^/]+$/, "vitest's configuration"],
+    [/(^|\/)vite\.config\.[^/]+$/, "vite's configuration (vitest reads its test field; the whole file is protected)"],
+    [/(^|\/)\.mocharc(\.[^/]+)?$/, "mocha's configuration"],
+    [/(^|\/)(babel\.config\.[^/]+|\.babelrc(\.[^/]+)?)$/, "babel's configuration (it transforms the tests jest runs)"],
+    [
+        /(^|\/)(ava|playwright|cypress|karma\.conf|karma)\.config\.[^/]+$|(^|\/)karma\.conf\.[^/]+$/,
+        "a test runner's configuration",
+    ],
+    [/(^|\/)go\.work$/, "Go's workspace file (which modules the tests build)"],
+];
+/** A test setup file: one a runner is told to load before the tests (by its conventional names). */
+const SETUP_FILE = /(^|\/)(jest|vitest|mocha|test|tests)[._-]?setup[^/]*\.[cm]?[jt]sx?$|(^|\/)setup[._-]?tests?\.[cm]?[jt]sx?$|(^|\/)setupTests\.[cm]?[jt]sx?$/i;
+/** Why a changed path is test infrastructure (undefined: it is not, or its infrastructure part did not change). */
+function infrastructure(file, status, extra) {
+    const { path } = file;
+    if (extra.some((g) => globMatch(g, path)))
+        return `${path} is protected by the maintainer's configuration`;
+    for (const [re, what] of INFRA_FILES)
+        if (re.test(path))
+            return `${path}: ${what}, ${infrastructure_verb(status)}`;
+    if (SETUP_FILE.test(path) || (TEST_DIRS.test(path) && /(^|\/)[^/]*setup[^/]*\.[cm]?[jt]sx?$/i.test(path)))
+        return `${path}: a test setup file (loaded before the tests), ${infrastructure_verb(status)}`;
+    if (/(^|\/)[^/]+_test\.go$/.test(path) &&
+        status === 'added' &&
+        file.now !== undefined &&
+        /^func[ \t]+(TestMain|init)\b/m.test(file.now))
+        return `${path}: a new Go test file with TestMain or init (it runs before every test of its package)`;
+    const sections = SECTIONED.find(([re]) => re.test(path));
+    if (sections) {
+        const [, read, what] = sections;
+        // A file that did not exist (or no longer does) has no such part; a text not given cannot be told apart.
+        const before = file.base !== undefined ? read(file.base) : status === 'added' ? '' : undefined;
+        const after = file.now !== undefined ? read(file.now) : status === 'deleted' ? '' : undefined;
+        if (before === undefined || after === undefined || before !== after)
+            return `${path}: ${what} ${before === '' ? 'added' : after === '' ? 'removed' : 'changed'} (the judge takes the whole file from the base)`;
+    }
+    return undefined;
+}
+const infrastructure_verb = (status) => (status === 'added' ? 'added' : status === 'deleted' ? 'deleted' : 'changed');
+/** Files of which a part is infrastructure: the part's text ('' when the file has none). */
+const SECTIONED = [
+    [
+        /(^|\/)pyproject\.toml$/,
+        (t) => iniSections(t, (name) => /pytest/i.test(name)),
+        'its pytest sections ([tool.pytest\u2026], pytest11 plugins)',
+    ],
+    [/(^|\/)setup\.cfg$/, (t) => iniSections(t, (name) => /pytest/i.test(name)), 'its [tool:pytest] section'],
+    [
+        /(^|\/)tox\.ini$/,
+        (t) => iniSections(t, (name) => /pytest|^tox\b|^testenv\b/i.test(name)),
+        'its [pytest], [tox] and [testenv\u2026] sections',
+    ],
+    [
+        /(^|\/)package\.json$/,
+        packageTestParts,
+        'its test scripts (test, pretest, posttest and the scripts they run) or its jest/mocha/ava/vitest fields',
+    ],
+    [/(^|\/)go\.mod$/, goReplaces, 'its replace directives'],
+    [/(^|\/)(GNU)?[Mm]akefile$/, makeTestTargets, 'its test targets (test, tests, check)'],
+];
+/** The named sections of an INI or TOML text (header and body), those `keep` chooses, in order. */
+function iniSections(text, keep) {
+    const out = [];
+    let keeping = false;
+    for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
+        const header = /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/.exec(line);
+        if (header)
+            keeping = keep(header[1].replace(/["']/g, ''));
+        if (keeping && line.trim() !== '' && !/^\s*[#;]/.test(line))
+            out.push(line.trimEnd());
+    }
+    return out.join('\n');
+}
+/** package.json's test scripts (and the scripts they run by name) and the test runners' fields. */
+function packageTestParts(text) {
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch {
+        return `unreadable:${text}`;
+    }
+    if (typeof json !== 'object' || json === null)
+        return `unreadable:${text}`;
+    const pkg = json;
+    const scripts = (typeof pkg.scripts === 'object' && pkg.scripts !== null ? pkg.scripts : {});
+    const names = new Set(['test', 'pretest', 'posttest']);
+    for (const name of names) {
+        const body = scripts[name];
+        if (typeof body !== 'string')
+            continue;
+        for (const m of body.matchAll(/\b(?:npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?([\w:.-]+)/g)) {
+            const run = m[1];
+            if (run in scripts) {
+                names.add(run);
+                names.add(`pre${run}`);
+                names.add(`post${run}`);
+            }
+        }
+    }
+    const part = {};
+    for (const name of [...names].sort())
+        if (name in scripts)
+            part[`scripts.${name}`] = scripts[name];
+    for (const field of ['jest', 'mocha', 'ava', 'vitest', 'c8', 'nyc', 'tap'])
+        if (field in pkg)
+            part[field] = pkg[field];
+    return JSON.stringify(part);
+}
+/** go.mod's replace directives, one a line, sorted. */
+function goReplaces(text) {
+    const out = [];
+    let block = false;
+    for (const raw of text.replace(/\r\n?/g, '\n').split('\n')) {
+        const line = raw.replace(/\/\/.*$/, '').trim();
+        if (block) {
+            if (line === ')')
+                block = false;
+            else if (line)
+                out.push(line);
+        }
+        else if (/^replace\s*\($/.test(line))
+            block = true;
+        else if (/^replace\s/.test(line))
+            out.push(line.replace(/^replace\s+/, ''));
+    }
+    return out
+        .map((l) => l.replace(/\s+/g, ' '))
+        .sort()
+        .join('\n');
+}
+/** A Makefile's test targets: their rule lines and recipes. */
+function makeTestTargets(text) {
+    const out = [];
+    let keeping = false;
+    for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
+        if (/^\t/.test(line)) {
+            if (keeping)
+                out.push(line);
+            continue;
+        }
+        const rule = /^([^\s:=#][^:=]*?)\s*::?(?!=)/.exec(line);
+        if (rule)
+            keeping = rule[1].split(/\s+/).some((t) => /^(tests?|check)$/.test(t));
+        else if (line.trim() !== '' && !line.startsWith('#'))
+            keeping = false;
+        if (keeping)
+            out.push(line);
+    }
+    return out.join('\n');
+}
+/**
+ * Whether the judge reads a changed path's texts (at the base and in the work): a test file's (its
+ * units), or a file of which a part is infrastructure (that part). Other paths are judged by name.
+ */
+function textNeeded(path) {
+    return isTestFile(path) || SECTIONED.some(([re]) => re.test(path));
+}
+
+;// CONCATENATED MODULE: ./src/judge/pythonUnits.ts
+function pythonLines(src, from, to) {
+    const lines = [];
+    let i = from;
+    while (i < to) {
+        const start = i;
+        let indent = 0;
+        while (i < to && (src[i] === ' ' || src[i] === '\t')) {
+            indent += src[i] === '\t' ? 8 - (indent % 8) : 1;
+            i++;
+        }
+        const codeStart = i;
+        let depth = 0;
+        for (;;) {
+            if (i >= to)
+                break;
+            const c = src[i];
+            if (c === '\n') {
+                i++;
+                if (depth === 0)
+                    break;
+                continue;
+            }
+            if (c === '#') {
+                while (i < to && src[i] !== '\n')
+                    i++;
+                continue;
+            }
+            if (c === '\\' && src[i + 1] === '\n') {
+                i += 2;
+                continue;
+            }
+            if (c === '"' || c === "'") {
+                i = pythonString(src, i, to);
+                continue;
+            }
+            if (c === '(' || c === '[' || c === '{')
+                depth++;
+            else if (c === ')' || c === ']' || c === '}')
+                depth = Math.max(0, depth - 1);
+            i++;
+        }
+        const code = src.slice(codeStart, i).replace(/\n$/, '');
+        lines.push({ start, end: i, indent, code, blank: code.trim() === '' || code.startsWith('#') });
+    }
+    return lines;
+}
+function pythonString(src, i, to) {
+    const q = src[i];
+    const triple = src.startsWith(q.repeat(3), i);
+    const close = triple ? q.repeat(3) : q;
+    i += close.length;
+    while (i < to) {
+        if (src[i] === '\\') {
+            i += 2;
+            continue;
+        }
+        if (src.startsWith(close, i))
+            return i + close.length;
+        if (!triple && src[i] === '\n')
+            return i; // an unterminated string ends with its line
+        i++;
+    }
+    return to;
+}
+const PY_DEF = /^(?:async[ \t]+)?def[ \t]+(\w+)/;
+const PY_CLASS = /^class[ \t]+(\w+)[ \t]*(\([^)]*\))?/;
+/** The units among the logical lines of [from, to) at the block's indentation (deeper than `outer`). */
+function pythonUnits(src, from, to, outer, prefix) {
+    const lines = pythonLines(src, from, to);
+    const code = lines.filter((l) => !l.blank);
+    const level = code[0]?.indent ?? 0;
+    if (code.length === 0 || level <= outer)
+        return [];
+    const units = [];
+    for (let n = 0; n < lines.length; n++) {
+        const line = lines[n];
+        if (line.blank || line.indent !== level)
+            continue;
+        const def = PY_DEF.exec(line.code);
+        const cls = PY_CLASS.exec(line.code);
+        const isTest = def ? def[1].startsWith('test') : false;
+        const isGroup = cls ? cls[1].startsWith('Test') || /TestCase\b/.test(cls[2] ?? '') : false;
+        if (!isTest && !isGroup)
+            continue;
+        // Its decorators: the code lines just above it at its indentation that start with @.
+        let first = n;
+        for (let k = n - 1; k >= 0; k--) {
+            const above = lines[k];
+            if (above.blank)
+                continue;
+            if (above.indent === level && above.code.startsWith('@'))
+                first = k;
+            else
+                break;
+        }
+        // Its body: the lines after it deeper than it, up to the last code line of them.
+        let last = n;
+        for (let k = n + 1; k < lines.length; k++) {
+            const below = lines[k];
+            if (below.blank)
+                continue;
+            if (below.indent > level)
+                last = k;
+            else
+                break;
+        }
+        const start = lines[first].start;
+        const lastEnd = lines[last].end;
+        const end = src[lastEnd - 1] === '\n' ? lastEnd - 1 : lastEnd;
+        const headEnd = line.end;
+        const ownName = (isTest ? def?.[1] : cls?.[1]);
+        const name = prefix ? `${prefix}::${ownName}` : ownName;
+        const unit = {
+            name,
+            ownName,
+            start,
+            end,
+            head: lines
+                .slice(first, n + 1)
+                .filter((l) => !l.blank)
+                .map((l) => l.code)
+                .join('\n'),
+            children: [],
+        };
+        if (isGroup) {
+            unit.body = { start: headEnd, end };
+            unit.children = pythonUnits(src, headEnd, end, level, name);
+        }
+        units.push(unit);
+        n = last;
+    }
+    return units;
+}
+
+;// CONCATENATED MODULE: ./src/judge/jsUnits.ts
+const REGEX_AFTER_WORD = new Set([
+    'return',
+    'typeof',
+    'case',
+    'do',
+    'else',
+    'in',
+    'of',
+    'new',
+    'delete',
+    'void',
+    'throw',
+    'instanceof',
+    'yield',
+    'await',
+]);
+/** The tokens of [from, to); with `oneGroup`, only up to the bracket that closes the first one (a template's `${\u2026}`). */
+function jsTokens(src, from, to, oneGroup = false) {
+    const tokens = [];
+    const stack = [];
+    let i = from;
+    const push = (t) => {
+        if (t.kind === 'punct' && '([{'.includes(t.text))
+            stack.push(tokens.length);
+        if (t.kind === 'punct' && ')]}'.includes(t.text) && stack.length > 0) {
+            const open = stack.pop();
+            tokens[open].close = tokens.length;
+        }
+        tokens.push(t);
+    };
+    while (i < to && !(oneGroup && tokens[0]?.close !== undefined)) {
+        const c = src[i];
+        if (/\s/.test(c)) {
+            i++;
+            continue;
+        }
+        if (src.startsWith('//', i)) {
+            while (i < to && src[i] !== '\n')
+                i++;
+            continue;
+        }
+        if (src.startsWith('/*', i)) {
+            const e = src.indexOf('*/', i + 2);
+            i = e < 0 ? to : e + 2;
+            continue;
+        }
+        const start = i;
+        if (c === '"' || c === "'") {
+            i++;
+            while (i < to && src[i] !== c && src[i] !== '\n')
+                i += src[i] === '\\' ? 2 : 1;
+            i = Math.min(to, i + 1);
+            push({ kind: 'str', text: src.slice(start, i), start, end: i });
+            continue;
+        }
+        if (c === '`') {
+            i = jsTemplate(src, i, to);
+            push({ kind: 'str', text: src.slice(start, i), start, end: i });
+            continue;
+        }
+        if (/[A-Za-z_$]/.test(c)) {
+            while (i < to && /[\w$]/.test(src[i]))
+                i++;
+            push({ kind: 'id', text: src.slice(start, i), start, end: i });
+            continue;
+        }
+        if (c === '/') {
+            const prev = tokens[tokens.length - 1];
+            const division = prev !== undefined &&
+                ((prev.kind === 'id' && !REGEX_AFTER_WORD.has(prev.text)) ||
+                    prev.kind === 'str' ||
+                    prev.kind === 'other' ||
+                    (prev.kind === 'punct' && (prev.text === ')' || prev.text === ']' || prev.text === '}')));
+            if (!division) {
+                i++;
+                let inClass = false;
+                while (i < to && src[i] !== '\n') {
+                    if (src[i] === '\\')
+                        i++;
+                    else if (src[i] === '[')
+                        inClass = true;
+                    else if (src[i] === ']')
+                        inClass = false;
+                    else if (src[i] === '/' && !inClass)
+                        break;
+                    i++;
+                }
+                i++;
+                while (i < to && /\w/.test(src[i]))
+                    i++;
+                push({ kind: 'other', text: src.slice(start, i), start, end: i });
+                continue;
+            }
+        }
+        if (/[0-9]/.test(c)) {
+            while (i < to && /[\w.]/.test(src[i]))
+                i++;
+            push({ kind: 'other', text: src.slice(start, i), start, end: i });
+            continue;
+        }
+        i++;
+        push({ kind: 'punct', text: c, start, end: i });
+    }
+    return tokens;
+}
+/** The end of a template literal starting at `i` (its `${\u2026}` parts scanned as code). */
+function jsTemplate(src, i, to) {
+    i++;
+    while (i < to) {
+        const c = src[i];
+        if (c === '\\')
+            i += 2;
+        else if (c === '`')
+            return i + 1;
+        else if (c === '$' && src[i + 1] === '{') {
+            const inner = jsTokens(src, i + 1, to, true);
+            const open = inner[0];
+            const close = open?.close !== undefined ? inner[open.close] : undefined;
+            i = close ? close.end : to;
+        }
+        else
+            i++;
+    }
+    return to;
+}
+const DECLARES = new Set(['function', 'const', 'let', 'var', 'class', 'async', 'new', 'typeof', 'import', 'export']);
+const JS_GROUPS = new Set(['describe', 'suite', 'context', 'fdescribe', 'xdescribe', 'xcontext']);
+const JS_TESTS = new Set(['test', 'it', 'specify', 'fit', 'xit', 'xtest', 'xspecify']);
+/** The units among the statements of [from, to). */
+function jsUnits(src, from, to, prefix) {
+    const tokens = jsTokens(src, from, to);
+    const units = [];
+    for (let k = 0; k < tokens.length; k++) {
+        const t = tokens[k];
+        const prev = tokens[k - 1];
+        if (t.kind !== 'id' || !(JS_GROUPS.has(t.text) || JS_TESTS.has(t.text)))
+            continue;
+        // A member (`t.test(`, `re.test(`) or a declaration (`function test(`) is not a test.
+        if (prev && ((prev.kind === 'punct' && prev.text === '.') || (prev.kind === 'id' && DECLARES.has(prev.text))))
+            continue;
+        const unit = jsCall(src, tokens, k, prefix);
+        if (!unit)
+            continue;
+        units.push(unit.unit);
+        k = unit.last;
+    }
+    return units;
+}
+/** The call chain starting at token k (`it.skip.each(table)('name', fn).timeout(5)`), as a unit; undefined when it is not a call. */
+function jsCall(src, tokens, k, prefix) {
+    let j = k + 1;
+    let calls = 0;
+    let nameCall;
+    let firstCall;
+    let headEnd = tokens[k].end;
+    for (;;) {
+        const t = tokens[j];
+        if (!t)
+            break;
+        if (t.kind === 'punct' && t.text === '.' && tokens[j + 1]?.kind === 'id') {
+            if (calls === 0)
+                headEnd = tokens[j + 1].end;
+            j += 2;
+            continue;
+        }
+        if (t.kind === 'str' && t.text.startsWith('`') && calls === 0 && j > k + 1) {
+            // describe.each`table`
+            j++;
+            calls++;
+            continue;
+        }
+        if (t.kind === 'punct' && t.text === '(' && t.close !== undefined) {
+            firstCall ??= t;
+            if (!nameCall && tokens[j + 1]?.kind === 'str')
+                nameCall = t;
+            calls++;
+            j = t.close + 1;
+            continue;
+        }
+        break;
+    }
+    nameCall ??= firstCall;
+    if (calls === 0 || !nameCall)
+        return undefined;
+    const lastToken = tokens[j - 1];
+    let end = lastToken.end;
+    if (tokens[j]?.kind === 'punct' && tokens[j]?.text === ';')
+        end = tokens[j].end;
+    const nameIndex = tokens.indexOf(nameCall) + 1;
+    const nameToken = tokens[nameIndex];
+    let ownName;
+    if (nameToken.kind === 'str')
+        ownName = nameToken.text.slice(1, -1);
+    else {
+        let e = nameIndex;
+        while (e < nameCall.close && tokens[e]?.text !== ',')
+            e++;
+        ownName = src.slice(nameToken.start, (tokens[e - 1] ?? nameToken).end);
+    }
+    let start = tokens[k].start;
+    const lineStart = src.lastIndexOf('\n', start - 1) + 1;
+    if (/^[ \t]*$/.test(src.slice(lineStart, start)))
+        start = lineStart;
+    const nl = src.indexOf('\n', end);
+    const lineEnd = nl < 0 ? src.length : nl;
+    if (/^[ \t]*$/.test(src.slice(end, lineEnd)))
+        end = lineEnd;
+    const head = src.slice(tokens[k].start, headEnd);
+    const name = prefix ? `${prefix} \u203a ${ownName}` : ownName;
+    const unit = { name, ownName, start, end, head, children: [] };
+    if (JS_GROUPS.has(tokens[k].text)) {
+        // Its body: the last {\u2026} block among the arguments of the call that named it.
+        let block;
+        for (let b = nameIndex; b < nameCall.close; b++) {
+            const t = tokens[b];
+            if (t.kind === 'punct' && t.text === '{' && t.close !== undefined) {
+                block = t;
+                b = t.close;
+            }
+        }
+        if (block) {
+            const close = tokens[block.close];
+            unit.body = { start: block.end, end: close.start };
+            unit.children = jsUnits(src, block.end, close.start, name);
+        }
+    }
+    return { unit, last: j - 1 };
+}
+
+;// CONCATENATED MODULE: ./src/judge/goUnits.ts
+const GO_TEST = /^func[ \t]+((?:Test|Example|Fuzz)(?![a-z])\w*)[ \t]*\(/gm;
+function goUnits(src) {
+    const units = [];
+    for (const m of src.matchAll(GO_TEST)) {
+        const name = m[1];
+        if (name === 'TestMain')
+            continue; // it runs the package's tests: code, not a test
+        const start = m.index;
+        const open = goBodyOpen(src, start);
+        if (open < 0)
+            continue;
+        const close = goMatch(src, open);
+        const end = close + 1;
+        units.push({ name, ownName: name, start, end, head: src.slice(start, open).trim(), children: [] });
+    }
+    // Units inside another (a match in a raw string) are not units.
+    return units.filter((u, i) => !units.some((o, j) => j !== i && o.start < u.start && u.start < o.end));
+}
+function goBodyOpen(src, from) {
+    let depth = 0;
+    for (let i = from; i < src.length; i++) {
+        const c = src[i];
+        if (c === '(')
+            depth++;
+        else if (c === ')')
+            depth--;
+        else if (c === '{' && depth === 0)
+            return i;
+        else if (c === '\n' && depth === 0 && src[i - 1] !== ',' && src.slice(from, i).includes(')')) {
+            // a signature ends at its line
+        }
+    }
+    return -1;
+}
+function goMatch(src, open) {
+    let depth = 0;
+    for (let i = open; i < src.length; i++) {
+        const c = src[i];
+        if (src.startsWith('//', i)) {
+            const e = src.indexOf('\n', i);
+            i = e < 0 ? src.length : e;
+            continue;
+        }
+        if (src.startsWith('/*', i)) {
+            const e = src.indexOf('*/', i + 2);
+            i = e < 0 ? src.length : e + 1;
+            continue;
+        }
+        if (c === '"' || c === "'") {
+            i++;
+            while (i < src.length && src[i] !== c && src[i] !== '\n')
+                i += src[i] === '\\' ? 2 : 1;
+            continue;
+        }
+        if (c === '`') {
+            const e = src.indexOf('`', i + 1);
+            i = e < 0 ? src.length : e;
+            continue;
+        }
+        if (c === '{')
+            depth++;
+        else if (c === '}') {
+            depth--;
+            if (depth === 0)
+                return i;
+        }
+    }
+    return src.length - 1;
+}
+
+;// CONCATENATED MODULE: ./src/judge/testUnits.ts
+
+
+
+/** The language of a test file, by its name (undefined: not one whose units can be read). */
+function languageOf(path) {
+    if (/\.py$/.test(path))
+        return 'python';
+    if (/\.[cm]?[jt]sx?$/.test(path))
+        return 'javascript';
+    if (/\.go$/.test(path))
+        return 'go';
+    return undefined;
+}
+/** The file's top-level units, each with its children. */
+function testUnits(text, language) {
+    const src = normalize(text);
+    if (language === 'python')
+        return pythonUnits(src, 0, src.length, -1, '');
+    if (language === 'go')
+        return goUnits(src);
+    return jsUnits(src, 0, src.length, '');
+}
+/** The names of the tests a runner would run: the leaves (a group without tests counts as one). */
+function leafNames(units) {
+    return units.flatMap((u) => (u.children.length > 0 ? leafNames(u.children) : [u.name]));
+}
+/** The marks of a unit (kept) and of a new unit cut out, in a skeleton. */
+const UNIT = '\u0001';
+const CUT = '\u0002';
+/**
+ * Whether `nowText` is exactly `baseText` with whole new test units inserted: every unit of the base
+ * is there, in its order, with the same decorators, modifiers and body; every other unit is new (a
+ * name the base does not have at that place, and no name twice: a second `def test_x` shadows the
+ * first); and the code around the units is unchanged. Whitespace: line endings (CRLF/LF) and the
+ * blank lines (JavaScript, Go: any whitespace) around an inserted unit are not changes, nor is
+ * whitespace at the end of the file; every other whitespace change is (it may sit in a string an
+ * assertion compares).
+ */
+function additions(baseText, nowText, language) {
+    const base = normalize(baseText).replace(/\s*$/, '\n');
+    const now = normalize(nowText).replace(/\s*$/, '\n');
+    const reasons = [];
+    const added = [];
+    compareScope({ text: base, start: 0, end: base.length, units: testUnits(base, language) }, { text: now, start: 0, end: now.length, units: testUnits(now, language) }, language, '', reasons, added);
+    return reasons.length > 0 ? { ok: false, reasons } : { ok: true, added };
+}
+function compareScope(base, now, language, where, reasons, added) {
+    const key = (u, i, all) => `${u.ownName}#${all.slice(0, i).filter((o) => o.ownName === u.ownName).length}`;
+    const baseKeys = base.units.map((u, i, all) => key(u, i, all));
+    const nowKeys = now.units.map((u, i, all) => key(u, i, all));
+    const baseNames = new Set(base.units.map((u) => u.ownName));
+    const matched = new Map();
+    for (const [i, k] of baseKeys.entries()) {
+        const j = nowKeys.indexOf(k);
+        if (j < 0)
+            reasons.push(`${label(base.units[i], language)} was removed (or renamed)`);
+        else
+            matched.set(j, i);
+    }
+    const order = [...matched.keys()].sort((a, b) => a - b).map((j) => matched.get(j));
+    if (order.some((i, n) => n > 0 && i < order[n - 1]))
+        reasons.push(`${scopeName(where)}: tests were moved`);
+    const seen = new Set();
+    for (const [j, unit] of now.units.entries()) {
+        const i = matched.get(j);
+        if (i === undefined) {
+            if (baseNames.has(unit.ownName) || seen.has(unit.ownName))
+                reasons.push(`${label(unit, language)} is defined twice: ${shadowWord(language)}`);
+            else if (language === 'javascript' && exclusive(unit))
+                reasons.push(`${label(unit, language)} is new but marked to run alone (.only): every other test of the file would be skipped`);
+            else
+                added.push(...leafNames([unit]));
+        }
+        else
+            compareUnit(base.text, base.units[i], now.text, unit, language, reasons, added);
+        seen.add(unit.ownName);
+    }
+    // The code around the units: the base's with each unit cut out, against the work's with its new units cut out.
+    const baseCode = skeleton(base.text, base.start, base.end, base.units, new Set(), language);
+    const newOnes = new Set(now.units.filter((_, j) => !matched.has(j)));
+    const nowCode = skeleton(now.text, now.start, now.end, now.units, newOnes, language);
+    if (!sameCode(baseCode, nowCode, language))
+        reasons.push(codeChange(baseCode, nowCode, where));
+}
+function compareUnit(baseText, base, nowText, now, language, reasons, added) {
+    const name = label(base, language);
+    if (base.head !== now.head) {
+        reasons.push(`${name}: its ${headWord(language)} changed (${testUnits_oneLine(base.head)} \u2192 ${testUnits_oneLine(now.head)})`);
+        return;
+    }
+    if (base.body && now.body && (base.children.length > 0 || now.children.length > 0)) {
+        const outer = (t, u) => t.slice(u.start, u.body.start) + '\0' + t.slice(u.body.end, u.end);
+        if (outer(baseText, base) !== outer(nowText, now))
+            reasons.push(`${name}: changed outside its tests`);
+        compareScope({ text: baseText, start: base.body.start, end: base.body.end, units: base.children }, { text: nowText, start: now.body.start, end: now.body.end, units: now.children }, language, base.name, reasons, added);
+        return;
+    }
+    if (baseText.slice(base.start, base.end) !== nowText.slice(now.start, now.end))
+        reasons.push(`${name}: its body changed`);
+}
+/** Whether a JavaScript unit, or one inside it, runs alone (`.only`, `fit`, `fdescribe`): the runner skips the others. */
+const exclusive = (u) => /(^|\.)only\b|^f(it|describe|test)\b/.test(u.head) || u.children.some(exclusive);
+/** The text of a range with every unit replaced by a mark (`\u0001`) and each of `drop` cut out with its surrounding blank lines (a `\u0002` mark). */
+function skeleton(text, start, end, units, drop, language) {
+    let out = '';
+    let at = start;
+    for (const u of units) {
+        if (drop.has(u)) {
+            out = trimJunction(out + text.slice(at, u.start), language) + CUT;
+            at = skipJunction(text, u.end, end, language);
+        }
+        else {
+            out += text.slice(at, u.start) + UNIT;
+            at = u.end;
+        }
+    }
+    return out + text.slice(at, end);
+}
+/** Whether two skeletons are the same code, the whitespace at a junction (where a unit was cut out of the work) aside. */
+function sameCode(base, now, language) {
+    let at = 0;
+    for (const [n, part] of now.split(CUT).entries()) {
+        if (n > 0) {
+            // A unit goes between two lines (or two tokens): the base breaks there, or the scope ends or begins.
+            if (at > 0 && at < base.length && !/\s/.test(base[at]))
+                return false;
+            at = skipJunction(base, at, base.length, language);
+        }
+        if (!base.startsWith(part, at))
+            return false;
+        at += part.length;
+    }
+    return at === base.length;
+}
+/** The text before a cut unit, without the line breaks and blank lines (Python; any whitespace elsewhere) that led to it. */
+const trimJunction = (s, language) => language !== 'python' ? s.replace(/\s+$/, '') : /^\s*$/.test(s) ? '' : s.replace(/(?:\n[ \t]*)+$/, '');
+/** Past the blank lines (Python, from a line's start: the next code line's indentation is code) or the whitespace at `at`. */
+function skipJunction(text, at, end, language) {
+    if (language !== 'python') {
+        while (at < end && /\s/.test(text[at]))
+            at++;
+        return at;
+    }
+    for (;;) {
+        let j = at;
+        while (j < end && (text[j] === ' ' || text[j] === '\t'))
+            j++;
+        if (j >= end)
+            return j;
+        if (text[j] !== '\n')
+            return at;
+        at = j + 1;
+    }
+}
+function codeChange(base, now, where) {
+    const b = base.split('\n');
+    const n = now.split('\n');
+    let i = 0;
+    while (i < b.length && i < n.length && b[i] === n[i])
+        i++;
+    const clean = (s) => testUnits_oneLine((s ?? '').split(CUT).join('\u2026').split(UNIT).join('\u2026'));
+    const line = (s) => JSON.stringify(s !== undefined ? clean(s) : '(end)');
+    return `${scopeName(where)}: code outside the tests was added or changed (first difference: ${line(n[i])}, was ${line(b[i])})`;
+}
+const scopeName = (where) => (where ? where : 'the module');
+const label = (u, language) => (language === 'javascript' ? `'${u.name}'` : u.name);
+const headWord = (language) => language === 'python' ? 'decorators or signature' : language === 'go' ? 'signature' : 'call (modifiers)';
+const shadowWord = (language) => language === 'python'
+    ? 'the second definition shadows the first'
+    : language === 'go'
+        ? 'Go refuses a second definition'
+        : 'two tests with one name cannot be told apart';
+const testUnits_oneLine = (s) => {
+    const t = s.replace(/\s+/g, ' ').trim();
+    return t.length > 80 ? `${t.slice(0, 77)}...` : t;
+};
+/** CRLF and lone CR line endings as LF (every language here reads them so, in string literals too). */
+const normalize = (text) => text.replace(/\r\n?/g, '\n');
+
+;// CONCATENATED MODULE: ./src/judge/protectedPaths.ts
+/**
+ * Which of the agent's changed paths are protected, and the judge tree's plan (issue 42). The tests
+ * that judge a change are the maintainer's: every test file that exists at the cycle's base, the
+ * test infrastructure (what decides which tests run and how their outcomes are read) and
+ * agent-loop's own configuration file. The agent may add tests (new test files, or new whole test
+ * units in an existing file: testUnits.ts) but a change to anything else protected is a finding for
+ * a person, and the judge tree takes that path from the base (or drops it, when it is new). Pure:
+ * the changed files' texts are read by the caller.
+ */
+
+
+
+/** The judge's view of the agent's change. */
+function protect(changed, baseFiles, rules) {
+    const atBase = new Set(baseFiles);
+    const out = {
+        findings: [],
+        allowed: [],
+        restore: [],
+        drop: [],
+        addedTests: [],
+        withoutAddedTests: { restore: [], drop: [] },
+    };
+    const note = (path, kind, detail) => {
+        const finding = { path, kind, detail };
+        if (kind !== 'config-changed' && rules.allowed.some((g) => globMatch(g, path))) {
+            out.allowed.push(finding);
+            return;
+        }
+        out.findings.push(finding);
+        if (atBase.has(path))
+            out.restore.push(path);
+        else
+            out.drop.push(path);
+    };
+    for (const file of changed) {
+        if (file.status === 'renamed' && file.from !== undefined) {
+            // A rename is the old path deleted and the new one added.
+            one({ path: file.from, status: 'deleted', base: file.base }, atBase, rules, note, out);
+            one({ path: file.path, status: 'added', now: file.now }, atBase, rules, note, out);
+        }
+        else
+            one(file, atBase, rules, note, out);
+    }
+    const sorted = (list) => [...new Set(list)].sort();
+    out.restore = sorted(out.restore);
+    out.drop = sorted(out.drop);
+    out.withoutAddedTests = {
+        restore: sorted([...out.restore, ...out.withoutAddedTests.restore]),
+        drop: sorted([...out.drop, ...out.withoutAddedTests.drop]),
+    };
+    return out;
+}
+function one(file, atBase, rules, note, out) {
+    const { path } = file;
+    // A path the base has is not new, whatever the status says.
+    const status = file.status === 'added' && atBase.has(path) ? 'modified' : file.status;
+    if (path === rules.configFile) {
+        note(path, 'config-changed', CONFIG_DETAIL[status === 'renamed' ? 'modified' : status]);
+        return;
+    }
+    const infra = infrastructure(file, status, rules.extra);
+    if (infra) {
+        note(path, status === 'added' ? 'infrastructure-added' : 'infrastructure-changed', infra);
+        return;
+    }
+    if (!isTestFile(path))
+        return;
+    if (status === 'deleted') {
+        note(path, 'test-removed', `the test file ${path} was deleted (or renamed away): its tests no longer run`);
+        return;
+    }
+    const language = languageOf(path);
+    if (status === 'added') {
+        // Without the added tests, a new test file goes whatever it holds: one with no test still runs its module's code.
+        out.withoutAddedTests.drop.push(path);
+        const names = language && file.now !== undefined ? leafNames(testUnits(file.now, language)) : [];
+        if (names.length > 0)
+            out.addedTests.push({ path, names });
+        return;
+    }
+    // An existing test file, changed: fine only when it gained whole new tests.
+    if (!language || file.base === undefined || file.now === undefined) {
+        note(path, 'test-changed', `${path} is a test file (or test data) of the base and was changed`);
+        return;
+    }
+    const result = additions(file.base, file.now, language);
+    if (!result.ok) {
+        note(path, 'test-changed', result.reasons.join('; '));
+        return;
+    }
+    if (result.added.length > 0) {
+        out.addedTests.push({ path, names: result.added });
+        out.withoutAddedTests.restore.push(path);
+    }
+}
+const CONFIG_DETAIL = {
+    added: "agent-loop's configuration file was created by the agent: the run keeps the maintainer's configuration",
+    modified: "agent-loop's configuration file was changed by the agent: the run keeps the maintainer's configuration (the base's)",
+    deleted: "agent-loop's configuration file was deleted by the agent: the run keeps the maintainer's configuration (the base's)",
+};
+
+;// CONCATENATED MODULE: ./src/loop/judgePlace.ts
+
+
+/**
+ * What a test command is usually installed into, ignored by git: linked into the judge tree from the
+ * repository (as the agent left them: the limit is said in docs/how-a-run-goes.md#verdicts).
+ */
+const INSTALLED = ['node_modules', '.venv', 'venv'];
+/** Reads the work's change from `base`, weighs it, and opens its judge tree. */
+async function openJudgePlace(trees, base, rules) {
+    const change = await trees.change({ base, wants: textNeeded });
+    const protection = protect(change.changed, change.baseFiles, rules);
+    const { restore, drop } = protection.withoutAddedTests;
+    const tree = await trees.open({ base, work: { commit: change.tree }, restore, drop, link: INSTALLED });
+    return {
+        place: { cwd: tree.dir, reportDir: tree.reportDir },
+        findings: protection.findings,
+        removedLinks: tree.removedLinks,
+        addedTests: protection.addedTests,
+        close: () => tree.close(),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/loop/effects/judge.ts
 /**
  * The iteration's verdict (the workflow's sub-machine asks, src/core/iteration.ts): whether the
  * cycle's issues are closed in the source, and the suite and the issues' verify: commands judged
- * against the baseline (a rejection for broken tests confirmed by a second run).
+ * against the baseline (a rejection for broken tests confirmed by a second run), run in a judge tree
+ * (issue 42: src/loop/judgePlace.ts) where git is, with the judge's findings.
  */
+
 
 
 
@@ -35291,25 +36284,74 @@ const judge_judge = async (effect, ctx) => {
     const { deps } = ctx;
     const base = ctx.run.model.loop.baseBranch;
     const changed = !(deps.git && base) || (await deps.git.hasWorkSince(base));
-    const gate = await judgeWork(deps, effect.baseline, effect.targets);
-    if (!gate)
-        return { type: 'interrupted' };
-    return { type: 'judged', changed, ...gate, now: deps.clock.now().getTime() };
+    // Issue 42: judged in a tree of the cycle's base holding the work, the maintainer's paths as the base had them.
+    const baseTip = cycleInFlight(ctx.run.model.loop).baseTip;
+    // What decides what git stages put back first, as a commit does: the tree judged is the tree committed.
+    if (deps.judgeTrees && baseTip)
+        await deps.git?.putBackStaging('judge');
+    const judged = deps.judgeTrees && baseTip
+        ? await openJudgePlace(deps.judgeTrees, baseTip, {
+            configFile: deps.settings.configFile ?? DEFAULT_CONFIG_FILE,
+            extra: [],
+            allowed: [],
+        })
+        : undefined;
+    try {
+        if (judged)
+            sayJudgeTree(deps, judged);
+        const gate = await judgeWork(deps, effect.baseline, effect.targets, judged?.place);
+        if (!gate)
+            return { type: 'interrupted' };
+        return {
+            type: 'judged',
+            changed,
+            ...gate,
+            ...(judged?.findings.length ? { findings: judged.findings } : {}),
+            ...(judged?.removedLinks.length ? { removedLinks: judged.removedLinks } : {}),
+            now: deps.clock.now().getTime(),
+        };
+    }
+    finally {
+        await judged?.close();
+    }
 };
+/** The configuration file a run reads when none is named. */
+const DEFAULT_CONFIG_FILE = '.agent-loop.yml';
+/** What the judge tree holds besides the work as it is: logged once per verdict, when anything. */
+function sayJudgeTree(deps, judged) {
+    const added = judged.addedTests.reduce((n, f) => n + f.names.length, 0);
+    if (judged.findings.length === 0 && added === 0 && judged.removedLinks.length === 0)
+        return;
+    const parts = [
+        judged.findings.length
+            ? `${judged.findings.length} protected path(s) the agent changed taken from the base (${judged.findings.map((f) => f.path).join(', ')})`
+            : '',
+        added ? `${added} test(s) the agent added left out (the maintainer's tests are judged alone)` : '',
+        judged.removedLinks.length
+            ? `${judged.removedLinks.length} symlink(s) pointing outside the repository removed (${judged.removedLinks.join(', ')})`
+            : '',
+    ].filter(Boolean);
+    deps.logger.info('judge.tree', `The work is judged in a tree of the cycle's base: ${parts.join('; ')}.`, {
+        findings: judged.findings,
+        addedTests: judged.addedTests,
+        removedLinks: judged.removedLinks,
+    });
+}
 /**
  * Runs the suite and the issue's verify: commands and judges them against the baseline. A
  * rejection for broken tests is confirmed by a second run (a test broken in one run only is flaky
  * and does not count). undefined: interrupted.
  */
-async function judgeWork(deps, baseline, targets) {
+async function judgeWork(deps, baseline, targets, place) {
     const { settings, logger } = deps;
+    const run = (command) => place ? deps.runTests(command, deps.signal, 'verify', place) : deps.runTests(command, deps.signal, 'verify');
     const once = async () => {
-        const tests = await deps.runTests(settings.testCommand, deps.signal, 'verify');
+        const tests = await run(settings.testCommand);
         if (deps.signal?.aborted)
             return undefined;
         const verify = [];
         for (const command of targets.verify) {
-            const r = await deps.runTests(command, deps.signal, 'verify');
+            const r = await run(command);
             if (deps.signal?.aborted)
                 return undefined;
             verify.push({ command, exitCode: r.exitCode, tail: r.tail });
@@ -41027,6 +42069,39 @@ function escalateUnverifiable(settings, before, reason) {
     return { state, escalate: { reason, bounceLoop: false } };
 }
 
+;// CONCATENATED MODULE: ./src/judge/findingWords.ts
+/** One finding in a few words: `tests/test_x.py (test-changed)`. */
+const findingWords_named = (f) => `${f.path} (${f.kind})`;
+/** The findings (and the links removed) in one line; '' when there are none. */
+function findingsSummary(findings, removedLinks = []) {
+    const parts = [];
+    if (findings.length > 0) {
+        const shown = findings.slice(0, 3).map(findingWords_named).join(', ');
+        parts.push(`the agent changed ${findings.length} path(s) the maintainer owns (${shown}${findings.length > 3 ? ', \u2026' : ''}): ` +
+            'the work is not accepted while they differ from the base');
+    }
+    if (removedLinks.length > 0)
+        parts.push(`${removedLinks.length} symlink(s) of the work point outside the repository (${removedLinks.slice(0, 3).join(', ')}): the judge removed them`);
+    return parts.join('; ');
+}
+/** What the agent is told: each finding with its detail and what to do, then that adding tests is fine. */
+function findingsForAgent(findings, removedLinks = [], limit = 20) {
+    if (findings.length === 0 && removedLinks.length === 0)
+        return '';
+    const lines = [
+        "You changed what judges the work (tests that were there before, test infrastructure, or agent-loop's configuration). " +
+            'The tests ran with those paths as they are on the base branch, and the work cannot be accepted while your change to them stays:',
+    ];
+    for (const f of findings.slice(0, limit))
+        lines.push(`- ${f.path} (${f.kind}: ${f.detail}): ${f.kind === 'infrastructure-added' ? 'remove it' : 'restore it as it was'}.`);
+    if (findings.length > limit)
+        lines.push(`- \u2026 and ${findings.length - limit} more`);
+    for (const link of removedLinks.slice(0, limit))
+        lines.push(`- ${link}: a symbolic link pointing outside the repository; remove it.`);
+    lines.push('Fix the code under test instead. You may add tests: a new test file, or new whole test functions in an existing test file (nothing else in it changed).');
+    return lines.join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/workflows/implement/messages.ts
 
 
@@ -41064,8 +42139,14 @@ const MESSAGES = {
 
 
 
+
 function afterVerdict(ctx, model, event) {
-    const { tests, verdict } = event;
+    const { tests } = event;
+    // Issue 42: a change to what the maintainer owns is never a pass, whatever the tests say.
+    const findings = event.findings ?? [];
+    const removedLinks = event.removedLinks ?? [];
+    const protectedChanged = findings.length > 0 || removedLinks.length > 0;
+    const verdict = protectedChanged ? withFindings(event.verdict, findings, removedLinks) : event.verdict;
     const record = {
         ...model.record,
         tests: { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) },
@@ -41081,13 +42162,15 @@ function afterVerdict(ctx, model, event) {
     const j = {
         ctx,
         model,
-        event,
+        event: { ...event, verdict },
         record,
         state,
         tag: tagOf(ctx),
         n: model.record.n,
         cycle: cycleOf(model.state),
     };
+    if (protectedChanged)
+        return rejected(j, findingsForAgent(findings, removedLinks));
     if (verdict.kind === 'cannot_run')
         return cannotRun(j);
     if (verdict.kind === 'rejected')
@@ -41096,6 +42179,17 @@ function afterVerdict(ctx, model, event) {
     if (!event.changed && !(model.closed ?? []).every(Boolean))
         return noChangeNeeded(accepted);
     return complete(accepted);
+}
+/**
+ * The verdict with the judge's findings (issue 42): rejected, its summary what the tests said (run
+ * with those paths as the base has them), then the findings.
+ */
+function withFindings(verdict, findings, removedLinks) {
+    return {
+        ...verdict,
+        kind: 'rejected',
+        summary: `${verdict.summary}; ${verdict.kind === 'accepted' ? 'but ' : ''}${findingsSummary(findings, removedLinks)}`,
+    };
 }
 /** A real step back: nothing could be verified. */
 function cannotRun({ ctx, model, event, record, state, tag, n }) {
@@ -41118,18 +42212,24 @@ function cannotRun({ ctx, model, event, record, state, tag, n }) {
 }
 /**
  * Rejected: the next iteration gets the failures as context (read per test: each broken test and
- * failing target with its message; else the exit code and the output).
+ * failing target with its message; else the exit code and the output). The judge's findings (`found`,
+ * what the agent is told to restore) go in the message, which the prompt gives whole: the context is
+ * cut to its end.
  */
-function rejected({ ctx, model, event, record, state, tag, n }) {
+function rejected({ ctx, model, event, record, state, tag, n }, found = '') {
     const { verdict, tests, now } = event;
     if (verdict.kind !== 'rejected')
         throw new Error('agent-loop: rejected() on a verdict that is not a rejection');
     const perTest = tests.run !== undefined && isReadable(tests.run);
     const details = perTest ? rejectionDetails(verdict) : '';
-    const message = perTest || verdict.verifyFailing.length > 0
+    const said = perTest || verdict.verifyFailing.length > 0 || found
         ? verdict.summary
         : `\`${ctx.settings.testCommand}\` exited with code ${tests.exitCode}`;
-    const failing = setCycle({ ...state, testFailures: state.testFailures + 1 }, { lastFailure: { kind: 'tests', message, tail: `${details}${details ? '\n\n' : ''}${tests.tail}` } });
+    const message = found ? `${said}\n\n${found}` : said;
+    const failing = setCycle({ ...state, testFailures: state.testFailures + 1 }, 
+    // The per-test details after the output: the prompt keeps the context's end when it is long (a judge
+    // tree's longer paths made node's output push them out).
+    { lastFailure: { kind: 'tests', message, tail: `${tests.tail}${details ? '\n\n' : ''}${details}` } });
     const t = stepCycle(ctx, failing, { type: 'failed', reason: `tests: ${verdict.summary}`, resumeAt: 0 });
     const closed = model_close(ctx, t.state, { ...record, outcome: 'tests_failed' }, now);
     const { violation } = model;
@@ -41139,6 +42239,8 @@ function rejected({ ctx, model, event, record, state, tag, n }) {
             exitCode: tests.exitCode,
             broken: verdict.broken.map((f) => f.id),
             targetsFailing: verdict.targetsFailing.map((f) => f.id),
+            ...(event.findings?.length ? { findings: event.findings } : {}),
+            ...(event.removedLinks?.length ? { removedLinks: event.removedLinks } : {}),
         }),
     ], t.decision.kind === 'escalate'
         ? { state: closed, violation, escalate: { reason: t.decision.reason, bounceLoop: false } }
@@ -42836,6 +43938,106 @@ function inside(dir, rel) {
     return abs;
 }
 
+;// CONCATENATED MODULE: ./src/git/workChange.ts
+/** A text read for the judge is at most this long; a longer one is not read (the judge then takes the file as changed). */
+const TEXT_BOUND = 1024 * 1024;
+/**
+ * The tree object of the work, written into the repository's object store (nothing else of it
+ * changes): a commit's own, or HEAD's with the working tree added through the temporary index
+ * `indexFile` (removed after).
+ */
+async function writeWorkTree(run, repo, work, indexFile, removeFile) {
+    if (work !== 'working-tree')
+        return (await run(repo, ['rev-parse', '--verify', `${work.commit}^{tree}`])).trim();
+    const index = { GIT_INDEX_FILE: indexFile };
+    try {
+        await run(repo, ['read-tree', 'HEAD'], index);
+        await run(repo, ['add', '--all', '--', '.'], index);
+        return (await run(repo, ['write-tree'], index)).trim();
+    }
+    finally {
+        await removeFile(indexFile);
+    }
+}
+/**
+ * What changed from `base` (a commit) to `tree`, with the texts of the paths `wants` names (at the
+ * base and in the work; a rename's text at its old path too), and the base's files.
+ */
+async function readWorkChange(git, env, repo, request) {
+    const plain = { ...env, GIT_LITERAL_PATHSPECS: '1' };
+    const must = async (args) => {
+        const r = await git(repo, plain, args);
+        if (r.code !== 0)
+            throw new Error(`agent-loop could not read the agent's change: git ${args.join(' ')} failed (exit ${r.code}) in ${repo}: ${(r.stderr || r.stdout).trim()}`);
+        return r.stdout;
+    };
+    const raw = await must(['diff-tree', '-r', '-z', '-M', '--no-ext-diff', '--no-textconv', request.base, request.tree]);
+    const baseFiles = (await must(['ls-tree', '-r', '-z', '--name-only', request.base])).split('\0').filter(Boolean);
+    const bound = request.bound ?? TEXT_BOUND;
+    const text = async (blob) => {
+        if (blob === undefined)
+            return undefined;
+        const r = await git(repo, plain, ['cat-file', 'blob', blob], { maxOutput: bound });
+        // Over the bound (code 1), binary (a NUL byte), or not a blob (a submodule's commit): no text.
+        if (r.code !== 0 || r.stdout.includes('\0'))
+            return undefined;
+        return r.stdout;
+    };
+    const changed = [];
+    for (const entry of rawEntries(raw)) {
+        const wanted = request.wants(entry.path) || (entry.from !== undefined && request.wants(entry.from));
+        const base = wanted ? await text(entry.oldBlob) : undefined;
+        const now = wanted ? await text(entry.newBlob) : undefined;
+        changed.push({
+            path: entry.path,
+            status: entry.status,
+            ...(entry.from !== undefined ? { from: entry.from } : {}),
+            ...(base !== undefined ? { base } : {}),
+            ...(now !== undefined ? { now } : {}),
+        });
+    }
+    return { changed, baseFiles };
+}
+const NO_BLOB = /^0+$/;
+const FILE_MODE = /^(100644|100755|120000)$/;
+/** `git diff-tree -r -z -M` (raw) read: one entry per path, a rename with its old path. Pure. */
+function rawEntries(raw) {
+    const fields = raw.split('\0');
+    const out = [];
+    let i = 0;
+    while (i < fields.length) {
+        const meta = fields[i];
+        if (!meta.startsWith(':')) {
+            i += 1;
+            continue;
+        }
+        // ":<old mode> <new mode> <old id> <new id> <status>"
+        const [oldMode, newMode, oldId, newId, letter] = meta.slice(1).split(' ');
+        const blob = (mode, id) => (FILE_MODE.test(mode) && !NO_BLOB.test(id) ? id : undefined);
+        const oldBlob = blob(oldMode, oldId);
+        const newBlob = blob(newMode, newId);
+        if (letter.startsWith('R') || letter.startsWith('C')) {
+            const from = fields[i + 1];
+            const to = fields[i + 2];
+            out.push(letter.startsWith('R')
+                ? { path: to, from, status: 'renamed', oldBlob, newBlob }
+                : { path: to, status: 'added', newBlob });
+            i += 3;
+            continue;
+        }
+        const path = fields[i + 1];
+        const status = letter === 'A' ? 'added' : letter === 'D' ? 'deleted' : 'modified';
+        out.push({
+            path,
+            status,
+            ...(oldBlob !== undefined ? { oldBlob } : {}),
+            ...(newBlob !== undefined ? { newBlob } : {}),
+        });
+        i += 2;
+    }
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./src/judge/treePaths.ts
 /** What the judge tree (judgeTree.ts) reads from git's output, and whether a symlink leaves the tree. Pure. */
 
@@ -42893,6 +44095,7 @@ const trimSlashes = (p) => p.replace(/^\/+|\/+$/g, '');
  * adds or changes that points outside the tree is removed (`leavingLinks`), so that nothing outside
  * (a conftest.py in a directory the agent linked in) is read as part of the tree.
  */
+
 
 
 
@@ -42963,11 +44166,24 @@ async function openJudgeTree(req) {
             await external_node_fs_namespaceObject.promises.writeFile(pathsFile, restored.map((p) => `${p}\0`).join(''));
             await run(dir, ['checkout', req.base, '--pathspec-from-file', pathsFile, '--pathspec-file-nul']);
         }
+        await linkInstalled(req.repo, dir, req.link ?? []);
         return { dir, reportDir, removedLinks, close };
     }
     catch (error) {
         await close().catch(() => undefined);
         throw error;
+    }
+}
+/** Each of `names` that is a directory in `repo` and absent from `dir`, linked there (JudgeTreeRequest.link). */
+async function linkInstalled(repo, dir, names) {
+    for (const name of names) {
+        const from = external_node_path_default().join(repo, name);
+        const to = external_node_path_default().join(dir, name);
+        if (!(await external_node_fs_namespaceObject.promises.stat(from).catch(() => undefined))?.isDirectory())
+            continue;
+        if (await external_node_fs_namespaceObject.promises.lstat(to).catch(() => undefined))
+            continue;
+        await external_node_fs_namespaceObject.promises.symlink(from, to);
     }
 }
 /** The symlinks the work added or changed (`raw`: git diff --raw against the base) that point outside the tree. */
@@ -42980,20 +44196,8 @@ async function linksLeaving(dir, raw) {
     }
     return leaving;
 }
-/**
- * The tree object of the work, written into the repository's object store (nothing else of it
- * changes): a commit's own, or HEAD's with the working tree added through a temporary index.
- */
-async function workTree(run, req, indexFile) {
-    if (req.work !== 'working-tree')
-        return (await run(req.repo, ['rev-parse', '--verify', `${req.work.commit}^{tree}`])).trim();
-    const index = { GIT_INDEX_FILE: indexFile };
-    await run(req.repo, ['read-tree', 'HEAD'], index);
-    await run(req.repo, ['add', '--all', '--', '.'], index);
-    const tree = (await run(req.repo, ['write-tree'], index)).trim();
-    await external_node_fs_namespaceObject.promises.rm(indexFile, { force: true });
-    return tree;
-}
+/** The tree object of the work (src/git/workChange.ts), through a temporary index at `indexFile`. */
+const workTree = (run, req, indexFile) => writeWorkTree(run, req.repo, req.work, indexFile, (file) => external_node_fs_namespaceObject.promises.rm(file, { force: true }));
 /**
  * Removes the judge trees a killed run left in `scratch` (their worktrees, git's records of them
  * and their files); the ones this process has open stay. `scratch` is one run's at a time (the
@@ -43017,7 +44221,34 @@ function judgeTrees(bound) {
     return {
         open: (request) => openJudgeTree({ ...bound, ...request }),
         clear: () => clearJudgeTrees(bound),
+        change: (request) => workChange(bound, request),
     };
+}
+/** JudgeTrees.change: the work's tree written through a temporary index in `scratch`, and its change read. */
+async function workChange(bound, request) {
+    const env = { ...bound.env, GIT_LITERAL_PATHSPECS: '1' };
+    const run = async (cwd, args, extra = {}) => {
+        const r = await bound.git(cwd, { ...env, ...extra }, args);
+        if (r.code !== 0)
+            throw new JudgeTreeError(`agent-loop could not read the agent's work: git ${args.join(' ')} failed (exit ${r.code}) in ${cwd}: ${(r.stderr || r.stdout).trim()}`);
+        return r.stdout;
+    };
+    await external_node_fs_namespaceObject.promises.mkdir(bound.scratch, { recursive: true });
+    const entry = await external_node_fs_namespaceObject.promises.mkdtemp(external_node_path_default().join(bound.scratch, entryPrefix()));
+    judgeTree_open.add(entry);
+    try {
+        const tree = await writeWorkTree(run, bound.repo, 'working-tree', external_node_path_default().join(entry, 'index'), (file) => external_node_fs_namespaceObject.promises.rm(file, { force: true }));
+        const read = await readWorkChange(bound.git, bound.env, bound.repo, {
+            base: request.base,
+            tree,
+            wants: request.wants,
+        });
+        return { tree, ...read };
+    }
+    finally {
+        await external_node_fs_namespaceObject.promises.rm(entry, { recursive: true, force: true });
+        judgeTree_open.delete(entry);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/failure/retryCall.ts
@@ -43940,7 +45171,10 @@ async function prepareRun(options, io) {
     const registry = session.registry;
     const publisher = io.publisher && git ? io.publisher(git, testCommand) : undefined;
     const deps = {
-        settings: sliceSettings(options, io, { testCommand, plan: inputs.plan, publisher }),
+        settings: {
+            ...sliceSettings(options, io, { testCommand, plan: inputs.plan, publisher }),
+            ...(git ? { configFile: configFileIn(git.topLevel, io.cwd, options.config) } : {}),
+        },
         workflow: workflowFor(options.workflow, { tddTemplates: inputs.templates }),
         cwd: io.cwd,
         stateDir: io.stateDir,
@@ -43973,6 +45207,25 @@ async function prepareRun(options, io) {
             : {}),
     };
     return { ok: true, run: { deps, logger, session, redact } };
+}
+/**
+ * The configuration file the run was started with (--config, AGENT_LOOP_CONFIG, else .agent-loop.yml;
+ * relative to where the run started), relative to the repository's top level with `/`: the judge's
+ * protected path (issue 42).
+ */
+function configFileIn(topLevel, cwd, config) {
+    // git names the top level by its real path: the start directory read the same way (a /tmp that is a link).
+    const real = (() => {
+        try {
+            return (0,external_node_fs_namespaceObject.realpathSync)(cwd);
+        }
+        catch {
+            return cwd;
+        }
+    })();
+    return external_node_path_default().relative(topLevel, external_node_path_default().resolve(real, config ?? '.agent-loop.yml'))
+        .split((external_node_path_default()).sep)
+        .join('/');
 }
 /** The engine's settings, from the options and what the run found. */
 function sliceSettings(options, io, found) {
@@ -44063,10 +45316,14 @@ function waveCarried(io, options) {
  * what git stages (src/git/staging.ts).
  */
 function stagingRestored(logger, what, when) {
+    const committed = 'before committing, so that what is committed is the working tree as it is ' +
+        '(for finished work, the tree the tests ran on), not what those settings make of it';
     const why = when === 'commit'
-        ? 'before committing, so that what is committed is the working tree as it is ' +
-            '(for finished work, the tree the tests ran on), not what those settings make of it'
-        : "at the slice's end, so that none of it stays in the repository or is read by the next run as yours";
+        ? committed
+        : when === 'judge'
+            ? // Issue 42: the work is read as a tree (git add) for the judge, as a commit reads it.
+                `before the work was judged and ${committed}`
+            : "at the slice's end, so that none of it stays in the repository or is read by the next run as yours";
     const said = `Something other than agent-loop (most likely the agent) changed what git stages: ${what.join('; ')}. ` +
         `Put back as it was before the agent ran, ${why}.`;
     logger.warn('git.staging_restored', said, { restored: what, when });

@@ -3,7 +3,7 @@
  * command, the inputs read, the issue source, git, the session, and the engine's dependencies
  * assembled from them; or every reason it cannot start.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { type Options, defaultIterationDelay } from '../config/options.js';
 import { surface } from '../config/surface.js';
@@ -154,7 +154,10 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
   const registry = session.registry;
   const publisher = io.publisher && git ? io.publisher(git, testCommand) : undefined;
   const deps: SliceDeps = {
-    settings: sliceSettings(options, io, { testCommand, plan: inputs.plan, publisher }),
+    settings: {
+      ...sliceSettings(options, io, { testCommand, plan: inputs.plan, publisher }),
+      ...(git ? { configFile: configFileIn(git.topLevel, io.cwd, options.config) } : {}),
+    },
     workflow: workflowFor(options.workflow, { tddTemplates: inputs.templates }),
     cwd: io.cwd,
     stateDir: io.stateDir,
@@ -187,6 +190,26 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
       : {}),
   };
   return { ok: true, run: { deps, logger, session, redact } };
+}
+
+/**
+ * The configuration file the run was started with (--config, AGENT_LOOP_CONFIG, else .agent-loop.yml;
+ * relative to where the run started), relative to the repository's top level with `/`: the judge's
+ * protected path (issue 42).
+ */
+export function configFileIn(topLevel: string, cwd: string, config: string | undefined): string {
+  // git names the top level by its real path: the start directory read the same way (a /tmp that is a link).
+  const real = (() => {
+    try {
+      return realpathSync(cwd);
+    } catch {
+      return cwd;
+    }
+  })();
+  return path
+    .relative(topLevel, path.resolve(real, config ?? '.agent-loop.yml'))
+    .split(path.sep)
+    .join('/');
 }
 
 /** The engine's settings, from the options and what the run found. */
@@ -292,11 +315,16 @@ function waveCarried(io: RunIO, options: Options): Pick<SliceSettings, 'carried'
  * what git stages (src/git/staging.ts).
  */
 export function stagingRestored(logger: Logger, what: string[], when: StagingMoment): void {
+  const committed =
+    'before committing, so that what is committed is the working tree as it is ' +
+    '(for finished work, the tree the tests ran on), not what those settings make of it';
   const why =
     when === 'commit'
-      ? 'before committing, so that what is committed is the working tree as it is ' +
-        '(for finished work, the tree the tests ran on), not what those settings make of it'
-      : "at the slice's end, so that none of it stays in the repository or is read by the next run as yours";
+      ? committed
+      : when === 'judge'
+        ? // Issue 42: the work is read as a tree (git add) for the judge, as a commit reads it.
+          `before the work was judged and ${committed}`
+        : "at the slice's end, so that none of it stays in the repository or is read by the next run as yours";
   const said =
     `Something other than agent-loop (most likely the agent) changed what git stages: ${what.join('; ')}. ` +
     `Put back as it was before the agent ran, ${why}.`;

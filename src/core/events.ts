@@ -8,6 +8,7 @@ import type { ClaimProgress } from '../issues/claims.js';
 import type { HaltDiagnostic } from '../report/diagnostic.js';
 import type { AgentResult } from '../agents/types.js';
 import type { Verdict } from '../verdict/judge.js';
+import type { Finding } from '../judge/protectedPaths.js';
 import type { SuiteRun, TestOutcome, TestsSeen } from '../verdict/results.js';
 import type { TddNote } from './tddNote.js';
 import type { IssueTargets } from '../verdict/targets.js';
@@ -212,8 +213,18 @@ export type Event =
   | { type: 'agentRan'; result: AgentResult; started: number; moved?: Halt; deniedEverything: boolean; now: number }
   /** Answers `readClosed`: whether each of the cycle's issues is closed in the source. */
   | { type: 'closedRead'; closed: boolean[]; now: number }
-  /** Answers `judge`: whether the cycle changed anything, and the suite's verdict against the baseline. */
-  | { type: 'judged'; changed: boolean; tests: TestOutcome; verdict: Verdict; now: number }
+  /** Answers `judge`: whether the cycle changed anything, the suite's verdict against the baseline (run in the judge tree) and the judge's findings. */
+  | {
+      type: 'judged';
+      changed: boolean;
+      tests: TestOutcome;
+      verdict: Verdict;
+      /** Issue 42: the agent's changes to paths the maintainer owns (protect); any makes the work not a pass. */
+      findings?: Finding[];
+      /** Symlinks of the work that point outside the repository, removed from the judge tree: not a pass either. */
+      removedLinks?: string[];
+      now: number;
+    }
   /** The run was asked to stop while one of the iteration's effects ran. */
   | { type: 'interrupted' }
   /** Answers `readNotes`: the newest valid note on the range (and the invalid ones skipped). */

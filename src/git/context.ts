@@ -2,7 +2,7 @@
 import type { GitRunner } from './runner.js';
 
 /** When what decides what git stages is put back: before a commit (finished work or an escalation's wip:) or at a slice's end. */
-export type StagingMoment = 'commit' | 'slice end';
+export type StagingMoment = 'commit' | 'judge' | 'slice end';
 
 export interface GitOptions {
   /** `Name <email>` of agent-loop's commits (the commit-author option): see gitRunner. */

@@ -74,7 +74,7 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
       return out.split('\n').filter((l) => l !== '');
     },
     ...remoteOps(ctx),
-    putBackStaging: () => keeper.putBack('slice end'),
+    putBackStaging: (when = 'slice end') => keeper.putBack(when),
     async untracked() {
       const out = await git('ls-files', '--others', '--exclude-standard', '--directory', '-z');
       return out.split('\0').filter((l) => l !== '');

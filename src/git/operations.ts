@@ -63,7 +63,9 @@ export interface Git {
    * Puts back what decides what a commit stages as it was when this git opened, before any agent ran
    * (src/git/staging.ts), saying what through `onStagingRestored`. Every commit does it first; a
    * slice does it at its end too, so nothing an agent changed there stays in the person's repository
-   * (a remote pointed elsewhere, a filter) or is taken as theirs by the next run's snapshot.
+   * (a remote pointed elsewhere, a filter) or is taken as theirs by the next run's snapshot; and the
+   * judge before it reads the work (`judge`: the tree judged is the tree a commit would take, and no
+   * filter command of the agent's runs).
    */
-  putBackStaging(): Promise<void>;
+  putBackStaging(when?: 'judge' | 'slice end'): Promise<void>;
 }

@@ -187,3 +187,11 @@ function makeTestTargets(text: string): string {
   }
   return out.join('\n');
 }
+
+/**
+ * Whether the judge reads a changed path's texts (at the base and in the work): a test file's (its
+ * units), or a file of which a part is infrastructure (that part). Other paths are judged by name.
+ */
+export function textNeeded(path: string): boolean {
+  return isTestFile(path) || SECTIONED.some(([re]) => re.test(path));
+}

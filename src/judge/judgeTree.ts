@@ -16,12 +16,12 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { GitResult } from '../git/exec.js';
 import { RUNTIME_DIR } from '../safety/processes.js';
+import { type GitCall, type Run, type WorkChange, readWorkChange, writeWorkTree } from '../git/workChange.js';
 import { changedLinks, leavesTree, presentAt } from './treePaths.js';
 
 /** One git call through the one runner (src/git/exec.ts's execGit). */
-export type GitIn = (cwd: string, env: NodeJS.ProcessEnv, args: readonly string[]) => Promise<GitResult>;
+export type GitIn = GitCall;
 
 export interface JudgeTreeRequest {
   /** The one git runner: execGit. */
@@ -34,13 +34,19 @@ export interface JudgeTreeRequest {
   /**
    * The agent's work: `working-tree` is the repository's HEAD (the cycle branch's tip) with the
    * working tree's uncommitted and untracked changes as the agent left them; `{ commit }` is that
-   * commit's tree alone.
+   * commit's tree alone (or that tree, given by its id: JudgeTrees.change's `tree`).
    */
   work: 'working-tree' | { commit: string };
   /** Paths (relative to the top level) taken as they are at the base: removed when the base has none. */
   restore: readonly string[];
   /** Paths removed from the tree. */
   drop: readonly string[];
+  /**
+   * Directories of the repository's top level that git does not hold (ignored: `node_modules`,
+   * `.venv`) linked into the tree where it has none, so that the test command finds what it was
+   * installed with (a judge tree outside the repository finds nothing by looking in parent directories).
+   */
+  link?: readonly string[];
   /** A directory outside the repository's working tree (the state directory's), used by one run at a time. */
   scratch: string;
 }
@@ -127,10 +133,22 @@ export async function openJudgeTree(req: JudgeTreeRequest): Promise<JudgeTree> {
       await fs.writeFile(pathsFile, restored.map((p) => `${p}\0`).join(''));
       await run(dir, ['checkout', req.base, '--pathspec-from-file', pathsFile, '--pathspec-file-nul']);
     }
+    await linkInstalled(req.repo, dir, req.link ?? []);
     return { dir, reportDir, removedLinks, close };
   } catch (error) {
     await close().catch(() => undefined);
     throw error;
+  }
+}
+
+/** Each of `names` that is a directory in `repo` and absent from `dir`, linked there (JudgeTreeRequest.link). */
+async function linkInstalled(repo: string, dir: string, names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    const from = path.join(repo, name);
+    const to = path.join(dir, name);
+    if (!(await fs.stat(from).catch(() => undefined))?.isDirectory()) continue;
+    if (await fs.lstat(to).catch(() => undefined)) continue;
+    await fs.symlink(from, to);
   }
 }
 
@@ -144,24 +162,9 @@ async function linksLeaving(dir: string, raw: string): Promise<string[]> {
   return leaving;
 }
 
-/**
- * The tree object of the work, written into the repository's object store (nothing else of it
- * changes): a commit's own, or HEAD's with the working tree added through a temporary index.
- */
-async function workTree(
-  run: (cwd: string, args: string[], extra?: NodeJS.ProcessEnv) => Promise<string>,
-  req: JudgeTreeRequest,
-  indexFile: string,
-): Promise<string> {
-  if (req.work !== 'working-tree')
-    return (await run(req.repo, ['rev-parse', '--verify', `${req.work.commit}^{tree}`])).trim();
-  const index = { GIT_INDEX_FILE: indexFile };
-  await run(req.repo, ['read-tree', 'HEAD'], index);
-  await run(req.repo, ['add', '--all', '--', '.'], index);
-  const tree = (await run(req.repo, ['write-tree'], index)).trim();
-  await fs.rm(indexFile, { force: true });
-  return tree;
-}
+/** The tree object of the work (src/git/workChange.ts), through a temporary index at `indexFile`. */
+const workTree = (run: Run, req: JudgeTreeRequest, indexFile: string): Promise<string> =>
+  writeWorkTree(run, req.repo, req.work, indexFile, (file) => fs.rm(file, { force: true }));
 
 /**
  * Removes the judge trees a killed run left in `scratch` (their worktrees, git's records of them
@@ -169,7 +172,7 @@ async function workTree(
  * state directory's lock), so any other entry is a leftover.
  */
 export async function clearJudgeTrees(
-  req: Omit<JudgeTreeRequest, 'base' | 'work' | 'restore' | 'drop'>,
+  req: Omit<JudgeTreeRequest, 'base' | 'work' | 'restore' | 'drop' | 'link'>,
 ): Promise<string[]> {
   const names = await fs.readdir(req.scratch).catch(() => [] as string[]);
   const left = names.map((name) => path.join(req.scratch, name)).filter((entry) => !open.has(entry));
@@ -186,15 +189,55 @@ export async function clearJudgeTrees(
 /** The judge trees of one repository and state directory: what the engine is given (SliceDeps.judgeTrees). */
 export interface JudgeTrees {
   /** openJudgeTree for this repository, in its scratch directory. */
-  open(request: Pick<JudgeTreeRequest, 'base' | 'work' | 'restore' | 'drop'>): Promise<JudgeTree>;
+  open(request: Pick<JudgeTreeRequest, 'base' | 'work' | 'restore' | 'drop' | 'link'>): Promise<JudgeTree>;
   /** clearJudgeTrees: the leftovers of a killed run removed; the directories removed, if any. */
   clear(): Promise<string[]>;
+  /**
+   * The agent's work as a tree object (HEAD and the working tree, as `open`'s `working-tree` takes
+   * it) and its change from `base`: the texts of the paths `wants` names (bounded), the base's files.
+   * `open({ work: { commit: tree } })` then judges exactly what was read.
+   */
+  change(request: { base: string; wants: (path: string) => boolean }): Promise<WorkChange>;
 }
 
 /** The judge trees of `repo`, made in `scratch` with `git` (execGit) and `env`. */
-export function judgeTrees(bound: Omit<JudgeTreeRequest, 'base' | 'work' | 'restore' | 'drop'>): JudgeTrees {
+export function judgeTrees(bound: Omit<JudgeTreeRequest, 'base' | 'work' | 'restore' | 'drop' | 'link'>): JudgeTrees {
   return {
     open: (request) => openJudgeTree({ ...bound, ...request }),
     clear: () => clearJudgeTrees(bound),
+    change: (request) => workChange(bound, request),
   };
+}
+
+/** JudgeTrees.change: the work's tree written through a temporary index in `scratch`, and its change read. */
+async function workChange(
+  bound: Omit<JudgeTreeRequest, 'base' | 'work' | 'restore' | 'drop' | 'link'>,
+  request: { base: string; wants: (path: string) => boolean },
+): Promise<WorkChange> {
+  const env = { ...bound.env, GIT_LITERAL_PATHSPECS: '1' };
+  const run: Run = async (cwd, args, extra = {}) => {
+    const r = await bound.git(cwd, { ...env, ...extra }, args);
+    if (r.code !== 0)
+      throw new JudgeTreeError(
+        `agent-loop could not read the agent's work: git ${args.join(' ')} failed (exit ${r.code}) in ${cwd}: ${(r.stderr || r.stdout).trim()}`,
+      );
+    return r.stdout;
+  };
+  await fs.mkdir(bound.scratch, { recursive: true });
+  const entry = await fs.mkdtemp(path.join(bound.scratch, entryPrefix()));
+  open.add(entry);
+  try {
+    const tree = await writeWorkTree(run, bound.repo, 'working-tree', path.join(entry, 'index'), (file) =>
+      fs.rm(file, { force: true }),
+    );
+    const read = await readWorkChange(bound.git, bound.env, bound.repo, {
+      base: request.base,
+      tree,
+      wants: request.wants,
+    });
+    return { tree, ...read };
+  } finally {
+    await fs.rm(entry, { recursive: true, force: true });
+    open.delete(entry);
+  }
 }

@@ -68,6 +68,11 @@ export interface SliceSettings {
   /** continue: resume the cycle's previous agent session on its next iteration. */
   agentSession?: 'fresh' | 'continue';
   testCommand: string;
+  /**
+   * agent-loop's configuration file the run was started with (`.agent-loop.yml`, or --config),
+   * relative to the repository's top level with `/`: a change of the agent's to it is a finding (issue 42).
+   */
+  configFile?: string;
   /** The JUnit XML report the test command writes (--junit-file), relative to the repository. */
   junitFile?: string;
   plan?: string;
@@ -105,7 +110,8 @@ export interface SliceDeps {
   runTests: (command: string, signal?: AbortSignal, purpose?: TestPurpose, place?: TestPlace) => Promise<TestOutcome>;
   /**
    * Issue 42: the judge trees of the repository (src/judge/judgeTree.ts), where git is; the leftovers
-   * of a killed run are cleared as the slice prepares the repository. Not yet used by a verdict.
+   * of a killed run are cleared as the slice prepares the repository. The implement workflow's
+   * verdict runs the suite in one (src/loop/judgePlace.ts).
    */
   judgeTrees?: JudgeTrees;
   logger: Logger;

@@ -568,6 +568,86 @@ describe('the verdict', () => {
   });
 });
 
+describe("issue 42: the judge's findings (the agent changed what the maintainer owns)", () => {
+  const toVerify = (c: IterationContext, ...closed: boolean[]) => [
+    agentRan(c, ok({ report: done })),
+    closedRead(...closed),
+  ];
+  const xfail = {
+    path: 'tests/test_calc.py',
+    kind: 'test-changed' as const,
+    detail: 'test_add: a decorator was added (@pytest.mark.xfail)',
+  };
+  const config = {
+    path: '.agent-loop.yml',
+    kind: 'config-changed' as const,
+    detail:
+      "agent-loop's configuration file was changed by the agent: the run keeps the maintainer's configuration (the base's)",
+  };
+
+  it('an accepted verdict with a finding is rejected: nothing closed, the finding and what to do in the next prompt', () => {
+    const c = ctx({ before: before({}, { issueIds: ['a-1'], titles: ['A'] }) });
+    const s = run(c, ...toVerify(c, true), judged({ findings: [xfail, config] }));
+    expect(kinds(s.effects)).toEqual(['log:tests.failed', 'finish']);
+    const o = outcomeOf(s.effects);
+    expect(o.cycleDone).toBeUndefined();
+    expect(o.issueActions).toBeUndefined();
+    expect(o.state.issuesClosed).toEqual([]);
+    expect(o.state.testsPassed).toBe(false);
+    expect(lastRecord(o).outcome).toBe('tests_failed');
+    expect(lastRecord(o).verdict?.kind).toBe('rejected');
+    const failure = cycleOf(o).lastFailure;
+    // The whole of it in the message, which the prompt gives whole (the context is cut to its end).
+    expect(failure?.message).toMatch(
+      /^3 passed; but the agent changed 2 path\(s\) the maintainer owns \(tests\/test_calc\.py \(test-changed\), \.agent-loop\.yml \(config-changed\)\): the work is not accepted while they differ from the base\n\nYou changed what judges the work/,
+    );
+    expect(failure?.message).toContain(
+      '\n- tests/test_calc.py (test-changed: test_add: a decorator was added (@pytest.mark.xfail)): restore it as it was.\n',
+    );
+    expect(failure?.message).toContain('You may add tests');
+    expect(failure?.tail).toBe('all good');
+    const log = s.effects[0];
+    expect(log?.kind === 'log' && log.data?.findings).toEqual([xfail, config]);
+    expect(cycleOf(o).progress.index).toBe(0);
+  });
+
+  it('a finding with no change else (the agent only edited the test): rejected, never "no change needed"', () => {
+    const c = ctx({ before: before({}, { issueIds: ['a-1'], titles: ['A'] }) });
+    const o = outcomeOf(run(c, ...toVerify(c, false), judged({ changed: true, findings: [xfail] })).effects);
+    expect(o.noChange).toBeUndefined();
+    expect(o.state.issuesNoChange).toEqual([]);
+    expect(lastRecord(o).outcome).toBe('tests_failed');
+  });
+
+  it('a symlink out of the repository, removed by the judge, is not a pass either', () => {
+    const c = ctx();
+    const o = outcomeOf(run(c, ...toVerify(c, false), judged({ removedLinks: ['tests/data'] })).effects);
+    expect(lastRecord(o).outcome).toBe('tests_failed');
+    expect(cycleOf(o).lastFailure?.message).toContain('- tests/data: a symbolic link pointing outside the repository');
+  });
+
+  it('a finding on a suite that cannot run: rejected with the finding (the finding is the cause to fix), not a bounce', () => {
+    const c = ctx();
+    const v = verdict({ kind: 'cannot_run', summary: 'no tests were collected' });
+    const o = outcomeOf(run(c, ...toVerify(c, false), judged({ verdict: v, findings: [config] })).effects);
+    expect(lastRecord(o).outcome).toBe('tests_failed');
+    expect(cycleOf(o).lastFailure?.message).toContain('.agent-loop.yml (config-changed)');
+  });
+
+  it('findings again and again: the retries run out and the cycle escalates (its work kept as wip:, never merged)', () => {
+    const c = ctx({ before: before({}, { progress: { ...initialProgress(), retries: { verify: 2 } } }) });
+    const o = outcomeOf(run(c, ...toVerify(c, true), judged({ findings: [xfail] })).effects);
+    expect(o.escalate?.bounceLoop).toBe(false);
+    expect(o.cycleDone).toBeUndefined();
+  });
+
+  it('no findings: the verdict as the tests gave it (accepted)', () => {
+    const c = ctx();
+    const o = outcomeOf(run(c, ...toVerify(c, false), judged({ findings: [], removedLinks: [] })).effects);
+    expect(lastRecord(o).outcome).toBe('complete');
+  });
+});
+
 describe('the protocol', () => {
   const events = (c: IterationContext): IterationEvent[][] => {
     const results = [

@@ -10,7 +10,9 @@ import { type IssueAction, log } from '../../core/events.js';
 import { closedByPullRequest } from '../../core/landing.js';
 import type { CycleState, IterationRecord, LoopState } from '../../core/state.js';
 import { inlineCode } from '../../report/markdown.js';
-import { rejectionDetails } from '../../verdict/judge.js';
+import { findingsForAgent, findingsSummary } from '../../judge/findingWords.js';
+import type { Finding } from '../../judge/protectedPaths.js';
+import { type Verdict, rejectionDetails } from '../../verdict/judge.js';
 import { isReadable } from '../../verdict/results.js';
 import {
   type IterationContext,
@@ -44,7 +46,12 @@ export function afterVerdict(
   model: IterationModel,
   event: Extract<IterationEvent, { type: 'judged' }>,
 ): IterationStep {
-  const { tests, verdict } = event;
+  const { tests } = event;
+  // Issue 42: a change to what the maintainer owns is never a pass, whatever the tests say.
+  const findings = event.findings ?? [];
+  const removedLinks = event.removedLinks ?? [];
+  const protectedChanged = findings.length > 0 || removedLinks.length > 0;
+  const verdict = protectedChanged ? withFindings(event.verdict, findings, removedLinks) : event.verdict;
   const record: IterationRecord = {
     ...model.record,
     tests: { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) },
@@ -60,18 +67,31 @@ export function afterVerdict(
   const j: Judged = {
     ctx,
     model,
-    event,
+    event: { ...event, verdict },
     record,
     state,
     tag: tagOf(ctx),
     n: model.record.n,
     cycle: cycleOf(model.state),
   };
+  if (protectedChanged) return rejected(j, findingsForAgent(findings, removedLinks));
   if (verdict.kind === 'cannot_run') return cannotRun(j);
   if (verdict.kind === 'rejected') return rejected(j);
   const accepted = { ...j, state: { ...state, preexistingFailures: verdict.preexisting } };
   if (!event.changed && !(model.closed ?? []).every(Boolean)) return noChangeNeeded(accepted);
   return complete(accepted);
+}
+
+/**
+ * The verdict with the judge's findings (issue 42): rejected, its summary what the tests said (run
+ * with those paths as the base has them), then the findings.
+ */
+function withFindings(verdict: Verdict, findings: Finding[], removedLinks: string[]): Verdict {
+  return {
+    ...verdict,
+    kind: 'rejected',
+    summary: `${verdict.summary}; ${verdict.kind === 'accepted' ? 'but ' : ''}${findingsSummary(findings, removedLinks)}`,
+  };
 }
 
 /** A real step back: nothing could be verified. */
@@ -100,20 +120,25 @@ function cannotRun({ ctx, model, event, record, state, tag, n }: Judged): Iterat
 
 /**
  * Rejected: the next iteration gets the failures as context (read per test: each broken test and
- * failing target with its message; else the exit code and the output).
+ * failing target with its message; else the exit code and the output). The judge's findings (`found`,
+ * what the agent is told to restore) go in the message, which the prompt gives whole: the context is
+ * cut to its end.
  */
-function rejected({ ctx, model, event, record, state, tag, n }: Judged): IterationStep {
+function rejected({ ctx, model, event, record, state, tag, n }: Judged, found = ''): IterationStep {
   const { verdict, tests, now } = event;
   if (verdict.kind !== 'rejected') throw new Error('agent-loop: rejected() on a verdict that is not a rejection');
   const perTest = tests.run !== undefined && isReadable(tests.run);
   const details = perTest ? rejectionDetails(verdict) : '';
-  const message =
-    perTest || verdict.verifyFailing.length > 0
+  const said =
+    perTest || verdict.verifyFailing.length > 0 || found
       ? verdict.summary
       : `\`${ctx.settings.testCommand}\` exited with code ${tests.exitCode}`;
+  const message = found ? `${said}\n\n${found}` : said;
   const failing = setCycle(
     { ...state, testFailures: state.testFailures + 1 },
-    { lastFailure: { kind: 'tests', message, tail: `${details}${details ? '\n\n' : ''}${tests.tail}` } },
+    // The per-test details after the output: the prompt keeps the context's end when it is long (a judge
+    // tree's longer paths made node's output push them out).
+    { lastFailure: { kind: 'tests', message, tail: `${tests.tail}${details ? '\n\n' : ''}${details}` } },
   );
   const t = stepCycle(ctx, failing, { type: 'failed', reason: `tests: ${verdict.summary}`, resumeAt: 0 });
   const closed = close(ctx, t.state, { ...record, outcome: 'tests_failed' }, now);
@@ -126,6 +151,8 @@ function rejected({ ctx, model, event, record, state, tag, n }: Judged): Iterati
         exitCode: tests.exitCode,
         broken: verdict.broken.map((f) => f.id),
         targetsFailing: verdict.targetsFailing.map((f) => f.id),
+        ...(event.findings?.length ? { findings: event.findings } : {}),
+        ...(event.removedLinks?.length ? { removedLinks: event.removedLinks } : {}),
       }),
     ],
     t.decision.kind === 'escalate'

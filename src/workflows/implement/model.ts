@@ -7,11 +7,10 @@ import { cycleInFlight } from '../../core/inFlight.js';
 import type { AgentResult } from '../../agents/types.js';
 import { type ContinuationDecision } from '../../core/continuation.js';
 import { WORKFLOWS, type StepEvent, transition } from '../../core/cycle.js';
-import { type IterationOutcome, type LogEffect } from '../../core/events.js';
+import { type Event, type IterationOutcome, type LogEffect } from '../../core/events.js';
 import { type CycleState, type IterationRecord, type LoopState, appendHistory } from '../../core/state.js';
 import { type AgentRan } from '../../loop/turn.js';
-import type { SliceSettings, TestOutcome } from '../../loop/deps.js';
-import { type Verdict } from '../../verdict/judge.js';
+import type { SliceSettings } from '../../loop/deps.js';
 import type { IssueTargets } from '../../verdict/targets.js';
 
 /** The history keeps this much of the agent's own summary, and this many of a verdict's targets. */
@@ -53,8 +52,8 @@ export type IterationEvent =
   | (AgentRan & { deniedEverything: boolean })
   /** Answers `readClosed`: whether each of the cycle's issues is closed in the source. */
   | { type: 'closedRead'; closed: boolean[]; now: number }
-  /** Answers `judge`: whether the cycle changed anything, and the suite's verdict against the baseline. */
-  | { type: 'judged'; changed: boolean; tests: TestOutcome; verdict: Verdict; now: number }
+  /** Answers `judge`: the core's event (src/core/events.ts): what changed, the verdict, the judge's findings. */
+  | Extract<Event, { type: 'judged' }>
   /** The run was asked to stop while an effect ran. */
   | { type: 'interrupted' };
 

@@ -1,0 +1,45 @@
+/**
+ * Where the agent's work is judged (issue 42): after its turn (its process group gone), the work is
+ * read as a tree, its change against the cycle's base weighed by `protect` (src/judge/protectedPaths.ts),
+ * and a judge tree opened holding the maintainer's tests alone (the plan `withoutAddedTests`: every
+ * protected path the agent changed taken from the base or dropped, and the agent's added tests left
+ * out, so that no module-level code of theirs runs in the process that judges the maintainer's
+ * tests). The findings go to the core with the verdict; the caller runs the suite in the tree and
+ * closes it.
+ */
+import type { TestPlace } from '../judge/judgeRun.js';
+import type { JudgeTrees } from '../judge/judgeTree.js';
+import { textNeeded } from '../judge/infrastructure.js';
+import { type Finding, type ProtectionRules, protect } from '../judge/protectedPaths.js';
+
+export interface JudgePlace {
+  place: TestPlace;
+  /** The changes to paths the maintainer owns: each makes the work not a pass. */
+  findings: Finding[];
+  /** Symlinks of the work pointing outside the repository, removed from the judge tree. */
+  removedLinks: string[];
+  /** The tests the agent added (not run by this verdict), by file. */
+  addedTests: { path: string; names: string[] }[];
+  close(): Promise<void>;
+}
+
+/**
+ * What a test command is usually installed into, ignored by git: linked into the judge tree from the
+ * repository (as the agent left them: the limit is said in docs/how-a-run-goes.md#verdicts).
+ */
+const INSTALLED = ['node_modules', '.venv', 'venv'];
+
+/** Reads the work's change from `base`, weighs it, and opens its judge tree. */
+export async function openJudgePlace(trees: JudgeTrees, base: string, rules: ProtectionRules): Promise<JudgePlace> {
+  const change = await trees.change({ base, wants: textNeeded });
+  const protection = protect(change.changed, change.baseFiles, rules);
+  const { restore, drop } = protection.withoutAddedTests;
+  const tree = await trees.open({ base, work: { commit: change.tree }, restore, drop, link: INSTALLED });
+  return {
+    place: { cwd: tree.dir, reportDir: tree.reportDir },
+    findings: protection.findings,
+    removedLinks: tree.removedLinks,
+    addedTests: protection.addedTests,
+    close: () => tree.close(),
+  };
+}
