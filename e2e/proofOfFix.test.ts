@@ -154,6 +154,23 @@ PY`;
   });
 });
 
+describe('issue 42: where the verdict already has evidence, the suite is not run again', () => {
+  it("an issue naming a test the suite has: its target passing is the evidence, and the agent's added test is not run twice more", async () => {
+    const sb = await pythonRepository('add(2, 3) should be 5; tests/test_calc.py::test_sub must keep passing');
+    const r = await runCli(sb, args(await writeAgent(sb, 'honest', agentDoing(`${FIX_PY}\n${TEST_ADD_PY}`))));
+    expectExit(r, 0);
+    expect(evidenceOf(r.stdout)).toEqual([
+      {
+        kind: 'targets',
+        tests: ['tests/test_calc.py::test_sub'],
+        said: "the issue's targets pass: tests/test_calc.py::test_sub",
+      },
+    ]);
+    expect(addedRuns(r.stdout)).toBe(0);
+    expect(readFileSync(path.join(sb.root, 'prompt-1.txt'), 'utf8')).not.toContain('The issue names no test');
+  });
+});
+
 describe('issue 42: a test the issue names that does not exist yet is a target the agent must write', () => {
   const ASKS = 'add(2, 3) should be 5. Add tests/test_new.py::test_it showing it.';
   const TEST_NEW_PY = `printf 'from calc import add\\n\\n\\ndef test_it():\\n    assert add(2, 3) == 5\\n' > tests/test_new.py`;

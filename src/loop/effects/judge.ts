@@ -156,7 +156,8 @@ async function proveFix(
     ...(runs ? { runs } : {}),
     ...(judged ? {} : { notRun: NO_JUDGE_TREE }),
   });
-  logger.info('tests.evidence', `Evidence: ${evidence.said}.`, { evidence });
+  const said = evidence.kind === 'none' ? `N${evidence.said.slice(1)}` : `Evidence of the fix: ${evidence.said}`;
+  logger.info('tests.evidence', `${said}.`, { evidence });
   return { verdict, evidence };
 }
 
