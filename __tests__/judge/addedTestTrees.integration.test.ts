@@ -42,6 +42,7 @@ describe("the trees the agent's added tests run in (issue 42)", () => {
     await write('calc.py', FIXED);
     await write('tests/test_calc.py', `${TEST_CALC}${ADDED}`);
     await write('tests/test_new.py', 'import calc\n\n\ndef test_new():\n    assert calc.add(1, 1) == 2\n');
+    await write('tests/test_helpers.py', 'def two():\n    return 2\n');
     await write('conftest.py', 'def pytest_runtest_makereport(item, call):\n    pass\n');
     git('mv', 'notes/old.md', 'notes/new.md');
 
@@ -70,6 +71,8 @@ describe("the trees the agent's added tests run in (issue 42)", () => {
         expect(readFileSync(at('calc.py'), 'utf8')).toBe(BROKEN);
         expect(readFileSync(at('tests/test_calc.py'), 'utf8')).toBe(`${TEST_CALC}${ADDED}`);
         expect(existsSync(at('tests/test_new.py'))).toBe(true);
+        // A new test file with no test of its own (a helper the added tests import) comes with them.
+        expect(existsSync(at('tests/test_helpers.py'))).toBe(true);
         expect(existsSync(at('conftest.py'))).toBe(false);
         expect(existsSync(at('notes/old.md'))).toBe(true);
         expect(existsSync(at('notes/new.md'))).toBe(false);

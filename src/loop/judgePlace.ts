@@ -24,7 +24,10 @@ export interface JudgePlace {
   addedTests: { path: string; names: string[] }[];
   /** Opens the judge tree with the agent's added tests: the work, every protected path it changed taken from the base or dropped. */
   withAddedTests(): Promise<OpenedPlace>;
-  /** Opens a tree of the cycle's base with only the agent's added test files (their text in the work) in it. */
+  /**
+   * Opens a tree of the cycle's base with only the agent's added test files in it, as the work has them
+   * (its new test files, a helper among them too, and the existing test files it added tests to).
+   */
   baseWithAddedTests(): Promise<OpenedPlace>;
   close(): Promise<void>;
 }
@@ -52,7 +55,11 @@ export async function openJudgePlace(trees: JudgeTrees, base: string, rules: Pro
     const t = await trees.open({ base, work, ...plan, link: INSTALLED });
     return { place: { cwd: t.dir, reportDir: t.reportDir }, close: () => t.close() };
   };
-  const testFiles = new Set(protection.addedTests.map((t) => t.path));
+  // The agent's new test files (those with no test too: a helper module of its tests) and the existing ones it added tests to.
+  const findingPaths = new Set([...protection.restore, ...protection.drop]);
+  const testFiles = new Set(
+    [...protection.withoutAddedTests.restore, ...protection.withoutAddedTests.drop].filter((p) => !findingPaths.has(p)),
+  );
   return {
     place: { cwd: tree.dir, reportDir: tree.reportDir },
     findings: protection.findings,
