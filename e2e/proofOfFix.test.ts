@@ -169,6 +169,26 @@ describe('issue 42: where the verdict already has evidence, the suite is not run
     expect(addedRuns(r.stdout)).toBe(0);
     expect(readFileSync(path.join(sb.root, 'prompt-1.txt'), 'utf8')).not.toContain('The issue names no test');
   });
+
+  it("a failure of the base the work fixes (no test named): it is the evidence, and the agent's added test is not run twice more", async () => {
+    const sb = await pythonRepository();
+    await fs.writeFile(
+      path.join(sb.repo, 'tests', 'test_calc.py'),
+      `${TEST_SUB_PY}\n\ndef test_sum():\n    from calc import add\n    assert add(1, 1) == 2\n`,
+    );
+    git(sb, 'add', '-A');
+    commit(sb, 'a red test of add()');
+    const r = await runCli(sb, args(await writeAgent(sb, 'honest', agentDoing(`${FIX_PY}\n${TEST_ADD_PY}`))));
+    expectExit(r, 0);
+    expect(evidenceOf(r.stdout)).toEqual([
+      {
+        kind: 'fixed',
+        tests: ['tests/test_calc.py::test_sum'],
+        said: '1 test(s) that failed before the change pass now: tests/test_calc.py::test_sum',
+      },
+    ]);
+    expect(addedRuns(r.stdout)).toBe(0);
+  });
 });
 
 describe('issue 42: a test the issue names that does not exist yet is a target the agent must write', () => {
