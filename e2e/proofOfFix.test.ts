@@ -300,3 +300,47 @@ JS`;
     ]);
   });
 });
+
+describe('issue 42: proof of fix on jest (it names only failing tests: an added test is found by its file)', () => {
+  /** The project's own jest, by its path: the sandbox has no node_modules. */
+  const JEST = `node ${JSON.stringify(path.resolve('node_modules', 'jest', 'bin', 'jest.js'))} --ci --watchman=false test/`;
+  const CALC_JS = 'exports.add = (a, b) => a - b;\nexports.sub = (a, b) => a - b;\n';
+  const SUB_TEST =
+    "const { sub } = require('../src/calc.js');\n\ntest('sub subtracts', () => expect(sub(5, 3)).toBe(2));\n";
+
+  it('the honest agent adds a test file: evidence `added`, named by its file and name', async () => {
+    const sb = await createSandbox([
+      issue('bd-add', 'add() subtracts', { description: 'add(2, 3) should be 5, it is -1' }),
+    ]);
+    sandboxes.push(sb);
+    await fs.mkdir(path.join(sb.repo, 'src'));
+    await fs.mkdir(path.join(sb.repo, 'test'));
+    await fs.writeFile(path.join(sb.repo, 'src', 'calc.js'), CALC_JS);
+    await fs.writeFile(path.join(sb.repo, 'test', 'calc.test.js'), SUB_TEST);
+    await fs.writeFile(
+      path.join(sb.repo, 'package.json'),
+      '{ "private": true, "jest": { "testEnvironment": "node" } }\n',
+    );
+    git(sb, 'add', '-A');
+    commit(sb, 'calc, add() broken, untested');
+    const fix = "sed -i 's/exports.add = (a, b) => a - b;/exports.add = (a, b) => a + b;/' src/calc.js";
+    const addTest = `cat > test/add.test.js <<'JS'
+const { add } = require('../src/calc.js');
+
+test('add adds two numbers', () => expect(add(2, 3)).toBe(5));
+JS`;
+    const r = await runCli(
+      sb,
+      args(await writeAgent(sb, 'honest', agentDoing(`${fix}\n${addTest}`)), '--test-command', JEST),
+    );
+    expectExit(r, 0);
+    expect(lastResult(r.stdout)).toMatchObject({ status: 'complete', iterations: 1, issuesClosed: ['bd-add'] });
+    expect(evidenceOf(r.stdout)).toEqual([
+      {
+        kind: 'added',
+        tests: ['test/add.test.js::add adds two numbers'],
+        said: '1 test(s) the agent added fail on the base and pass with the change: test/add.test.js::add adds two numbers',
+      },
+    ]);
+  });
+});

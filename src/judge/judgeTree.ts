@@ -14,7 +14,9 @@
  * adds or changes that points outside the tree is removed (`leavingLinks`), so that nothing outside
  * (a conftest.py in a directory the agent linked in) is read as part of the tree.
  */
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { RUNTIME_DIR } from '../safety/processes.js';
 import { type GitCall, type Run, type WorkChange, readWorkChange, writeWorkTree } from '../git/workChange.js';
@@ -65,8 +67,21 @@ export interface JudgeTree {
 /**
  * The scratch directory of a state directory's judge trees: in its runtime directory, which is never
  * published with the state (src/persist/stateDirectory.ts) and is one run's at a time (its lock).
+ * A state directory inside a version control directory (the default, `.git/agent-loop`) has them in
+ * the system's temporary directory instead, named for that state directory (so still one run's at a
+ * time): jest ignores every file whose path holds `/.git/` (`.hg`, `.sl`), so it found no test in a
+ * judge tree there and every verdict of a jest suite was "cannot run".
  */
-export const judgeScratch = (stateDir: string) => path.join(stateDir, RUNTIME_DIR, 'judge');
+export function judgeScratch(stateDir: string, tmp: string = os.tmpdir()): string {
+  const absolute = path.resolve(stateDir);
+  if (!absolute.split(path.sep).some((part) => VCS_DIRECTORIES.includes(part)))
+    return path.join(absolute, RUNTIME_DIR, 'judge');
+  const id = createHash('sha256').update(absolute).digest('hex').slice(0, 16);
+  return path.join(tmp, `agent-loop-judge-${id}`);
+}
+
+/** The directories whose files test runners leave out wherever they are in a path (jest-haste-map's list). */
+const VCS_DIRECTORIES = ['.git', '.hg', '.sl'];
 
 export class JudgeTreeError extends Error {}
 
