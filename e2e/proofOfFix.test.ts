@@ -257,6 +257,21 @@ describe('issue 42: a test the issue names that does not exist yet is a target t
   });
 });
 
+/** A repository holding `files` (relative path → text), committed, with the add() issue naming no test. */
+async function repositoryWith(files: Record<string, string>): Promise<Sandbox> {
+  const sb = await createSandbox([
+    issue('bd-add', 'add() subtracts', { description: 'add(2, 3) should be 5, it is -1' }),
+  ]);
+  sandboxes.push(sb);
+  for (const [rel, text] of Object.entries(files)) {
+    await fs.mkdir(path.dirname(path.join(sb.repo, rel)), { recursive: true });
+    await fs.writeFile(path.join(sb.repo, rel), text);
+  }
+  git(sb, 'add', '-A');
+  commit(sb, 'calc, add() broken, untested');
+  return sb;
+}
+
 describe("issue 42: proof of fix on node's test runner", () => {
   const CALC_MJS = 'export const add = (a, b) => a - b;\nexport const sub = (a, b) => a - b;\n';
   const SUB_TEST = `import { test } from 'node:test';
@@ -267,16 +282,7 @@ test('sub subtracts', () => assert.equal(sub(5, 3), 2));
 `;
 
   it('the honest agent adds a test file: evidence `added`, by the name node gives the test', async () => {
-    const sb = await createSandbox([
-      issue('bd-add', 'add() subtracts', { description: 'add(2, 3) should be 5, it is -1' }),
-    ]);
-    sandboxes.push(sb);
-    await fs.mkdir(path.join(sb.repo, 'src'));
-    await fs.mkdir(path.join(sb.repo, 'test'));
-    await fs.writeFile(path.join(sb.repo, 'src', 'calc.mjs'), CALC_MJS);
-    await fs.writeFile(path.join(sb.repo, 'test', 'calc.test.mjs'), SUB_TEST);
-    git(sb, 'add', '-A');
-    commit(sb, 'calc, add() broken, untested');
+    const sb = await repositoryWith({ 'src/calc.mjs': CALC_MJS, 'test/calc.test.mjs': SUB_TEST });
     const fix = "sed -i 's/export const add = (a, b) => a - b;/export const add = (a, b) => a + b;/' src/calc.mjs";
     const addTest = `cat > test/add.test.mjs <<'JS'
 import { test } from 'node:test';
@@ -309,20 +315,11 @@ describe('issue 42: proof of fix on jest (it names only failing tests: an added 
     "const { sub } = require('../src/calc.js');\n\ntest('sub subtracts', () => expect(sub(5, 3)).toBe(2));\n";
 
   it('the honest agent adds a test file: evidence `added`, named by its file and name', async () => {
-    const sb = await createSandbox([
-      issue('bd-add', 'add() subtracts', { description: 'add(2, 3) should be 5, it is -1' }),
-    ]);
-    sandboxes.push(sb);
-    await fs.mkdir(path.join(sb.repo, 'src'));
-    await fs.mkdir(path.join(sb.repo, 'test'));
-    await fs.writeFile(path.join(sb.repo, 'src', 'calc.js'), CALC_JS);
-    await fs.writeFile(path.join(sb.repo, 'test', 'calc.test.js'), SUB_TEST);
-    await fs.writeFile(
-      path.join(sb.repo, 'package.json'),
-      '{ "private": true, "jest": { "testEnvironment": "node" } }\n',
-    );
-    git(sb, 'add', '-A');
-    commit(sb, 'calc, add() broken, untested');
+    const sb = await repositoryWith({
+      'src/calc.js': CALC_JS,
+      'test/calc.test.js': SUB_TEST,
+      'package.json': '{ "private": true, "jest": { "testEnvironment": "node" } }\n',
+    });
     const fix = "sed -i 's/exports.add = (a, b) => a - b;/exports.add = (a, b) => a + b;/' src/calc.js";
     const addTest = `cat > test/add.test.js <<'JS'
 const { add } = require('../src/calc.js');
