@@ -31173,6 +31173,8 @@ const VERDICT_MESSAGES = {
         'something else it checks (a linter, a coverage threshold, a teardown, a step after the tests) fails now',
     unread: (count) => `${count} test result(s) the runner counted in its summary could not be read one by one and are not judged ` +
         '(an id the reader does not take: the full output is in the log; a JUnit report, named with the junit-file option, is read whole)',
+    targetToCreate: "the issue names this test and the base does not have it: it is yours to write (in the project's test layout), " +
+        'and it did not run',
     casesGone: (now, before, gone) => `it ran ${now} time(s) where the baseline ran it ${before} time(s) (cases gone: ${gone}): a case that does not run is not a pass`,
     preexistingForAgent: (ids) => `Failing before this cycle and not this issue's (leave them unless the issue asks): ${firstIds(ids, 10)}`,
     pytestUnnamed: (exitCode, namedBefore) => `pytest's output no longer names its tests (exit code ${exitCode}; it named ${namedBefore} before): ` +
@@ -35025,6 +35027,125 @@ const git_reset = async (effect, ctx) => {
     return undefined;
 };
 
+;// CONCATENATED MODULE: ./src/verdict/evidence.ts
+/**
+ * Proof of fix (issue 42): what shows that the agent's work fixes its issue. A test that fails on the
+ * base and passes on the work, run where the agent never was: the issue's targets (the maintainer's
+ * tests it names, its verify: commands, and the tests it asks the agent to write when they fail on
+ * the base), else the failures of the baseline that the work fixes, else the agent's own added tests
+ * that fail (or do not run) on the base with only those tests added and pass on the judge tree with
+ * them (SWE-bench's FAIL_TO_PASS: both runs with the maintainer's test infrastructure). No evidence:
+ * `none`, with why. Pure: the runs are made by the judge (src/loop/effects/judge.ts).
+ */
+
+
+const MAX_NAMED = 5;
+/** The evidence of a verdict. Pure. */
+function evidenceOf(input) {
+    const { verdict, named, created, added, runs } = input;
+    const besides = [];
+    if (named.tests.length > 0 || named.verify.length > 0) {
+        const failing = new Set(verdict.targetsFailing.map((f) => f.id));
+        const maintainers = named.tests.filter((id) => !created.includes(id) && !failing.has(id));
+        const written = created.filter((id) => !failing.has(id));
+        const shown = runs ? written.filter((id) => failsOnBase(runs.baseWithTests, id)) : [];
+        const vacuous = written.filter((id) => !shown.includes(id));
+        const verify = verdict.verifyFailing.length === 0 ? named.verify.map((c) => `verify: ${c}`) : [];
+        const tests = [...maintainers, ...shown, ...verify];
+        if (vacuous.length > 0)
+            besides.push(runs
+                ? `the test(s) the issue asked for and the agent wrote pass on the base too, so they show nothing of the fix (${firstIds(vacuous, MAX_NAMED)})`
+                : `the test(s) the issue asked for and the agent wrote were not run on the base (${firstIds(vacuous, MAX_NAMED)})`);
+        if (tests.length > 0)
+            return {
+                kind: 'targets',
+                tests,
+                said: joined(`the issue's targets pass: ${firstIds(tests, MAX_NAMED)}`, besides),
+            };
+        // The tests the agent wrote for the issue are its added tests: they were weighed above.
+        if (verdict.fixed.length === 0)
+            return none(besides.length > 0 ? besides.join('; ') : "the issue's targets do not pass");
+    }
+    if (verdict.fixed.length > 0)
+        return {
+            kind: 'fixed',
+            tests: [...verdict.fixed],
+            said: joined(`${verdict.fixed.length} test(s) that failed before the change pass now: ${firstIds(verdict.fixed, MAX_NAMED)}`, besides),
+        };
+    const total = added.reduce((n, f) => n + f.names.length, 0);
+    if (!runs && input.notRun)
+        return none(joined(input.notRun, besides));
+    if (total === 0)
+        return none(joined('no target, no failure of the base fixed, and the agent added no test that shows the fix', besides));
+    if (!runs)
+        return none(joined(`the ${total} test(s) the agent added were not run`, besides));
+    if (!isReadable(runs.withTests) || !isReadable(runs.baseWithTests))
+        return none(joined(`the ${total} test(s) the agent added could not be told apart: the suite's output is not read per test`, besides));
+    const f = failToPass(added, runs);
+    if (f.shown.length > 0)
+        return {
+            kind: 'added',
+            tests: f.shown,
+            said: joined(`${f.shown.length} test(s) the agent added fail on the base and pass with the change: ${firstIds(f.shown, MAX_NAMED)}`, [...besides, ...notShown(f)]),
+        };
+    return none(joined(`none of the ${total} test(s) the agent added fails on the base and passes with the change`, [
+        ...besides,
+        ...notShown(f),
+    ]));
+}
+const none = (said) => ({ kind: 'none', tests: [], said: `no evidence of a fix: ${said}` });
+const joined = (head, rest) => [head, ...rest].join('; ');
+/** What the added tests that show nothing did, in words. */
+function notShown(f) {
+    return [
+        f.passOnBase.length ? `passing on the base too: ${firstIds(f.passOnBase, MAX_NAMED)}` : '',
+        f.notPassing.length ? `not passing with the change: ${firstIds(f.notPassing, MAX_NAMED)}` : '',
+    ].filter(Boolean);
+}
+/** The agent's added tests, each by file and name, as the two runs ended them. Pure. */
+function failToPass(added, runs) {
+    const out = { shown: [], passOnBase: [], notPassing: [] };
+    for (const file of added)
+        for (const name of file.names) {
+            const id = `${file.path}${GROUP_SEPARATOR}${name}`;
+            if (addedStatus(runs.withTests, file.path, name) !== 'passed')
+                out.notPassing.push(id);
+            else if (addedStatus(runs.baseWithTests, file.path, name) === 'passed')
+                out.passOnBase.push(id);
+            else
+                out.shown.push(id);
+        }
+    return out;
+}
+/** Whether the test `id` (a created target, as the issue names it) does not pass in `run` (fails, is skipped or did not run). */
+const failsOnBase = (run, id) => {
+    const cases = Object.keys(run.tests).filter((t) => t.startsWith(`${id}[`));
+    return cases.length > 0 ? cases.some((c) => run.tests[c] !== 'passed') : results_statusOf(run, id) !== 'passed';
+};
+/**
+ * How `run` ended the test `name` of the file `path` (a path relative to the repository's top level):
+ * under each group of the run that is that file (the runner may name it from another directory: the
+ * one path ends with the other), as its cases when it is parametrized, or by its name alone where
+ * the runner names tests without their file (node's runner, mocha). Failed when any of them failed,
+ * else passed when any passed, else skipped when any was, else absent. Pure.
+ */
+function addedStatus(run, path, name) {
+    const sameFile = (group) => group === path || group.endsWith(`/${path}`) || path.endsWith(`/${group}`);
+    const ids = Object.keys(run.groups)
+        .filter(sameFile)
+        .map((g) => `${g}${GROUP_SEPARATOR}${name}`);
+    if (name in run.tests)
+        ids.push(name);
+    const statuses = ids.flatMap((id) => {
+        const cases = Object.keys(run.tests).filter((t) => t.startsWith(`${id}[`));
+        return cases.length > 0 && !(id in run.tests) ? cases.map((c) => results_statusOf(run, c)) : [results_statusOf(run, id)];
+    });
+    for (const s of ['failed', 'passed', 'skipped'])
+        if (statuses.includes(s))
+            return s;
+    return 'absent';
+}
+
 ;// CONCATENATED MODULE: ./src/verdict/judge.ts
 /**
  * The verdict on the agent's work, as SWE-bench grades a patch: against the suite as it stood
@@ -35036,7 +35157,7 @@ const git_reset = async (effect, ctx) => {
 
 
 
-function judge({ baseline, now, targetTests, verify = [], say = surface() }) {
+function judge({ baseline, now, targetTests, verify = [], say = surface(), withAdded }) {
     const verdict = {
         kind: 'accepted',
         summary: '',
@@ -35108,7 +35229,7 @@ function judge({ baseline, now, targetTests, verify = [], say = surface() }) {
     if (unread > 0)
         verdict.unread = unread;
     if (targetTests.length > 0) {
-        verdict.targetsFailing.push(...failingTargets(baseline, now, targetTests));
+        verdict.targetsFailing.push(...targetFailures(baseline, now, targetTests, withAdded));
         verdict.preexisting = verdict.preexisting.filter((id) => !targetTests.includes(id));
     }
     else {
@@ -35116,6 +35237,31 @@ function judge({ baseline, now, targetTests, verify = [], say = surface() }) {
     }
     verdict.removed = removed.filter((id) => !targetTests.includes(id));
     return judge_finish(verdict);
+}
+/**
+ * The targets the baseline does not have (issue 42: a test the issue names that does not exist yet is
+ * one the agent must write): not run at baseline, by id or as a parametrized test's cases. None when
+ * the baseline was not read per test (nothing says what it has). Pure.
+ */
+function targetsToCreate(baseline, targetTests) {
+    if (!isReadable(baseline))
+        return [];
+    return targetTests.filter((id) => !id.endsWith(`${GROUP_SEPARATOR}*`) && results_statusOf(baseline, id) === 'absent' && casesOf(baseline, id).length === 0);
+}
+/**
+ * The named targets that do not pass: those the baseline has judged from `now`, those it does not
+ * (to write) from `withAdded` when the suite ran with the agent's added tests, else from `now`, where
+ * one that did not run is said to be the agent's to write.
+ */
+function targetFailures(baseline, now, targetTests, withAdded) {
+    const toCreate = targetsToCreate(baseline, targetTests);
+    const existing = failingTargets(baseline, now, targetTests.filter((id) => !toCreate.includes(id)));
+    const created = withAdded && isReadable(withAdded)
+        ? failingTargets(baseline, withAdded, toCreate)
+        : failingTargets(baseline, now, toCreate).map((f) => results_statusOf(now, f.id) === 'absent' ? { id: f.id, message: VERDICT_MESSAGES.targetToCreate } : f);
+    // In the order the issue names them.
+    const failing = new Map([...existing, ...created].map((f) => [f.id, f]));
+    return targetTests.flatMap((id) => failing.get(id) ?? []);
 }
 /** Whether `id` (a test, or `group::*`) did not run in `now` at all. */
 const goneFrom = (now, id) => id.endsWith(`${GROUP_SEPARATOR}*`) ? !(id.slice(0, -3) in now.groups) : results_statusOf(now, id) === 'absent';
@@ -36248,15 +36394,30 @@ async function openJudgePlace(trees, base, rules) {
     const change = await trees.change({ base, wants: textNeeded });
     const protection = protect(change.changed, change.baseFiles, rules);
     const { restore, drop } = protection.withoutAddedTests;
-    const tree = await trees.open({ base, work: { commit: change.tree }, restore, drop, link: INSTALLED });
+    const work = { commit: change.tree };
+    const tree = await trees.open({ base, work, restore, drop, link: INSTALLED });
+    const opened = async (plan) => {
+        const t = await trees.open({ base, work, ...plan, link: INSTALLED });
+        return { place: { cwd: t.dir, reportDir: t.reportDir }, close: () => t.close() };
+    };
+    // The agent's new test files (those with no test too: a helper module of its tests) and the existing ones it added tests to.
+    const findingPaths = new Set([...protection.restore, ...protection.drop]);
+    const testFiles = new Set([...protection.withoutAddedTests.restore, ...protection.withoutAddedTests.drop].filter((p) => !findingPaths.has(p)));
     return {
         place: { cwd: tree.dir, reportDir: tree.reportDir },
         findings: protection.findings,
         removedLinks: tree.removedLinks,
         addedTests: protection.addedTests,
+        withAddedTests: () => opened({ restore: protection.restore, drop: protection.drop }),
+        // Every path the work changed taken as the base has it (removed where the base has none), but the added tests' files.
+        baseWithAddedTests: () => opened({ restore: changedPaths(change.changed).filter((p) => !testFiles.has(p)), drop: [] }),
         close: () => tree.close(),
     };
 }
+/** Every path a change touches: a renamed file's old path too. */
+const changedPaths = (changed) => [
+    ...new Set(changed.flatMap((c) => (c.from !== undefined ? [c.path, c.from] : [c.path]))),
+];
 
 ;// CONCATENATED MODULE: ./src/loop/effects/judge.ts
 /**
@@ -36265,6 +36426,7 @@ async function openJudgePlace(trees, base, rules) {
  * against the baseline (a rejection for broken tests confirmed by a second run), run in a judge tree
  * (issue 42: src/loop/judgePlace.ts) where git is, with the judge's findings.
  */
+
 
 
 
@@ -36302,10 +36464,15 @@ const judge_judge = async (effect, ctx) => {
         const gate = await judgeWork(deps, effect.baseline, effect.targets, judged?.place);
         if (!gate)
             return { type: 'interrupted' };
+        const proved = await proveFix(deps, effect.baseline, effect.targets, judged, gate);
+        if (!proved)
+            return { type: 'interrupted' };
         return {
             type: 'judged',
             changed,
-            ...gate,
+            tests: gate.tests,
+            verdict: proved.verdict,
+            ...(proved.evidence ? { evidence: proved.evidence } : {}),
             ...(judged?.findings.length ? { findings: judged.findings } : {}),
             ...(judged?.removedLinks.length ? { removedLinks: judged.removedLinks } : {}),
             now: deps.clock.now().getTime(),
@@ -36338,6 +36505,84 @@ function sayJudgeTree(deps, judged) {
     });
 }
 /**
+ * Proof of fix (issue 42): the targets the issue asks the agent to write judged from the suite run
+ * with the agent's added tests, and the verdict's evidence (src/verdict/evidence.ts). The suite runs
+ * again only where it must (users pay for runner minutes): with the added tests on the judge tree when
+ * a target is to be written, or when nothing else can be evidence (no target, no failure of the base
+ * fixed); and on the base with only those tests when the work is accepted so far, to see them fail
+ * there. undefined: interrupted.
+ */
+async function proveFix(deps, baseline, targets, judged, gate) {
+    const { logger, settings } = deps;
+    const before = baseline ?? emptyRun(0);
+    const created = targetsToCreate(before, targets.tests);
+    const added = judged?.addedTests ?? [];
+    const count = added.reduce((n, f) => n + f.names.length, 0);
+    const named = targets.tests.length > 0 || targets.verify.length > 0;
+    const first = gate.verdict;
+    const runnable = judged !== undefined && count > 0 && first.kind !== 'cannot_run';
+    const forTargets = runnable && created.length > 0;
+    const forEvidence = runnable && !named && first.kind === 'accepted' && first.fixed.length === 0;
+    let verdict = first;
+    let runs;
+    if (judged && (forTargets || forEvidence)) {
+        logger.info('tests.added', `Running the suite with the ${count} test(s) the agent added (${addedFiles(added)}), on the judge tree` +
+            `${forTargets ? `: ${created.length} of them the issue asks for (${created.slice(0, 3).join(', ')})` : ''}; ` +
+            "and, if the work passes, on the cycle's base with only those tests, to see them fail there (up to 2 more suite runs).", { addedTests: added, created });
+        const withTests = await runIn(deps, judged.withAddedTests());
+        if (!withTests)
+            return undefined;
+        if (forTargets)
+            verdict = judge({
+                baseline: before,
+                now: gate.tests.run ?? emptyRun(gate.tests.exitCode),
+                targetTests: targets.tests,
+                verify: gate.verify,
+                say: surface(settings.terms),
+                withAdded: withTests,
+            });
+        if (verdict.kind === 'accepted') {
+            const baseWithTests = await runIn(deps, judged.baseWithAddedTests());
+            if (!baseWithTests)
+                return undefined;
+            runs = { withTests, baseWithTests };
+        }
+    }
+    if (verdict.kind !== 'accepted')
+        return { verdict };
+    const evidence = evidenceOf({
+        verdict,
+        named: targets,
+        created,
+        added,
+        ...(runs ? { runs } : {}),
+        ...(judged ? {} : { notRun: NO_JUDGE_TREE }),
+    });
+    const said = evidence.kind === 'none' ? `N${evidence.said.slice(1)}` : `Evidence of the fix: ${evidence.said}`;
+    logger.info('tests.evidence', `${said}.`, { evidence });
+    return { verdict, evidence };
+}
+/** Why added tests are not looked for without a judge tree. */
+const NO_JUDGE_TREE = "the work is judged where it is (no git repository, so no judge tree): the agent's added tests cannot be run on the base";
+/** The files of the agent's added tests, for the log. */
+const addedFiles = (added) => `${added
+    .slice(0, 3)
+    .map((a) => a.path)
+    .join(', ')}${added.length > 3 ? ', \u2026' : ''}`;
+/** The suite run in a tree opened for it, then closed; its run read per test (empty when not read). undefined: interrupted. */
+async function runIn(deps, opening) {
+    const opened = await opening;
+    try {
+        const r = await deps.runTests(deps.settings.testCommand, deps.signal, 'verify', opened.place);
+        if (deps.signal?.aborted)
+            return undefined;
+        return r.run ?? emptyRun(r.exitCode);
+    }
+    finally {
+        await opened.close();
+    }
+}
+/**
  * Runs the suite and the issue's verify: commands and judges them against the baseline. A
  * rejection for broken tests is confirmed by a second run (a test broken in one run only is flaky
  * and does not count). undefined: interrupted.
@@ -36360,6 +36605,7 @@ async function judgeWork(deps, baseline, targets, place) {
         const say = surface(settings.terms);
         return {
             tests,
+            verify,
             verdict: judge({ baseline: baseline ?? emptyRun(0), now, targetTests: targets.tests, verify, say }),
         };
     };
@@ -41857,7 +42103,8 @@ function agentEnvironment(env, opts) {
 /**
  * What an issue must make pass: an `agent-loop` block in its text (a fenced code block whose info
  * string is `agent-loop`, YAML with `tests:` and/or `verify:`), else the tests of the suite that its
- * text names (by their whole id, or by a distinctive last part of it that names one test only).
+ * text names (by their whole id, or by a distinctive last part of it that names one test only), and
+ * the pytest ids it names that the suite does not have yet (tests to write: testsToWrite).
  * When it names none, the verdict takes the baseline failures it fixed (judge.ts). Pure.
  */
 
@@ -41907,7 +42154,7 @@ function oneIssueTargets(text, baseline) {
     if (out.tests.length > 0 || out.verify.length > 0)
         return out;
     if (baseline)
-        out.tests = namedTests(text, baseline);
+        out.tests = [...new Set([...namedTests(text, baseline), ...testsToWrite(text, baseline)])];
     return out;
 }
 /** Targets that cannot be taken, and why. */
@@ -41974,6 +42221,33 @@ function namedTests(text, run) {
             found.add(id);
     }
     return [...found];
+}
+/** A pytest test id in prose: a `.py` file's path, then `::` and one or more names (a parametrized case's brackets too). */
+const PYTEST_ID = /(?<![\w./-])((?:[\w.-]+\/)*[\w.-]+\.py)((?:::[A-Za-z_]\w*)+(?:\[[^\]\s]*\])?)/g;
+/**
+ * The pytest test ids the text names that the suite does not have yet (issue 42: a test the issue
+ * asks the agent to write is a target to create): `tests/test_x.py::test_y` as pytest would name it.
+ * Only where the baseline was read from pytest (the form is pytest's). An id the suite has, whole or by
+ * the end of its path (`test_x.py::test_y` for `tests/test_x.py::test_y`), is not one to write; a file
+ * the suite has, named by the end of its path, is named as the suite names it. Pure.
+ */
+function testsToWrite(text, baseline) {
+    if (baseline.reader !== 'pytest')
+        return [];
+    const ids = Object.keys(baseline.tests);
+    const endsWith = (whole, end) => whole === end || whole.endsWith(`/${end}`);
+    const out = new Set();
+    for (const m of text.matchAll(PYTEST_ID)) {
+        const [whole, file, rest] = m;
+        // A parametrized test is named by its cases (`\u2026::test_y[1]`) in the suite.
+        if (ids.some((id) => endsWith(id, whole) || endsWith(id.replace(/\[.*$/, ''), whole)))
+            continue;
+        const group = Object.keys(baseline.groups).find((g) => endsWith(g, file)) ?? file;
+        const id = `${group}${rest}`;
+        if (!(id in baseline.tests))
+            out.add(id);
+    }
+    return [...out];
 }
 const targets_escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A name prose can be said to name: a letter or digit in it, and 5 characters or more unless it has a group. */
@@ -42593,11 +42867,23 @@ function buildPrompt(p) {
                 `${p.failingBefore.length > 10 ? ', \u2026' : ''}): leave them alone unless this issue is about them; ` +
                 `they do not block it.`,
         ]
-        : []), `- Each issue is closed in ${p.sourceHint} once its work is done.`, '', 'End your final message with this report block:', '', '```yaml', 'work_remaining: <space-separated ids of issues not finished yet, or 0>', 'requires_continuation: <true if more work is needed, else false>', 'stuck_detected: <true if you cannot make progress, else false>', 'summary: <one line on what you did>', '```');
+        : []), ...proofLines(p.proof), `- Each issue is closed in ${p.sourceHint} once its work is done.`, '', 'End your final message with this report block:', '', '```yaml', 'work_remaining: <space-separated ids of issues not finished yet, or 0>', 'requires_continuation: <true if more work is needed, else false>', 'stuck_detected: <true if you cannot make progress, else false>', 'summary: <one line on what you did>', '```');
     return parts.join('\n') + '\n';
+}
+/** What the agent is asked to show the fix with (issue 42). */
+function proofLines(proof) {
+    const lines = [];
+    if (proof?.write.length)
+        lines.push(`- Write the test(s) the issue names that do not exist yet (${proof.write.slice(0, 10).join(', ')}), ` +
+            'so that they fail without your change and pass with it.');
+    if (proof?.test)
+        lines.push('- The issue names no test: add one that fails without your change and passes with it, in the ' +
+            "project's test layout (a new test file, or a new test in an existing one). Do not change or remove existing tests.");
+    return lines;
 }
 
 ;// CONCATENATED MODULE: ./src/workflows/implement/machine.ts
+
 
 
 
@@ -42667,6 +42953,10 @@ function machine_issuesRead(s, sub, issues) {
         lastFailure: cycle.lastFailure,
         sourceHint: s.sourceHint,
         ...(sub.baseline ? { failingBefore: failedIds(sub.baseline).filter((id) => !targets.tests.includes(id)) } : {}),
+        proof: {
+            test: targets.tests.length === 0 && targets.verify.length === 0,
+            write: sub.baseline ? targetsToCreate(sub.baseline, targets.tests) : [],
+        },
     });
     const ctx = {
         settings,

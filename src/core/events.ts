@@ -8,6 +8,7 @@ import type { ClaimProgress } from '../issues/claims.js';
 import type { HaltDiagnostic } from '../report/diagnostic.js';
 import type { AgentResult } from '../agents/types.js';
 import type { Verdict } from '../verdict/judge.js';
+import type { Evidence } from '../verdict/evidence.js';
 import type { Finding } from '../judge/protectedPaths.js';
 import type { SuiteRun, TestOutcome, TestsSeen } from '../verdict/results.js';
 import type { TddNote } from './tddNote.js';
@@ -223,6 +224,8 @@ export type Event =
       findings?: Finding[];
       /** Symlinks of the work that point outside the repository, removed from the judge tree: not a pass either. */
       removedLinks?: string[];
+      /** Issue 42: with an accepted verdict, what proves the fix (src/verdict/evidence.ts); `none`: unverified. */
+      evidence?: Evidence;
       now: number;
     }
   /** The run was asked to stop while one of the iteration's effects ran. */

@@ -5,7 +5,9 @@
  * protected path the agent changed taken from the base or dropped, and the agent's added tests left
  * out, so that no module-level code of theirs runs in the process that judges the maintainer's
  * tests). The findings go to the core with the verdict; the caller runs the suite in the tree and
- * closes it.
+ * closes it. Two more trees can be opened for the agent's added tests (proof of fix, issue 42): the
+ * judge tree with them (the findings' paths still the base's), and the base with only those test
+ * files, as the work has them.
  */
 import type { TestPlace } from '../judge/judgeRun.js';
 import type { JudgeTrees } from '../judge/judgeTree.js';
@@ -20,6 +22,19 @@ export interface JudgePlace {
   removedLinks: string[];
   /** The tests the agent added (not run by this verdict), by file. */
   addedTests: { path: string; names: string[] }[];
+  /** Opens the judge tree with the agent's added tests: the work, every protected path it changed taken from the base or dropped. */
+  withAddedTests(): Promise<OpenedPlace>;
+  /**
+   * Opens a tree of the cycle's base with only the agent's added test files in it, as the work has them
+   * (its new test files, a helper among them too, and the existing test files it added tests to).
+   */
+  baseWithAddedTests(): Promise<OpenedPlace>;
+  close(): Promise<void>;
+}
+
+/** A tree the suite runs in, to close after. */
+export interface OpenedPlace {
+  place: TestPlace;
   close(): Promise<void>;
 }
 
@@ -34,12 +49,31 @@ export async function openJudgePlace(trees: JudgeTrees, base: string, rules: Pro
   const change = await trees.change({ base, wants: textNeeded });
   const protection = protect(change.changed, change.baseFiles, rules);
   const { restore, drop } = protection.withoutAddedTests;
-  const tree = await trees.open({ base, work: { commit: change.tree }, restore, drop, link: INSTALLED });
+  const work = { commit: change.tree };
+  const tree = await trees.open({ base, work, restore, drop, link: INSTALLED });
+  const opened = async (plan: { restore: string[]; drop: string[] }): Promise<OpenedPlace> => {
+    const t = await trees.open({ base, work, ...plan, link: INSTALLED });
+    return { place: { cwd: t.dir, reportDir: t.reportDir }, close: () => t.close() };
+  };
+  // The agent's new test files (those with no test too: a helper module of its tests) and the existing ones it added tests to.
+  const findingPaths = new Set([...protection.restore, ...protection.drop]);
+  const testFiles = new Set(
+    [...protection.withoutAddedTests.restore, ...protection.withoutAddedTests.drop].filter((p) => !findingPaths.has(p)),
+  );
   return {
     place: { cwd: tree.dir, reportDir: tree.reportDir },
     findings: protection.findings,
     removedLinks: tree.removedLinks,
     addedTests: protection.addedTests,
+    withAddedTests: () => opened({ restore: protection.restore, drop: protection.drop }),
+    // Every path the work changed taken as the base has it (removed where the base has none), but the added tests' files.
+    baseWithAddedTests: () =>
+      opened({ restore: changedPaths(change.changed).filter((p) => !testFiles.has(p)), drop: [] }),
     close: () => tree.close(),
   };
 }
+
+/** Every path a change touches: a renamed file's old path too. */
+const changedPaths = (changed: { path: string; from?: string }[]): string[] => [
+  ...new Set(changed.flatMap((c) => (c.from !== undefined ? [c.path, c.from] : [c.path]))),
+];

@@ -66,13 +66,19 @@ export interface JudgeInput {
   now: SuiteRun;
   /** Test ids the issue names (targets.ts); empty: the baseline failures fixed now are the targets. */
   targetTests: readonly string[];
+  /**
+   * The suite run on the judge tree with the agent's added tests (issue 42): the targets the baseline
+   * does not have (targetsToCreate: tests the issue asks the agent to write) are judged from it, since
+   * `now` (the maintainer's tests alone) cannot hold them. Absent: they are judged from `now`.
+   */
+  withAdded?: SuiteRun;
   /** The issue's `verify:` commands, as run after the suite. */
   verify?: readonly VerifyResult[];
   /** Whose words name an option in a failure's message (default: the CLI's). */
   say?: Surface;
 }
 
-export function judge({ baseline, now, targetTests, verify = [], say = surface() }: JudgeInput): Verdict {
+export function judge({ baseline, now, targetTests, verify = [], say = surface(), withAdded }: JudgeInput): Verdict {
   const verdict: Verdict = {
     kind: 'accepted',
     summary: '',
@@ -144,13 +150,54 @@ export function judge({ baseline, now, targetTests, verify = [], say = surface()
   const unread = unreadCount(now);
   if (unread > 0) verdict.unread = unread;
   if (targetTests.length > 0) {
-    verdict.targetsFailing.push(...failingTargets(baseline, now, targetTests));
+    verdict.targetsFailing.push(...targetFailures(baseline, now, targetTests, withAdded));
     verdict.preexisting = verdict.preexisting.filter((id) => !targetTests.includes(id));
   } else {
     verdict.targets = [...verdict.fixed];
   }
   verdict.removed = removed.filter((id) => !targetTests.includes(id));
   return finish(verdict);
+}
+
+/**
+ * The targets the baseline does not have (issue 42: a test the issue names that does not exist yet is
+ * one the agent must write): not run at baseline, by id or as a parametrized test's cases. None when
+ * the baseline was not read per test (nothing says what it has). Pure.
+ */
+export function targetsToCreate(baseline: SuiteRun, targetTests: readonly string[]): string[] {
+  if (!isReadable(baseline)) return [];
+  return targetTests.filter(
+    (id) =>
+      !id.endsWith(`${GROUP_SEPARATOR}*`) && statusOf(baseline, id) === 'absent' && casesOf(baseline, id).length === 0,
+  );
+}
+
+/**
+ * The named targets that do not pass: those the baseline has judged from `now`, those it does not
+ * (to write) from `withAdded` when the suite ran with the agent's added tests, else from `now`, where
+ * one that did not run is said to be the agent's to write.
+ */
+function targetFailures(
+  baseline: SuiteRun,
+  now: SuiteRun,
+  targetTests: readonly string[],
+  withAdded: SuiteRun | undefined,
+): Failure[] {
+  const toCreate = targetsToCreate(baseline, targetTests);
+  const existing = failingTargets(
+    baseline,
+    now,
+    targetTests.filter((id) => !toCreate.includes(id)),
+  );
+  const created =
+    withAdded && isReadable(withAdded)
+      ? failingTargets(baseline, withAdded, toCreate)
+      : failingTargets(baseline, now, toCreate).map((f) =>
+          statusOf(now, f.id) === 'absent' ? { id: f.id, message: SAY.targetToCreate } : f,
+        );
+  // In the order the issue names them.
+  const failing = new Map([...existing, ...created].map((f) => [f.id, f]));
+  return targetTests.flatMap((id) => failing.get(id) ?? []);
 }
 
 /** Whether `id` (a test, or `group::*`) did not run in `now` at all. */

@@ -22,6 +22,9 @@ export const VERDICT_MESSAGES = {
   unread: (count: number) =>
     `${count} test result(s) the runner counted in its summary could not be read one by one and are not judged ` +
     '(an id the reader does not take: the full output is in the log; a JUnit report, named with the junit-file option, is read whole)',
+  targetToCreate:
+    "the issue names this test and the base does not have it: it is yours to write (in the project's test layout), " +
+    'and it did not run',
   casesGone: (now: number, before: number, gone: string) =>
     `it ran ${now} time(s) where the baseline ran it ${before} time(s) (cases gone: ${gone}): a case that does not run is not a pass`,
   preexistingForAgent: (ids: string[]) =>

@@ -1,7 +1,8 @@
 /**
  * What an issue must make pass: an `agent-loop` block in its text (a fenced code block whose info
  * string is `agent-loop`, YAML with `tests:` and/or `verify:`), else the tests of the suite that its
- * text names (by their whole id, or by a distinctive last part of it that names one test only).
+ * text names (by their whole id, or by a distinctive last part of it that names one test only), and
+ * the pytest ids it names that the suite does not have yet (tests to write: testsToWrite).
  * When it names none, the verdict takes the baseline failures it fixed (judge.ts). Pure.
  */
 import YAML from 'yaml';
@@ -69,7 +70,7 @@ function oneIssueTargets(text: string, baseline: SuiteRun | undefined): IssueTar
     out.verify = [...new Set([...out.verify, ...one.verify])];
   }
   if (out.tests.length > 0 || out.verify.length > 0) return out;
-  if (baseline) out.tests = namedTests(text, baseline);
+  if (baseline) out.tests = [...new Set([...namedTests(text, baseline), ...testsToWrite(text, baseline)])];
   return out;
 }
 
@@ -141,6 +142,32 @@ export function namedTests(text: string, run: SuiteRun): string[] {
     if (nameable(last, false) && bounded(last).test(text)) found.add(id);
   }
   return [...found];
+}
+
+/** A pytest test id in prose: a `.py` file's path, then `::` and one or more names (a parametrized case's brackets too). */
+const PYTEST_ID = /(?<![\w./-])((?:[\w.-]+\/)*[\w.-]+\.py)((?:::[A-Za-z_]\w*)+(?:\[[^\]\s]*\])?)/g;
+
+/**
+ * The pytest test ids the text names that the suite does not have yet (issue 42: a test the issue
+ * asks the agent to write is a target to create): `tests/test_x.py::test_y` as pytest would name it.
+ * Only where the baseline was read from pytest (the form is pytest's). An id the suite has, whole or by
+ * the end of its path (`test_x.py::test_y` for `tests/test_x.py::test_y`), is not one to write; a file
+ * the suite has, named by the end of its path, is named as the suite names it. Pure.
+ */
+export function testsToWrite(text: string, baseline: SuiteRun): string[] {
+  if (baseline.reader !== 'pytest') return [];
+  const ids = Object.keys(baseline.tests);
+  const endsWith = (whole: string, end: string) => whole === end || whole.endsWith(`/${end}`);
+  const out = new Set<string>();
+  for (const m of text.matchAll(PYTEST_ID)) {
+    const [whole, file, rest] = m as unknown as [string, string, string];
+    // A parametrized test is named by its cases (`…::test_y[1]`) in the suite.
+    if (ids.some((id) => endsWith(id, whole) || endsWith(id.replace(/\[.*$/, ''), whole))) continue;
+    const group = Object.keys(baseline.groups).find((g) => endsWith(g, file)) ?? file;
+    const id = `${group}${rest}`;
+    if (!(id in baseline.tests)) out.add(id);
+  }
+  return [...out];
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -7,12 +7,13 @@
 import { surface } from '../../config/surface.js';
 import { cycleInFlight } from '../../core/inFlight.js';
 import { isClosed } from '../../issues/types.js';
-import { type Verdict, type VerifyResult, judge as judgeRun } from '../../verdict/judge.js';
+import { type AddedRuns, type Evidence, evidenceOf } from '../../verdict/evidence.js';
+import { type Verdict, type VerifyResult, judge as judgeRun, targetsToCreate } from '../../verdict/judge.js';
 import { type SuiteRun, type TestOutcome, emptyRun, isReadable } from '../../verdict/results.js';
 import type { IssueTargets } from '../../verdict/targets.js';
 import type { TestPlace } from '../../judge/judgeRun.js';
 import type { SliceDeps } from '../deps.js';
-import { type JudgePlace, openJudgePlace } from '../judgePlace.js';
+import { type JudgePlace, type OpenedPlace, openJudgePlace } from '../judgePlace.js';
 import type { Handler } from './context.js';
 
 export const readClosed: Handler<'readClosed'> = async (_effect, ctx) => {
@@ -47,10 +48,14 @@ export const judge: Handler<'judge'> = async (effect, ctx) => {
     if (judged) sayJudgeTree(deps, judged);
     const gate = await judgeWork(deps, effect.baseline, effect.targets, judged?.place);
     if (!gate) return { type: 'interrupted' };
+    const proved = await proveFix(deps, effect.baseline, effect.targets, judged, gate);
+    if (!proved) return { type: 'interrupted' };
     return {
       type: 'judged',
       changed,
-      ...gate,
+      tests: gate.tests,
+      verdict: proved.verdict,
+      ...(proved.evidence ? { evidence: proved.evidence } : {}),
       ...(judged?.findings.length ? { findings: judged.findings } : {}),
       ...(judged?.removedLinks.length ? { removedLinks: judged.removedLinks } : {}),
       now: deps.clock.now().getTime(),
@@ -83,6 +88,102 @@ function sayJudgeTree(deps: SliceDeps, judged: JudgePlace): void {
   });
 }
 
+/** The suite's run on the maintainer's tests, the verify: commands' results, and the verdict on them. */
+interface Gate {
+  tests: TestOutcome;
+  verify: VerifyResult[];
+  verdict: Verdict;
+}
+
+/**
+ * Proof of fix (issue 42): the targets the issue asks the agent to write judged from the suite run
+ * with the agent's added tests, and the verdict's evidence (src/verdict/evidence.ts). The suite runs
+ * again only where it must (users pay for runner minutes): with the added tests on the judge tree when
+ * a target is to be written, or when nothing else can be evidence (no target, no failure of the base
+ * fixed); and on the base with only those tests when the work is accepted so far, to see them fail
+ * there. undefined: interrupted.
+ */
+async function proveFix(
+  deps: SliceDeps,
+  baseline: SuiteRun | undefined,
+  targets: IssueTargets,
+  judged: JudgePlace | undefined,
+  gate: Gate,
+): Promise<{ verdict: Verdict; evidence?: Evidence } | undefined> {
+  const { logger, settings } = deps;
+  const before = baseline ?? emptyRun(0);
+  const created = targetsToCreate(before, targets.tests);
+  const added = judged?.addedTests ?? [];
+  const count = added.reduce((n, f) => n + f.names.length, 0);
+  const named = targets.tests.length > 0 || targets.verify.length > 0;
+  const first = gate.verdict;
+  const runnable = judged !== undefined && count > 0 && first.kind !== 'cannot_run';
+  const forTargets = runnable && created.length > 0;
+  const forEvidence = runnable && !named && first.kind === 'accepted' && first.fixed.length === 0;
+  let verdict = first;
+  let runs: AddedRuns | undefined;
+  if (judged && (forTargets || forEvidence)) {
+    logger.info(
+      'tests.added',
+      `Running the suite with the ${count} test(s) the agent added (${addedFiles(added)}), on the judge tree` +
+        `${forTargets ? `: ${created.length} of them the issue asks for (${created.slice(0, 3).join(', ')})` : ''}; ` +
+        "and, if the work passes, on the cycle's base with only those tests, to see them fail there (up to 2 more suite runs).",
+      { addedTests: added, created },
+    );
+    const withTests = await runIn(deps, judged.withAddedTests());
+    if (!withTests) return undefined;
+    if (forTargets)
+      verdict = judgeRun({
+        baseline: before,
+        now: gate.tests.run ?? emptyRun(gate.tests.exitCode),
+        targetTests: targets.tests,
+        verify: gate.verify,
+        say: surface(settings.terms),
+        withAdded: withTests,
+      });
+    if (verdict.kind === 'accepted') {
+      const baseWithTests = await runIn(deps, judged.baseWithAddedTests());
+      if (!baseWithTests) return undefined;
+      runs = { withTests, baseWithTests };
+    }
+  }
+  if (verdict.kind !== 'accepted') return { verdict };
+  const evidence = evidenceOf({
+    verdict,
+    named: targets,
+    created,
+    added,
+    ...(runs ? { runs } : {}),
+    ...(judged ? {} : { notRun: NO_JUDGE_TREE }),
+  });
+  const said = evidence.kind === 'none' ? `N${evidence.said.slice(1)}` : `Evidence of the fix: ${evidence.said}`;
+  logger.info('tests.evidence', `${said}.`, { evidence });
+  return { verdict, evidence };
+}
+
+/** Why added tests are not looked for without a judge tree. */
+const NO_JUDGE_TREE =
+  "the work is judged where it is (no git repository, so no judge tree): the agent's added tests cannot be run on the base";
+
+/** The files of the agent's added tests, for the log. */
+const addedFiles = (added: { path: string }[]): string =>
+  `${added
+    .slice(0, 3)
+    .map((a) => a.path)
+    .join(', ')}${added.length > 3 ? ', …' : ''}`;
+
+/** The suite run in a tree opened for it, then closed; its run read per test (empty when not read). undefined: interrupted. */
+async function runIn(deps: SliceDeps, opening: Promise<OpenedPlace>): Promise<SuiteRun | undefined> {
+  const opened = await opening;
+  try {
+    const r = await deps.runTests(deps.settings.testCommand, deps.signal, 'verify', opened.place);
+    if (deps.signal?.aborted) return undefined;
+    return r.run ?? emptyRun(r.exitCode);
+  } finally {
+    await opened.close();
+  }
+}
+
 /**
  * Runs the suite and the issue's verify: commands and judges them against the baseline. A
  * rejection for broken tests is confirmed by a second run (a test broken in one run only is flaky
@@ -93,7 +194,7 @@ async function judgeWork(
   baseline: SuiteRun | undefined,
   targets: IssueTargets,
   place: TestPlace | undefined,
-): Promise<{ tests: TestOutcome; verdict: Verdict } | undefined> {
+): Promise<Gate | undefined> {
   const { settings, logger } = deps;
   const run = (command: string) =>
     place ? deps.runTests(command, deps.signal, 'verify', place) : deps.runTests(command, deps.signal, 'verify');
@@ -110,6 +211,7 @@ async function judgeWork(
     const say = surface(settings.terms);
     return {
       tests,
+      verify,
       verdict: judgeRun({ baseline: baseline ?? emptyRun(0), now, targetTests: targets.tests, verify, say }),
     };
   };

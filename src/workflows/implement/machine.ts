@@ -21,6 +21,7 @@ import {
 import type { LoopState } from '../../core/state.js';
 import { turnState } from '../../loop/turn.js';
 import { failedIds } from '../../verdict/results.js';
+import { targetsToCreate } from '../../verdict/judge.js';
 import { type IssueTargets, issueTargets, joinIssueTexts } from '../../verdict/targets.js';
 import {
   type IterationContext,
@@ -118,6 +119,10 @@ function issuesRead(s: ImplementSettings, sub: Sub, issues: CycleIssue[]): Itera
     lastFailure: cycle.lastFailure,
     sourceHint: s.sourceHint,
     ...(sub.baseline ? { failingBefore: failedIds(sub.baseline).filter((id) => !targets.tests.includes(id)) } : {}),
+    proof: {
+      test: targets.tests.length === 0 && targets.verify.length === 0,
+      write: sub.baseline ? targetsToCreate(sub.baseline, targets.tests) : [],
+    },
   });
   const ctx: IterationContext = {
     settings,

@@ -13,6 +13,11 @@ export interface PromptInput {
   sourceHint: string;
   /** Tests that fail on the cycle's starting tree (the baseline): not this issue's unless it names them. */
   failingBefore?: readonly string[];
+  /**
+   * Issue 42: what proves the fix, when the issue names no test (`test`: the agent is asked to add one
+   * that fails without the fix), or names tests the suite does not have yet (`write`: they are the agent's to write).
+   */
+  proof?: { test: boolean; write: readonly string[] };
 }
 
 const MAX_CONTEXT = 4000;
@@ -45,6 +50,7 @@ export function buildPrompt(p: PromptInput): string {
             `they do not block it.`,
         ]
       : []),
+    ...proofLines(p.proof),
     `- Each issue is closed in ${p.sourceHint} once its work is done.`,
     '',
     'End your final message with this report block:',
@@ -57,4 +63,20 @@ export function buildPrompt(p: PromptInput): string {
     '```',
   );
   return parts.join('\n') + '\n';
+}
+
+/** What the agent is asked to show the fix with (issue 42). */
+function proofLines(proof: PromptInput['proof']): string[] {
+  const lines: string[] = [];
+  if (proof?.write.length)
+    lines.push(
+      `- Write the test(s) the issue names that do not exist yet (${proof.write.slice(0, 10).join(', ')}), ` +
+        'so that they fail without your change and pass with it.',
+    );
+  if (proof?.test)
+    lines.push(
+      '- The issue names no test: add one that fails without your change and passes with it, in the ' +
+        "project's test layout (a new test file, or a new test in an existing one). Do not change or remove existing tests.",
+    );
+  return lines;
 }
