@@ -37,11 +37,7 @@ export const judge: Handler<'judge'> = async (effect, ctx) => {
   if (deps.judgeTrees && baseTip) await deps.git?.putBackStaging('judge');
   const judged =
     deps.judgeTrees && baseTip
-      ? await openJudgePlace(deps.judgeTrees, baseTip, {
-          configFile: deps.settings.configFile ?? DEFAULT_CONFIG_FILE,
-          extra: [],
-          allowed: [],
-        })
+      ? await openJudgePlace(deps.judgeTrees, baseTip, judgeRules(deps.settings, effect.targets))
       : undefined;
   try {
     if (judged) sayJudgeTree(deps, judged);
@@ -62,6 +58,13 @@ export const judge: Handler<'judge'> = async (effect, ctx) => {
 
 /** The configuration file a run reads when none is named. */
 const DEFAULT_CONFIG_FILE = '.agent-loop.yml';
+
+/** What the judge protects: the maintainer's extras (--protected-paths), and what the configuration and the issue allow. */
+const judgeRules = (settings: SliceDeps['settings'], targets: IssueTargets) => ({
+  configFile: settings.configFile ?? DEFAULT_CONFIG_FILE,
+  extra: [...(settings.protectedPaths ?? [])],
+  allowed: [...(settings.allowedPaths ?? []), ...(targets.allowed ?? [])],
+});
 
 /** What the judge tree holds besides the work as it is: logged once per verdict, when anything. */
 function sayJudgeTree(deps: SliceDeps, judged: JudgePlace): void {
