@@ -12,7 +12,7 @@ import { type SuiteRun, type TestOutcome, emptyRun, isReadable } from '../../ver
 import type { IssueTargets } from '../../verdict/targets.js';
 import type { TestPlace } from '../../judge/judgeRun.js';
 import type { SliceDeps } from '../deps.js';
-import { type JudgePlace, openJudgePlace } from '../judgePlace.js';
+import { type JudgePlace, judgeRules, openJudgePlace } from '../judgePlace.js';
 import type { Handler } from './context.js';
 
 export const readClosed: Handler<'readClosed'> = async (_effect, ctx) => {
@@ -55,16 +55,6 @@ export const judge: Handler<'judge'> = async (effect, ctx) => {
     await judged?.close();
   }
 };
-
-/** The configuration file a run reads when none is named. */
-const DEFAULT_CONFIG_FILE = '.agent-loop.yml';
-
-/** What the judge protects: the maintainer's extras (--protected-paths), and what the configuration and the issue allow. */
-const judgeRules = (settings: SliceDeps['settings'], targets: IssueTargets) => ({
-  configFile: settings.configFile ?? DEFAULT_CONFIG_FILE,
-  extra: [...(settings.protectedPaths ?? [])],
-  allowed: [...(settings.allowedPaths ?? []), ...(targets.allowed ?? [])],
-});
 
 /** What the judge tree holds besides the work as it is: logged once per verdict, when anything. */
 function sayJudgeTree(deps: SliceDeps, judged: JudgePlace): void {
