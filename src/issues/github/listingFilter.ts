@@ -1,7 +1,8 @@
 /**
- * What a listing of labelled GitHub issues holds, decided item by item: pull requests, closed items
- * issues waiting in a pull request and work held for a person left out, escalated issues apart, outsiders' issues skipped
- * (and named), "Blocked by #N" issues held back while #N is open. Pure: listing.ts's caller pages.
+ * What a listing of labelled GitHub issues holds, decided item by item: pull requests, closed items,
+ * issues waiting in a pull request and work held for a person (issue 42) left out, escalated issues
+ * apart, outsiders' issues skipped (and named), "Blocked by #N" issues held back while #N is open.
+ * Pure: listing.ts's caller pages.
  */
 import { ESCALATED_LABEL, HELD_LABELS, NO_CHANGE_LABEL, PR_OPEN_LABEL, type Issue } from '../types.js';
 import type { ListingPage } from './cache.js';
