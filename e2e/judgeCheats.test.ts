@@ -86,6 +86,27 @@ async function expectNeverMerged(sb: Sandbox, body: string, finding: RegExp, ext
   return { res, prompt2 };
 }
 
+/**
+ * Runs an agent whose code passes the maintainer's tests but that changed what the maintainer owns:
+ * held for a person in one invocation (no retry, never picked again by the run though still open on
+ * main), nothing closed, nothing of the work on main, the work on its branch.
+ */
+async function expectHeld(sb: Sandbox, body: string) {
+  const mainBefore = git(sb, 'rev-parse', 'main');
+  const r = await runCli(sb, args(await writeAgent(sb, 'cheater', agentDoing(body)), '--max-iterations', '2'));
+  expectExit(r, 0);
+  const res = lastResult(r.stdout) as ReturnType<typeof lastResult> & { issuesHeld: { id: string; reason: string }[] };
+  expect(res).toMatchObject({ status: 'complete', iterations: 1, issuesClosed: [], issuesEscalated: [] });
+  expect(res.issuesHeld).toEqual([{ id: 'bd-add', reason: 'tests-changed' }]);
+  expect(res.history.map((h) => h.outcome)).toEqual(['held']);
+  // Nothing of the work on main: only the issue's label and note, committed there as bookkeeping.
+  expect(git(sb, 'diff', '--name-only', mainBefore, 'main')).toBe('.beads/issues.jsonl');
+  expect(git(sb, 'log', '--format=%s', '-1', 'main')).toBe('agent-loop: bd-add held for a person');
+  expect(git(sb, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('main');
+  expect(r.stdout).toMatch(/held for a person \(tests-changed\)/);
+  return { res, mainBefore };
+}
+
 describe('issue 42: cheats on pytest are never merged; the honest fix is accepted in one invocation', () => {
   it('@pytest.mark.xfail added to the target: rejected (the file judged as the base had it), main unchanged', async () => {
     const sb = await pythonRepository();
@@ -116,15 +137,47 @@ PY`,
     );
   });
 
-  it('.agent-loop.yml rewritten to test-command: "true" beside a correct fix: rejected for the config change, main and its config unchanged', async () => {
+  it('.agent-loop.yml rewritten to test-command: "true" beside a correct fix: the fix passes the maintainer\'s tests, so it is held for a person on its branch, main and its config unchanged', async () => {
+    // Until issue 42's landing for a person this was rejected, retried and escalated (the fix itself was right).
     const sb = await pythonRepository();
     const configBefore = git(sb, 'show', 'main:.agent-loop.yml');
-    await expectNeverMerged(
-      sb,
-      `${FIX_PY}\nprintf 'test-command: "true"\\n' > .agent-loop.yml`,
-      /^1 target\(s\) pass; but the agent changed 1 path\(s\) the maintainer owns \(\.agent-loop\.yml \(config-changed\)\)/,
+    const { res } = await expectHeld(sb, `${FIX_PY}\nprintf 'test-command: "true"\\n' > .agent-loop.yml`);
+    expect(res.history[0]?.verdict?.summary).toMatch(
+      /^1 target\(s\) pass; but it changed 1 path\(s\) the maintainer owns \(\.agent-loop\.yml \(config-changed\)\)/,
     );
     expect(git(sb, 'show', 'main:.agent-loop.yml')).toBe(configBefore);
+    expect(git(sb, 'show', 'agent-loop/bd-add:.agent-loop.yml')).toBe('test-command: "true"');
+  });
+
+  it('@pytest.mark.xfail added to the target beside a real fix: the code is fixed (the test as the base has it passes), so the work is held for a person: left on its branch, nothing of it on main, the issue open and labelled with a note, not worked again', async () => {
+    const sb = await pythonRepository();
+    const { res } = await expectHeld(
+      sb,
+      `${FIX_PY}\nsed -i '1i import pytest' tests/test_calc.py && sed -i 's/^def test_add/@pytest.mark.xfail\\ndef test_add/' tests/test_calc.py`,
+    );
+    expect(res.history[0]?.verdict?.summary).toMatch(/tests\/test_calc\.py \(test-changed\)/);
+    // The branch holds the work as the agent left it: the fix, and the xfail for a person to judge.
+    expect(git(sb, 'show', 'agent-loop/bd-add:calc.py')).toContain('return a + b');
+    expect(git(sb, 'show', 'agent-loop/bd-add:tests/test_calc.py')).toContain('@pytest.mark.xfail');
+    const branchTip = git(sb, 'rev-parse', 'agent-loop/bd-add');
+    expect(git(sb, 'show', 'main:calc.py')).toContain('return a - b');
+    // The issue: open on main, labelled agent-loop:tests-changed with the note.
+    const onMain = JSON.parse(git(sb, 'show', 'main:.beads/issues.jsonl')) as {
+      status: string;
+      labels: string[];
+      notes: string;
+    };
+    expect(onMain.status).toBe('open');
+    expect(onMain.labels).toContain('agent-loop:tests-changed');
+    expect(onMain.notes).toContain("agent-loop held this issue's work for a person");
+    expect(onMain.notes).toContain('`agent-loop/bd-add`');
+    // A later run (a new loop) leaves it to a person while the label is on: no agent run, main where it was.
+    const mainAfter = git(sb, 'rev-parse', 'main');
+    const again = await runCli(sb, args(await writeAgent(sb, 'again', agentDoing(FIX_PY))));
+    expectExit(again, 0);
+    expect(lastResult(again.stdout)).toMatchObject({ iterations: 0, issuesClosed: [] });
+    expect(git(sb, 'rev-parse', 'main')).toBe(mainAfter);
+    expect(git(sb, 'rev-parse', 'agent-loop/bd-add')).toBe(branchTip);
   });
 
   it('the honest fix, with a new test file of its own: accepted and merged in one invocation', async () => {

@@ -117,7 +117,7 @@ describe('verdicts against the baseline, with node --test (issue 12)', () => {
     expect(r.stdout).toMatch(/failing before and still failing, not targeted \(1\)|"preexistingFailures"/);
   });
 
-  it('issue 42: a pre-existing failing test the agent deletes from its file is a finding: the file is judged as the base had it (the test still fails: neither removed nor fixed), the work rejected, nothing merged', async () => {
+  it('issue 42: a pre-existing failing test the agent deletes from its file is a finding: the file is judged as the base had it (the test still fails: neither removed nor fixed), the work held for a person, nothing merged', async () => {
     // Until slice 4a (the judge tree) this work was accepted and merged, legacy works reported as removed.
     const sb = await redRepository([issue('bd-mul', 'mul() adds', { description: 'mul(2, 3) should be 6' })]);
     const mainBefore = git(sb, 'rev-parse', 'main');
@@ -130,13 +130,16 @@ ${DONE_REPORT}`,
     );
     const r = await runCli(sb, args(remover, '--max-iterations', '1'));
     const res = lastResult(r.stdout);
-    expect(res.history.map((h) => h.outcome)).toEqual(['tests_failed']);
+    // Until issue 42's landing for a person: rejected (tests_failed). The fix passes the maintainer's
+    // tests, so a person judges the deleted test: held, on its branch.
+    expect(res.history.map((h) => h.outcome)).toEqual(['held']);
     expect(res.history[0]?.verdict?.summary).toBe(
-      '1 target(s) pass; 3 failure(s) that were there before, not targeted; but the agent changed 1 path(s) ' +
-        'the maintainer owns (test/calc.test.mjs (test-changed)): the work is not accepted while they differ from the base',
+      '1 target(s) pass; 3 failure(s) that were there before, not targeted; but it changed 1 path(s) ' +
+        "the maintainer owns (test/calc.test.mjs (test-changed)); the maintainer's tests pass with the base's version of them",
     );
     expect(res.issuesClosed).toEqual([]);
-    expect(git(sb, 'rev-parse', 'main')).toBe(mainBefore);
+    // Nothing of the work on main: the issue's label and note only (bookkeeping, as an escalation's).
+    expect(git(sb, 'diff', '--name-only', mainBefore, 'main')).toBe('.beads/issues.jsonl');
   });
 
   it("issue 42: --batch judges every issue's targets: one issue's agent-loop block does not drop the test another issue names, so a half fix closes nothing", async () => {

@@ -209,6 +209,15 @@ describe('REQ_018.2.8 REQ_018.5.9 status', () => {
     expect(JSON.parse(lines[0] as string)).toEqual({ stateDir, resumable: null, checkpoints: [], invalid: [] });
   });
 
+  it('issue 42: the held issues with why, when the checkpoint has any well-formed; none otherwise', () => {
+    const held = readLoopProgress({
+      loop: { issuesHeld: [{ id: '7', reason: 'tests-changed' }, { id: 8 }, 'x'] },
+    });
+    expect(held?.issuesHeld).toEqual([{ id: '7', reason: 'tests-changed' }]);
+    expect(readLoopProgress({ loop: { issuesHeld: [] } })).not.toHaveProperty('issuesHeld');
+    expect(readLoopProgress({ loop: {} })).not.toHaveProperty('issuesHeld');
+  });
+
   it('reads loop progress defensively: wrong types and missing fields become null', () => {
     expect(readLoopProgress({})).toBeUndefined();
     expect(readLoopProgress({ loop: [] })).toBeUndefined();

@@ -1,6 +1,6 @@
 /** How a finished cycle's work lands (src/core/landing.ts), decided once per slice from --on-success and the publisher. */
 import { describe, expect, it } from '@jest/globals';
-import { closedByPullRequest, landingMode, leavesBranch } from '../../src/core/landing.js';
+import { closedByPullRequest, landingFor, landingMode, leavesBranch } from '../../src/core/landing.js';
 
 describe('landingMode', () => {
   it('on-success merge: merged locally, or pushed onto the remote base where the publisher can (beads issues in the action)', () => {
@@ -24,6 +24,22 @@ describe('landingMode', () => {
     for (const onSuccess of ['merge', 'branch', 'pull-request'] as const)
       for (const publisher of [undefined, { pushesToBase: false }, { pushesToBase: true }])
         expect(leavesBranch(onSuccess, publisher !== undefined)).toBe(landingMode(onSuccess, publisher) === 'branch');
+  });
+});
+
+describe('landingFor: work held for a person (issue 42) is never merged, whatever --on-success says', () => {
+  const modes = ['pushToBase', 'pullRequest', 'merge', 'branch'] as const;
+
+  it('held: a draft pull request where a publisher opens pull requests, else left on its branch', () => {
+    for (const mode of modes) {
+      expect(landingFor(mode, true, true)).toBe('draftPullRequest');
+      expect(landingFor(mode, true, false)).toBe('branch');
+    }
+  });
+
+  it('not held: as the mode says', () => {
+    for (const mode of modes)
+      for (const publishes of [true, false]) expect(landingFor(mode, false, publishes)).toBe(mode);
   });
 });
 

@@ -169,3 +169,31 @@ describe('summaryLine: the words of "tests passed"', () => {
     expect(lineOf(summaryLine(resultOf({ testsPassed: null })), '  this run')).toMatch(/; tests passed: not run$/);
   });
 });
+
+describe('issue 42: work held for a person in the result', () => {
+  it("this run's held issues with why, in the JSON and the closing lines; the loop's count; an older start without the list", () => {
+    const start = { ...landed, issuesHeld: [{ id: '1', reason: 'unverified' as const }] };
+    const state: LoopState = {
+      ...start,
+      iteration: 5,
+      issuesHeld: [
+        { id: '1', reason: 'unverified' },
+        { id: '7', reason: 'tests-changed' },
+        { id: '8', reason: 'unverified' },
+      ],
+    };
+    const r = buildResult({ status: 'complete', state, start, checkpointId: 'cp', durationMs: 5, interrupted: false });
+    expect(r.issuesHeld).toEqual([
+      { id: '7', reason: 'tests-changed' },
+      { id: '8', reason: 'unverified' },
+    ]);
+    expect(r.loop.issuesHeld).toHaveLength(3);
+    const lines = summaryLine(r).split('\n');
+    expect(lines).toContain(
+      '  held for a person (never merged, left open): 7 (agent-loop:tests-changed), 8 (agent-loop:unverified)',
+    );
+    expect(lines.find((l) => l.startsWith('  the loop so far'))).toContain('0 escalated, 3 held for a person');
+    const { issuesHeld: _none, ...older } = start;
+    expect(runPart(older as unknown as LoopState, state).issuesHeld).toHaveLength(3);
+  });
+});

@@ -398,6 +398,40 @@ describe('the core: one cycle', () => {
     expect(find(halted.effects, 'updateIssues')?.actions).toEqual(actions);
   });
 
+  it('issue 42: a cycle held for a person lands as held (never merged), its issues not closed, not picked again', () => {
+    const c = cycle(['a-1']);
+    const m = model({ currentCycle: c }, { cycle: c });
+    const held = { reason: 'tests-changed' as const, why: 'it changed tests/test_a.py', paths: ['tests/test_a.py'] };
+    const mark = { kind: 'markHeld' as const, id: 'a-1', note: 'held', label: 'agent-loop:tests-changed' };
+    const after = { ...m.loop, iteration: 1, issuesHeld: [{ id: 'a-1', reason: 'tests-changed' as const }] };
+    const s = run(m, config(), finished({ state: after, cycleDone: true, held, issueActions: [mark] }), {
+      type: 'sourceChecked',
+    });
+    expect(find(s.effects, 'finishCycle')).toEqual({
+      kind: 'finishCycle',
+      cycle: c,
+      noChange: false,
+      issueActions: [mark],
+      held,
+    });
+    expect(find(s.effects, 'save')?.loop.outbox[0]).toMatchObject({ held, issueActions: [mark] });
+    // Where work is published: committed first (the issue marked before), then landed as held (a draft pull request).
+    const published = run(m, config({}, {}), finished({ state: after, cycleDone: true, held, issueActions: [mark] }));
+    const commit = step(published.model, { type: 'sourceChecked' }, config({}, { publishes: true }));
+    expect(find(commit.effects, 'commitCycle')?.issueActions).toEqual([mark]);
+    const landing = step(commit.model, { type: 'cycleCommitted', tip: 'abc', committed: true }, config());
+    expect(find(landing.effects, 'finishCycle')).toMatchObject({ held, tip: 'abc' });
+    const pr = { issueIds: ['a-1'], number: 7, url: 'u', reused: false, iteration: 1 };
+    const landed = step(landing.model, { type: 'cycleFinished', published: pr }, config());
+    expect(landed.model.loop.issuesClosed).toEqual([]);
+    expect(landed.model.loop.pullRequests).toEqual([pr]);
+    expect(landed.model.loop.issuesHeld).toEqual([{ id: 'a-1', reason: 'tests-changed' }]);
+    // Not picked again by this loop; not an escalation either (no all_escalated halt when only it is left).
+    expect(selectTargets(ready('a-1', 'a-2'), landed.model.loop, false, 0).targets.map((i) => i.id)).toEqual(['a-2']);
+    const next = step(landed.model, { type: 'issuesRead', ready: ready('a-1') }, config());
+    expect(kinds(next.effects)).toEqual(['checkSource']);
+  });
+
   it('a cycle that needed no change is dropped, not merged', () => {
     const c = cycle();
     const m = model({ currentCycle: c }, { cycle: c });

@@ -219,6 +219,42 @@ describe('reduceWave', () => {
     expect(loop.issuesClosed).toEqual(['1']);
   });
 
+  it('issue 42: a job whose work was held for a person is a held row (its outbox entry still to land or not), never closed; the loop keeps it held', () => {
+    const held = { id: '1', reason: 'tests-changed' as const };
+    const landed = { ...jobState('1', 1, 'unfinished'), issuesHeld: [held] };
+    const c = { ...cycle(['2']), branch: 'agent-loop/2' };
+    const pending = {
+      ...jobState('2', 1, 'unfinished'),
+      issuesHeld: [{ id: '2', reason: 'unverified' as const }],
+      outbox: [
+        {
+          kind: 'finishCycle' as const,
+          cycle: c,
+          noChange: false,
+          iteration: 1,
+          recordedAt: '2026-01-01T00:00:00Z',
+          attempts: 0,
+          held: { reason: 'unverified' as const, why: 'no evidence' },
+        },
+      ],
+    };
+    const { loop, rows } = reduceWave(
+      initialLoopState(100),
+      wave(['1', '2']),
+      [
+        { issueId: '1', loop: landed },
+        { issueId: '2', loop: pending },
+      ],
+      limits,
+    );
+    expect(rows.map((r) => [r.issueId, r.outcome])).toEqual([
+      ['1', 'held'],
+      ['2', 'held'],
+    ]);
+    expect(loop.issuesHeld).toEqual([held, { id: '2', reason: 'unverified' }]);
+    expect(loop.issuesClosed).toEqual([]);
+  });
+
   it('a job that left no cycle of its issue (it could not start, it lost its claim) leaves the carried counts as they were', () => {
     const counts = { '5': { unfinishedRuns: 4, silentIterations: 2 } };
     const { loop, rows } = reduceWave(

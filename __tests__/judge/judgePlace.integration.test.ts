@@ -11,7 +11,7 @@ import { execGit } from '../../src/git/exec.js';
 import { readWorkChange } from '../../src/git/workChange.js';
 import { textNeeded } from '../../src/judge/infrastructure.js';
 import { judgeScratch, judgeTrees } from '../../src/judge/judgeTree.js';
-import { openJudgePlace } from '../../src/loop/judgePlace.js';
+import { judgeRules, openJudgePlace } from '../../src/loop/judgePlace.js';
 import { GIT_ENV, gitIn, useCommittedRepo } from '../git/repo.js';
 
 let repo = '';
@@ -129,6 +129,40 @@ describe("the agent's change, read for the judge (issue 42)", () => {
       await place.close();
     }
     expect(existsSync(place.place.cwd)).toBe(false);
+  });
+
+  it("issue 42: what the configuration and the issue allow is no finding and keeps the agent's version; the maintainer's extra paths are protected; the config file never allowed", async () => {
+    const tip = await base();
+    await write('fixtures/data.json', '{"a": 1}\n');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'fixtures');
+    const at = git('rev-parse', 'HEAD');
+    await write('tests/test_calc.py', TEST_CALC.replace('== 5', '== 5  # checked'));
+    await write('fixtures/data.json', '{"a": 2}\n');
+    await write('.agent-loop.yml', 'test-command: "true"\n');
+    const rules = judgeRules(
+      { protectedPaths: ['fixtures/**'], allowedPaths: ['.agent-loop.yml'] },
+      { allowed: ['tests/test_calc.py'] },
+    );
+    expect(rules).toEqual({
+      configFile: '.agent-loop.yml',
+      extra: ['fixtures/**'],
+      allowed: ['.agent-loop.yml', 'tests/test_calc.py'],
+    });
+    const place = await openJudgePlace(trees(), at, rules);
+    try {
+      const inTree = (rel: string) => path.join(place.place.cwd, rel);
+      expect(readFileSync(inTree('tests/test_calc.py'), 'utf8')).toContain('# checked');
+      expect(readFileSync(inTree('fixtures/data.json'), 'utf8')).toBe('{"a": 1}\n');
+      expect(readFileSync(inTree('.agent-loop.yml'), 'utf8')).toBe('test-command: pytest -q\n');
+      expect(place.findings.map((f) => `${f.path} ${f.kind}`).sort()).toEqual([
+        '.agent-loop.yml config-changed',
+        'fixtures/data.json infrastructure-changed',
+      ]);
+    } finally {
+      await place.close();
+    }
+    expect(tip).not.toBe(at);
   });
 
   it('what the test command was installed with (an ignored node_modules) is linked into the judge tree, which has none', async () => {

@@ -59,6 +59,13 @@ function violations(world: World, run: Awaited<ReturnType<typeof simulate>>): st
       out.push(`${c.id} closed while its named test ${testOf(c.id)} fails`);
     if (c.tree.broken.size > 0) out.push(`${c.id} closed on a tree where ${[...c.tree.broken].join(', ')} regressed`);
   }
+  // Issue 42: no change is closed without evidence: the test the issue names passes (the maintainer's
+  // word for done), or a test that failed as its cycle began passes now. Known limit: a flaky test
+  // that failed in the baseline by chance and passes now counts as that test (docs/how-a-run-goes.md).
+  for (const c of observed.closings) {
+    const evidence = world.named.has(c.id) || [...c.tree.fixed].some((id) => !c.base.fixed.has(id)) || world.flaky;
+    if (c.tree.changed && !evidence) out.push(`${c.id} closed on a change that fixed no failing test (no evidence)`);
+  }
   // Issue 42: no change that edits what the maintainer owns, or forges an outcome, is ever closed or merged.
   for (const c of observed.closings) {
     if (c.tree.edits.size > 0)
@@ -83,8 +90,17 @@ function violations(world: World, run: Awaited<ReturnType<typeof simulate>>): st
       out.push(`a capable agent ended ${result.status} (${result.haltReason}): ${result.error}`);
     if (observed.agentCalls !== world.issueIds.length)
       out.push(`a capable agent spent ${observed.agentCalls} invocations on ${world.issueIds.length} issue(s)`);
-    if (result.issuesClosed.length !== world.issueIds.length)
-      out.push(`a capable agent closed ${result.issuesClosed.length} of ${world.issueIds.length}`);
+    // Each issue closed, or held for a person as unverified (issue 42) when its work shows nothing:
+    // its test already passed as its cycle began (already fixed, or fixed by another issue's work).
+    const held = (result.issuesHeld ?? []).map((h) => h.id);
+    if (result.issuesClosed.length + held.length !== world.issueIds.length)
+      out.push(
+        `a capable agent closed ${result.issuesClosed.length} and had ${held.length} held of ${world.issueIds.length}`,
+      );
+    for (const id of held) {
+      const fixedBefore = world.alreadyFixed.has(id) || [...world.alsoFixes.values()].includes(id);
+      if (!fixedBefore) out.push(`${id} held for a person though the capable agent's work fixed its test`);
+    }
   }
   // Failures no issue covers are reported, never block.
   if (

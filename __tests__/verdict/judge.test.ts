@@ -444,6 +444,31 @@ describe('issue 42: only a test that ran and passed is a pass', () => {
 });
 
 describe('issueTargets', () => {
+  it('issue 42: allowed: paths in the block, a list or comma-separated, from every block and issue; the named tests still the targets', () => {
+    const suite = run({ 'tests/test_dates.py::test_parse_iso_week': 'failed' });
+    const one = issueTargets(
+      'test_parse_iso_week fails.\n\n```agent-loop\nallowed: tests/__snapshots__/**, tests/fixtures/*.json\n```\n',
+      suite,
+    );
+    expect(one).toEqual({
+      tests: ['tests/test_dates.py::test_parse_iso_week'],
+      verify: [],
+      allowed: ['tests/__snapshots__/**', 'tests/fixtures/*.json'],
+    });
+    const two = issueTargets(
+      joinIssueTexts([
+        '```agent-loop\ntests: t::a\nallowed:\n  - a/**\n```',
+        '```agent-loop\nallowed: [b.txt, a/**]\n```',
+      ]),
+      BASELINE,
+    );
+    expect(two.allowed).toEqual(['a/**', 'b.txt']);
+    expect(issueTargets('```agent-loop\ntests: t::a\n```', BASELINE).allowed).toBeUndefined();
+    expect(issueTargets('```agent-loop\nallowed: [3]\n```', BASELINE).unreadable).toContain(
+      'allowed: must be a string or a list of strings',
+    );
+  });
+
   it('an agent-loop block: tests and verify, a string or a list', () => {
     const text = 'Fix it.\n\n```agent-loop\ntests:\n  - t::a\n  - t::b\nverify: make check\n```\n';
     expect(issueTargets(text, BASELINE)).toEqual({ tests: ['t::a', 't::b'], verify: ['make check'] });

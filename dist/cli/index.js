@@ -20352,6 +20352,14 @@ const positive = (max) => preprocess(toNumber, schemas_number().positive().finit
 const nonNegative = (max) => preprocess(toNumber, schemas_number().min(0).finite().max(max));
 const flagSwitch = () => preprocess(toBoolean, schemas_boolean()).default(false);
 const kinds_text = () => preprocess(toUndefinedIfEmpty, schemas_string().trim().min(1).optional());
+/** Globs as a list (a configuration file's) or one text, comma-separated (a flag's, an input's); absent when none. */
+const globList = () => preprocess((v) => typeof v === 'string'
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '')
+    : v, array(schemas_string().trim().min(1)).optional())
+    .transform((v) => (v && v.length > 0 ? v : undefined));
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 /** "10 with claude or codex, 0 with command": each default delay and the agents it is theirs. */
 function delaysByAgent() {
@@ -20588,6 +20596,28 @@ const workOptions = {
         commands: RUN,
         help: "In git: merge a finished cycle's branch into the base branch, or leave it on its branch (agent-loop/<id>; while it is not merged, no run works that issue again: merge it, or delete it to have the issue worked again). In the action with source beads: pull-request (its default: push the branch, open a pull request) or merge (push to the base branch on GitHub).",
         expected: 'one of merge, branch, pull-request',
+    }),
+    acceptUnverified: flagSwitch().register(kinds_registry, {
+        flag: 'accept-unverified',
+        commands: RUN,
+        help: 'Land work the verdict accepted without evidence of the fix (no target of the issue passes that failed before, no test of the agent fails on the base and passes on the change) as it is landed when there is evidence. By default such work is unverified and held for a person: a draft pull request labelled agent-loop:unverified (GitHub), or left on its branch with a note on the issue (beads, local runs); never merged, the issue left open.',
+        expected: 'true or false',
+    }),
+    protectedPaths: globList().register(kinds_registry, {
+        flag: 'protected-paths',
+        arg: 'GLOB[,GLOB]',
+        commands: RUN,
+        defaultText: 'none besides the test files, the test infrastructure and the configuration file',
+        help: "Paths the agent may not change besides the test files the base has, the test infrastructure and agent-loop's configuration file (globs, e.g. fixtures/**): a change to one is held for a person, never merged, and the verdict runs with the base's version.",
+        expected: 'globs separated by commas (a list in the configuration file)',
+    }),
+    allowedPaths: globList().register(kinds_registry, {
+        flag: 'allowed-paths',
+        arg: 'GLOB[,GLOB]',
+        commands: RUN,
+        defaultText: 'none',
+        help: "Protected paths the agent may change for every issue (globs, e.g. tests/snapshots/**): no finding, and the verdict runs with the agent's version. An issue allows paths for itself with allowed: in its agent-loop block. agent-loop's configuration file is never allowed.",
+        expected: 'globs separated by commas (a list in the configuration file)',
     }),
     plan: kinds_text().register(kinds_registry, {
         flag: 'plan',
@@ -25987,6 +26017,12 @@ const IN_PROGRESS_LABEL = 'agent-loop:in-progress';
 const PR_OPEN_LABEL = 'agent-loop:pr-open';
 /** The label of an issue agent-loop found already satisfied (no change needed); later runs skip it. */
 const NO_CHANGE_LABEL = 'agent-loop:no-change';
+/** The label of an issue whose work changed the maintainer's tests (issue 42): held for a person, never merged by the loop. */
+const TESTS_CHANGED_LABEL = 'agent-loop:tests-changed';
+/** The label of an issue whose work has no evidence of the fix (issue 42): held for a person, never merged by the loop. */
+const UNVERIFIED_LABEL = 'agent-loop:unverified';
+/** The labels of work held for a person; later runs skip an issue carrying one. */
+const HELD_LABELS = [TESTS_CHANGED_LABEL, UNVERIFIED_LABEL];
 /** The label of an escalated issue; removing it makes the issue eligible again. */
 const ESCALATED_LABEL = 'agent-loop:escalated';
 
@@ -28947,6 +28983,15 @@ class BdCliSource {
             await this.run(['label', 'add', id, ESCALATED_LABEL]);
         await this.run(['comments', 'add', id, note]);
     }
+    /** Work held for a person (issue 42): the issue stays open, labelled, with the note as a comment. */
+    async markHeld(id, note, label) {
+        const issue = await this.get(id);
+        if (!issue)
+            throw new Error(`Cannot label issue ${id} ${label}: bd does not know it. Check the id with \`bd list\`.`);
+        if (!issue.labels.includes(label))
+            await this.run(['label', 'add', id, label]);
+        await this.run(['comments', 'add', id, note]);
+    }
     async run(args) {
         const result = await this.exec(this.command, args, { cwd: this.cwd });
         if (result.code !== 0)
@@ -29170,17 +29215,25 @@ class BeadsFileSource {
     }
     /** Adds the escalation label and appends the note to beads' `notes` field. */
     async markEscalated(id, note) {
-        await this.modify(id, 'mark escalated', (record) => {
+        await this.labelWithNote(id, ESCALATED_LABEL, note, 'mark escalated');
+    }
+    /** Work held for a person (issue 42): the issue stays open, with the label and the note (beads' `notes`). */
+    async markHeld(id, note, label) {
+        await this.labelWithNote(id, label, note, `label ${label}`);
+    }
+    /** Adds `label` and appends `note` to beads' `notes` field, once each. */
+    async labelWithNote(id, label, note, action) {
+        await this.modify(id, action, (record) => {
             const labels = Array.isArray(record.labels)
                 ? record.labels.filter((l) => typeof l === 'string')
                 : [];
             const existing = typeof record.notes === 'string' ? record.notes : '';
-            if (labels.includes(ESCALATED_LABEL) && existing.includes(note))
+            if (labels.includes(label) && existing.includes(note))
                 return record; // already recorded
             const notes = existing.trim() !== '' ? (existing.includes(note) ? existing : `${existing}\n\n${note}`) : note;
             return {
                 ...record,
-                labels: labels.includes(ESCALATED_LABEL) ? labels : [...labels, ESCALATED_LABEL],
+                labels: labels.includes(label) ? labels : [...labels, label],
                 notes,
                 updated_at: rfc3339(this.now()),
             };
@@ -30033,6 +30086,7 @@ const ITERATION_FIELDS = [
     'testsPassed',
     'issuesClosed',
     'issuesNoChange',
+    'issuesHeld',
     'consecutiveEscalations',
     'completedIterations',
     'currentCycle',
@@ -31842,6 +31896,7 @@ function finishCycleEffect(entry, resumed) {
         ...(entry.tip ? { tip: entry.tip } : {}),
         ...(entry.committed !== undefined ? { committed: entry.committed } : {}),
         ...(entry.issueActions ? { issueActions: entry.issueActions } : {}),
+        ...(entry.held ? { held: entry.held } : {}),
     };
 }
 /** The notices sent: the done ones leave the outbox, the others stay for the next run, counted. */
@@ -31915,7 +31970,7 @@ function cycleOver(model, published, failed, config, others) {
     if (landing) {
         const { entry } = landing;
         const ended = {
-            state: failed ? 'lost' : published ? 'pull_request' : entry.noChange ? 'no_change' : 'done',
+            state: failed ? 'lost' : entry.held ? 'held' : published ? 'pull_request' : entry.noChange ? 'no_change' : 'done',
             ...cycleProgress(model.loop, entry.cycle, entry.iteration),
             ...(published && !failed
                 ? { pullRequest: { number: published.number, url: published.url, reused: published.reused } }
@@ -31991,13 +32046,19 @@ function landingFailed(model, failed, config) {
 function unlabelledEscalations(loop) {
     return [...new Set(loop.notices.flatMap((n) => (n.what.kind === 'markEscalated' ? n.what.issueIds : [])))];
 }
-/** What to work on next: the ready issues, less those done in this run and the escalated ones. */
+/** What to work on next: the ready issues, less those done or held for a person in this run and the escalated ones. */
 function selectTargets(ready, loop, batch, sliceStartIteration, only, 
 /** The checkpoint's escalations stand in for the label (CoreSettings.closeOnBranch). */
 labelsDoNotLast = false) {
     // Issues closed in this run stay done even when the base branch's issue file still lists them
     // open (--on-success branch leaves the closing commit on the cycle's branch).
-    const open = ready.filter((i) => !loop.issuesClosed.includes(i.id) && !loop.issuesNoChange.includes(i.id) && (!only || only.includes(i.id)));
+    // Work held for a person (issue 42) is not picked again: by this loop, nor while its label is on.
+    const held = new Set(loop.issuesHeld.map((h) => h.id));
+    const open = ready.filter((i) => !loop.issuesClosed.includes(i.id) &&
+        !loop.issuesNoChange.includes(i.id) &&
+        !held.has(i.id) &&
+        !i.labels.some((l) => HELD_LABELS.includes(l)) &&
+        (!only || only.includes(i.id)));
     // Across slices the label decides (removing it makes the issue eligible again), or the checkpoint
     // where the label does not last, unless the issue was edited since its escalation; within this
     // slice the escalations themselves, in case a label could not be written.
@@ -32110,6 +32171,8 @@ function recordFinishedCycle(model, m, cycle, config) {
         ...(closes.length ? { closes } : {}),
         // The issues' close or label travels with the work: performed before its commit, again by a later run until done.
         ...(actions.length ? { issueActions: actions } : {}),
+        // Held for a person (issue 42): landed as a draft pull request or left on its branch, never merged.
+        ...(model.outcome?.held ? { held: model.outcome.held } : {}),
     };
     const recorded = {
         ...m,
@@ -32974,7 +33037,46 @@ const runAgent = async (effect, ctx) => {
     };
 };
 
+;// CONCATENATED MODULE: ./src/core/held.ts
+/**
+ * Work held for a person (issue 42): the verdict accepted it, yet the loop does not land it as done.
+ * `tests-changed`: it changed what the maintainer owns (a pre-existing test, the test infrastructure,
+ * agent-loop's configuration), so the maintainer's tests passed on the base's version of those paths
+ * and a person judges the change to them; `unverified`: nothing shows it fixes the issue (no test that
+ * failed before passes now). Published for a person (a draft pull request labelled so), or left on
+ * its branch; never merged and never closed by the loop. Pure.
+ */
+
+
+const HELD_REASONS = ['tests-changed', 'unverified'];
+const HeldSchema = object({
+    reason: schemas_enum(HELD_REASONS),
+    /** Why, in words for a person (the findings, or why there is no evidence). */
+    why: schemas_string(),
+    /** tests-changed: the protected paths the work changed (their diff goes in the pull request's body). */
+    paths: array(schemas_string()).optional(),
+});
+/** The label of the issue and of the pull request holding the work. */
+const heldLabel = (reason) => reason === 'tests-changed' ? TESTS_CHANGED_LABEL : UNVERIFIED_LABEL;
+/** The reason in words: "it changed the maintainer's tests", "it has no evidence of the fix". */
+const heldWords = (reason) => reason === 'tests-changed' ? "the work changed the maintainer's tests" : 'the work has no evidence of the fix';
+/**
+ * The note the issue gets (a GitHub comment, a beads note): what was held, why, where the work is,
+ * and what a person does next.
+ */
+function heldNote(held, at) {
+    const where = at.branch
+        ? `the branch \`${at.branch}\` (a draft pull request where agent-loop publishes work)`
+        : 'the working tree';
+    const label = heldLabel(held.reason);
+    return (`agent-loop held this issue's work for a person at iteration ${at.iteration}: ${heldWords(held.reason)} (${held.why}). ` +
+        `The work is in ${where}; agent-loop neither merges it nor closes this issue. Review it and merge it yourself, ` +
+        `or remove the \`${label}\` label (and delete the branch) to have agent-loop work on the issue again.`);
+}
+
 ;// CONCATENATED MODULE: ./src/core/result.ts
+/** The run result (DESIGN.md "Command line"): what --json prints last and the action exposes. Pure. */
+
 
 
 /** The loop's totals as the state holds them. Pure. */
@@ -32988,6 +33090,7 @@ function loopTotals(state) {
         issuesClosed: state.issuesClosed,
         issuesEscalated: state.issuesEscalated,
         issuesNoChange: state.issuesNoChange,
+        issuesHeld: state.issuesHeld,
         pullRequests: state.pullRequests,
         completedIterations: state.completedIterations,
         costUsd: state.costUsd,
@@ -33025,6 +33128,7 @@ function runPart(start, state) {
             ]),
         ],
         issuesNoChange: added(start.issuesNoChange, state.issuesNoChange),
+        issuesHeld: state.issuesHeld.filter((h) => !(start.issuesHeld ?? []).some((s) => s.id === h.id && s.reason === h.reason)),
         preexistingFailures: judged || tested ? state.preexistingFailures : [],
         pullRequests: state.pullRequests.filter((p) => !hadPr.has(prKey(p))),
         completedIterations: state.completedIterations.filter((n) => n > start.iteration),
@@ -33101,6 +33205,7 @@ function summaryLine(r) {
             ` agent failed, ${r.testFailures} test failures); tests passed: ${testsPassedWords(r)}`,
         `  closed in this run: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
         ...(r.issuesNoChange.length ? [`  no change needed: ${noChangeWords(r)}`] : []),
+        ...(r.issuesHeld?.length ? [`  held for a person (never merged, left open): ${heldWordsOf(r.issuesHeld)}`] : []),
         ...(r.preexistingFailures.length
             ? [
                 `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}` +
@@ -33122,7 +33227,9 @@ function summaryLine(r) {
             ]
             : []),
         `  the loop so far: iterations ${loop.iterations}/${r.maxIterations}; ${plural(loop.issuesClosed.length, 'issue')}` +
-            ` closed, ${loop.issuesEscalated.length} escalated${loop.pullRequests.length ? `, ${plural(loop.pullRequests.length, 'pull request')}` : ''}` +
+            ` closed, ${loop.issuesEscalated.length} escalated` +
+            `${loop.issuesHeld?.length ? `, ${loop.issuesHeld.length} held for a person` : ''}` +
+            `${loop.pullRequests.length ? `, ${plural(loop.pullRequests.length, 'pull request')}` : ''}` +
             `${loop.costUsd > 0 ? `; spend $${loop.costUsd.toFixed(4)}` : ''}`,
         `  checkpoint ${r.checkpointId || 'none'}`,
     ].join('\n');
@@ -33136,6 +33243,10 @@ function testsPassedWords(r) {
         return 'not run';
     const before = r.preexistingFailures.length;
     return r.testsPassed && before > 0 ? `true, except ${before} failing before (listed below)` : String(r.testsPassed);
+}
+/** The issues held for a person, with the label that says why: `42 (agent-loop:tests-changed)`. */
+function heldWordsOf(held) {
+    return held.map((h) => `${h.id} (${heldLabel(h.reason)})`).join(', ');
 }
 /** The issues that needed no change: which were closed, which are left open for a person. */
 function noChangeWords(r) {
@@ -34000,6 +34111,12 @@ async function issueEffect({ deps, redact }, id, what, run) {
 async function performIssueActions(ports, actions) {
     const { source } = ports.deps;
     for (const action of actions ?? []) {
+        if (action.kind === 'markHeld') {
+            const held = await markHeld(ports, action);
+            if (held)
+                throw new LandingError(held);
+            continue;
+        }
         const failed = action.kind === 'tick'
             ? await issueEffect(ports, action.id, `tick "${action.item}" in`, () => tick(ports, action))
             : action.kind === 'markNoChange' && source.markNoChange
@@ -34008,6 +34125,18 @@ async function performIssueActions(ports, actions) {
         if (failed)
             throw new LandingError(failed);
     }
+}
+/**
+ * Work held for a person (issue 42): the issue labelled with the note, left open. A source that
+ * cannot label (none such yet) is told once in the log: the checkpoint keeps the issue held.
+ */
+async function markHeld(ports, action) {
+    const { source, logger } = ports.deps;
+    if (!source.markHeld) {
+        logger.info('issue.held', `${action.id} is held for a person; ${source.description} cannot label it ${action.label}: this run's checkpoint keeps it from being worked again.`, { issueId: action.id });
+        return undefined;
+    }
+    return issueEffect(ports, action.id, `label ${action.label}`, () => source.markHeld(action.id, action.note, action.label));
 }
 /** A checklist item's box ticked in its issue (--workflow tdd); sources without checklists do nothing. */
 async function tick({ deps }, action) {
@@ -34225,6 +34354,8 @@ const IterationOutcomes = [
     'bounced',
     'complete',
     'no_change',
+    /** Accepted, and held for a person (issue 42): the work changed the maintainer's tests, or has no evidence. */
+    'held',
     'stuck',
     'contract_violation',
     'repository_moved',
@@ -34317,6 +34448,7 @@ const CycleSchema = object({
 
 
 
+
 const HISTORY_KEPT = 500;
 const EscalationSchema = object({
     issueIds: array(schemas_string()),
@@ -34338,6 +34470,7 @@ const IssueActionSchema = discriminatedUnion('kind', [
     object({ kind: literal('close'), id: schemas_string(), note: schemas_string() }),
     object({ kind: literal('markNoChange'), id: schemas_string(), note: schemas_string(), close: schemas_boolean() }),
     TickSchema,
+    object({ kind: literal('markHeld'), id: schemas_string(), note: schemas_string(), label: schemas_string() }),
 ]);
 /**
  * An outside effect recorded before it is performed (the outbox): a finished cycle whose work is
@@ -34383,6 +34516,11 @@ const OutboxEntrySchema = object({
      * once done; each idempotent (found by its marker before anything is posted).
      */
     issueActions: array(IssueActionSchema).optional(),
+    /**
+     * Held for a person (issue 42, src/core/held.ts): landed as a draft pull request labelled with the
+     * reason, or left on its branch; never merged, never pushed onto the base, its issues not closed.
+     */
+    held: HeldSchema.optional(),
 });
 /**
  * An outside effect that is not a landing, recorded before it is performed and dropped once done
@@ -34525,6 +34663,12 @@ const LoopStateSchema = object({
      * picked again. Before issue 40 only those left open were listed.
      */
     issuesNoChange: array(schemas_string()).default([]),
+    /**
+     * Issues whose work this run held for a person (issue 42): accepted by the verdict but changing the
+     * maintainer's tests, or without evidence of the fix; left open (labelled where the source labels),
+     * their work on its branch or in a draft pull request. Not picked again by this loop.
+     */
+    issuesHeld: array(object({ id: schemas_string(), reason: schemas_enum(HELD_REASONS) })).default([]),
     /** Fan-out (issue 16): the wave planned and not yet reduced, so a crash resumes each of its jobs. */
     wave: WaveSchema.optional(),
     /** Waves reduced into this loop so far. */
@@ -34563,6 +34707,7 @@ function initialLoopState(maxIterations) {
         notices: [],
         preexistingFailures: [],
         issuesNoChange: [],
+        issuesHeld: [],
         waves: 0,
         requeued: [],
         lastAgentOutput: '',
@@ -34651,7 +34796,47 @@ const readLeftIssues = async (effect, { deps }) => {
     return { type: 'leftIssuesRead', ...(records ? { issues: issueDigests(records) } : {}) };
 };
 
+;// CONCATENATED MODULE: ./src/core/landing.ts
+function landingMode(onSuccess, publisher) {
+    if (onSuccess === 'merge')
+        return publisher?.pushesToBase ? 'pushToBase' : 'merge';
+    return leavesBranch(onSuccess, publisher !== undefined) ? 'branch' : 'pullRequest';
+}
+/**
+ * How a finished cycle's work lands, held or not (issue 42): work held for a person is never merged
+ * nor pushed onto the base, whatever --on-success says: a draft pull request where a publisher opens
+ * pull requests, else left on its branch. Other work lands by `mode`. Pure.
+ */
+function landingFor(mode, held, publishes) {
+    if (!held)
+        return mode;
+    return publishes ? 'draftPullRequest' : 'branch';
+}
+/**
+ * Whether a finished cycle is left on its branch (`landingMode`'s 'branch'): --on-success branch, or a
+ * pull request with nothing to publish it. Known before the publisher is built, so the run's idle
+ * check asks it too. Pure.
+ */
+function leavesBranch(onSuccess, publishes) {
+    return onSuccess === 'branch' || (onSuccess === 'pull-request' && !publishes);
+}
+/**
+ * Whether a finished cycle's issues are closed by the merge of its pull request rather than by the
+ * cycle itself: pull requests, unless the issues live in the repository (beads issues where work is
+ * published: closed on the branch, so the merge carries the close). Pure.
+ */
+function closedByPullRequest(settings) {
+    return settings.onSuccess === 'pull-request' && !settings.closeOnBranch;
+}
+
 ;// CONCATENATED MODULE: ./src/loop/landing.ts
+/**
+ * How a finished cycle's work lands in git: merged into the base, pushed onto it, published as a
+ * pull request or left on its branch (--on-success); a cycle that needed no change dropped; an
+ * escalated cycle's branch pushed to stay.
+ */
+
+
 
 /**
  * A commit of a cycle's work, which is then merged or pushed with the branch: the commits the
@@ -34661,7 +34846,9 @@ const readLeftIssues = async (effect, { deps }) => {
 const cycleCommit = (state) => state.baseBranch !== undefined ? { scanCommitsSince: state.baseBranch } : {};
 /** The commit message of a finished cycle's work. */
 const cycleSubject = (cycle) => `agent-loop: ${cycle.issueIds.join(' ')} ${cycle.titles.join('; ')}`.slice(0, 120);
-async function finishCycleInGit(deps, landing, state, cycle, committedBefore = false) {
+async function finishCycleInGit(deps, landing, state, cycle, committedBefore = false, 
+/** Held for a person (issue 42): a draft pull request where work is published, else left on its branch; never merged. */
+held) {
     const { git, logger } = deps;
     if (!git || !cycle.branch || !state.baseBranch)
         return undefined;
@@ -34684,7 +34871,12 @@ async function finishCycleInGit(deps, landing, state, cycle, committedBefore = f
         ...(own?.verdict?.targets ? { targets: own.verdict.targets } : {}),
         ...(own?.summary ? { summary: own.summary } : {}),
         ...spent,
+        ...(held ? { held } : {}),
     };
+    // Held for a person (issue 42): never merged nor pushed onto the base, whatever --on-success says.
+    const how = landingFor(landing, held !== undefined, deps.publisher !== undefined);
+    if (held)
+        return holdForPerson(deps, { state, base: state.baseBranch, branch: cycle.branch }, work, committed, held, how);
     if (landing === 'pushToBase' && deps.publisher?.pushToBase) {
         // The runner is thrown away: the base branch that matters is the remote's.
         await deps.publisher.pushToBase(work);
@@ -34713,6 +34905,28 @@ async function finishCycleInGit(deps, landing, state, cycle, committedBefore = f
     else {
         logger.info('git.branch', `Left the work on branch ${cycle.branch}; ${state.baseBranch} is checked out again.`);
     }
+    return undefined;
+}
+/**
+ * Work held for a person (issue 42), whatever --on-success says: published as a draft pull request
+ * labelled with the reason where work is published, else left on its branch; never merged, never
+ * pushed onto the base. The base branch is checked out again.
+ */
+async function holdForPerson(deps, { state, base, branch }, work, committed, held, how) {
+    const { git, logger, publisher } = deps;
+    const label = heldLabel(held.reason);
+    if (how === 'draftPullRequest' && publisher) {
+        const pr = await publisher.publish(work);
+        await git?.checkout(base);
+        logger.info('git.pull_request', `${pr.reused ? 'Updated' : 'Opened'} ${pr.draft === false ? '' : 'draft '}pull request #${pr.number} (${pr.url}) from ${branch} for ` +
+            `${work.issueIds.join(', ')}, labelled ${label}: held for a person, agent-loop does not merge it` +
+            `${committed ? '' : ' (the agent changed no files in this cycle)'}.`, { number: pr.number, url: pr.url, reused: pr.reused, branch, held: held.reason });
+        return { issueIds: work.issueIds, number: pr.number, url: pr.url, reused: pr.reused, iteration: state.iteration };
+    }
+    await git?.checkout(base);
+    logger.info('git.held', `Left the work on ${work.issueIds.join(', ')} on branch ${branch}, held for a person (${label}): ` +
+        `not merged; ${base} is checked out again. Review it (git diff ${base}...${branch}) ` +
+        `and merge it yourself, or delete the branch to have the issue worked again with a fresh checkpoint.`, { branch, base, held: held.reason });
     return undefined;
 }
 /** A cycle that needed no change: back to the base branch, and its branch deleted when it holds nothing. */
@@ -34780,14 +34994,20 @@ const finishCycle = async (effect, ctx) => {
         if (typeof where === 'object')
             return { type: 'cycleFinished', failed: { ...where, message: ctx.redact(where.message) } };
     }
+    // Held for a person with nothing published (issue 42): the work stays on its branch, so the issue's
+    // label and note go onto the base branch, where later runs read the issues (as an escalation's do).
+    const markOnBase = effect.held !== undefined && !deps.publisher;
     try {
-        await performIssueActions(ctx, effect.issueActions);
+        if (!markOnBase)
+            await performIssueActions(ctx, effect.issueActions);
         if (where === 'landed')
             return { type: 'cycleFinished' };
         const landing = ctx.config.landing ?? 'branch';
         const published = effect.noChange
             ? await dropEmptyCycle(deps, landing, loop, effect.cycle)
-            : await finishCycleInGit(deps, landing, loop, effect.cycle, effect.committed);
+            : await finishCycleInGit(deps, landing, loop, effect.cycle, effect.committed, effect.held);
+        if (markOnBase)
+            await markHeldOnBase(ctx, effect.issueActions, effect.cycle, loop.baseBranch);
         return { type: 'cycleFinished', ...(published ? { published } : {}) };
     }
     catch (error) {
@@ -34797,6 +35017,17 @@ const finishCycle = async (effect, ctx) => {
         throw error;
     }
 };
+/**
+ * The held cycle's issues labelled with the note on the base branch, checked out again by the landing,
+ * and that bookkeeping committed there (the work itself stays on its branch): a later run, whatever its
+ * checkpoint, leaves them to a person. Idempotent (the label and note are written once).
+ */
+async function markHeldOnBase(ctx, actions, cycle, base) {
+    await performIssueActions(ctx, actions);
+    const { git } = ctx.deps;
+    if (git && base && (await git.currentRef()) === base)
+        await git.commitAll(`agent-loop: ${cycle.issueIds.join(' ')} held for a person`.slice(0, 120));
+}
 /** Why an earlier run's finished cycle cannot be landed: its branch is nowhere, or holds only older work. */
 function lostMessage(deps, effect, where) {
     const remote = deps.publisher?.description;
@@ -35040,6 +35271,8 @@ const git_reset = async (effect, ctx) => {
 
 
 const MAX_NAMED = 5;
+/** The evidence's test when the suite is not read test by test: the whole suite. */
+const WHOLE_SUITE = '(the whole suite)';
 /** The evidence of a verdict. Pure. */
 function evidenceOf(input) {
     const { verdict, named, created, added, runs } = input;
@@ -35071,6 +35304,12 @@ function evidenceOf(input) {
             kind: 'fixed',
             tests: [...verdict.fixed],
             said: joined(`${verdict.fixed.length} test(s) that failed before the change pass now: ${firstIds(verdict.fixed, MAX_NAMED)}`, besides),
+        };
+    if (input.wholeSuite?.failedBefore && input.wholeSuite.passesNow)
+        return {
+            kind: 'fixed',
+            tests: [WHOLE_SUITE],
+            said: joined('the suite (not read test by test) failed before the change and passes now', besides),
         };
     const total = added.reduce((n, f) => n + f.names.length, 0);
     if (!runs && input.notRun)
@@ -36389,6 +36628,20 @@ const CONFIG_DETAIL = {
  * repository (as the agent left them: the limit is said in docs/how-a-run-goes.md#verdicts).
  */
 const INSTALLED = ['node_modules', '.venv', 'venv'];
+/** The configuration file a run reads when none is named. */
+const DEFAULT_CONFIG_FILE = '.agent-loop.yml';
+/**
+ * What the judge protects for a cycle: the maintainer's extras (--protected-paths), and what the
+ * maintainer's configuration (--allowed-paths) and the cycle's issues (`allowed:` in their
+ * agent-loop block) let change. Pure.
+ */
+function judgeRules(settings, targets) {
+    return {
+        configFile: settings.configFile ?? DEFAULT_CONFIG_FILE,
+        extra: [...(settings.protectedPaths ?? [])],
+        allowed: [...new Set([...(settings.allowedPaths ?? []), ...(targets.allowed ?? [])])],
+    };
+}
 /** Reads the work's change from `base`, weighs it, and opens its judge tree. */
 async function openJudgePlace(trees, base, rules) {
     const change = await trees.change({ base, wants: textNeeded });
@@ -36452,11 +36705,7 @@ const judge_judge = async (effect, ctx) => {
     if (deps.judgeTrees && baseTip)
         await deps.git?.putBackStaging('judge');
     const judged = deps.judgeTrees && baseTip
-        ? await openJudgePlace(deps.judgeTrees, baseTip, {
-            configFile: deps.settings.configFile ?? DEFAULT_CONFIG_FILE,
-            extra: [],
-            allowed: [],
-        })
+        ? await openJudgePlace(deps.judgeTrees, baseTip, judgeRules(deps.settings, effect.targets))
         : undefined;
     try {
         if (judged)
@@ -36473,6 +36722,9 @@ const judge_judge = async (effect, ctx) => {
             tests: gate.tests,
             verdict: proved.verdict,
             ...(proved.evidence ? { evidence: proved.evidence } : {}),
+            // Issue 42: accepted work with no evidence is held for a person (unless --accept-unverified):
+            // only where a judge tree ran, the one place evidence can be had.
+            ...(judged && proved.evidence?.kind === 'none' ? { unverified: proved.evidence.said } : {}),
             ...(judged?.findings.length ? { findings: judged.findings } : {}),
             ...(judged?.removedLinks.length ? { removedLinks: judged.removedLinks } : {}),
             now: deps.clock.now().getTime(),
@@ -36482,8 +36734,6 @@ const judge_judge = async (effect, ctx) => {
         await judged?.close();
     }
 };
-/** The configuration file a run reads when none is named. */
-const DEFAULT_CONFIG_FILE = '.agent-loop.yml';
 /** What the judge tree holds besides the work as it is: logged once per verdict, when anything. */
 function sayJudgeTree(deps, judged) {
     const added = judged.addedTests.reduce((n, f) => n + f.names.length, 0);
@@ -36557,6 +36807,9 @@ async function proveFix(deps, baseline, targets, judged, gate) {
         added,
         ...(runs ? { runs } : {}),
         ...(judged ? {} : { notRun: NO_JUDGE_TREE }),
+        ...(!isReadable(before) || !gate.tests.run || !isReadable(gate.tests.run)
+            ? { wholeSuite: { failedBefore: before.exitCode !== 0, passesNow: gate.tests.exitCode === 0 } }
+            : {}),
     });
     const said = evidence.kind === 'none' ? `N${evidence.said.slice(1)}` : `Evidence of the fix: ${evidence.said}`;
     logger.info('tests.evidence', `${said}.`, { evidence });
@@ -39401,29 +39654,6 @@ function readPromptDir(option, files) {
     return { templates };
 }
 
-;// CONCATENATED MODULE: ./src/core/landing.ts
-function landingMode(onSuccess, publisher) {
-    if (onSuccess === 'merge')
-        return publisher?.pushesToBase ? 'pushToBase' : 'merge';
-    return leavesBranch(onSuccess, publisher !== undefined) ? 'branch' : 'pullRequest';
-}
-/**
- * Whether a finished cycle is left on its branch (`landingMode`'s 'branch'): --on-success branch, or a
- * pull request with nothing to publish it. Known before the publisher is built, so the run's idle
- * check asks it too. Pure.
- */
-function leavesBranch(onSuccess, publishes) {
-    return onSuccess === 'branch' || (onSuccess === 'pull-request' && !publishes);
-}
-/**
- * Whether a finished cycle's issues are closed by the merge of its pull request rather than by the
- * cycle itself: pull requests, unless the issues live in the repository (beads issues where work is
- * published: closed on the branch, so the merge carries the close). Pure.
- */
-function closedByPullRequest(settings) {
-    return settings.onSuccess === 'pull-request' && !settings.closeOnBranch;
-}
-
 ;// CONCATENATED MODULE: ./src/issues/guard.ts
 /* eslint-disable no-control-regex -- control characters are what this removes */
 const guard_ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]/g;
@@ -39468,6 +39698,9 @@ function guardIssues(source, redact) {
         ...(source.markNoChange
             ? { markNoChange: (id, note, close) => source.markNoChange(id, redact(note), close) }
             : {}),
+        ...(source.markHeld
+            ? { markHeld: (id, note, label) => source.markHeld(id, redact(note), label) }
+            : {}),
     };
 }
 /**
@@ -39498,6 +39731,9 @@ function forwarding(source) {
         markEscalated: (id, note) => source.markEscalated(id, note),
         ...(source.markNoChange
             ? { markNoChange: (id, note, close) => source.markNoChange(id, note, close) }
+            : {}),
+        ...(source.markHeld
+            ? { markHeld: (id, note, label) => source.markHeld(id, note, label) }
             : {}),
         ...(source.tickChecklistItem
             ? { tickChecklistItem: (id, item) => source.tickChecklistItem(id, item) }
@@ -40489,6 +40725,10 @@ function endedHeadline(progress) {
             return 'Done: the work landed';
         case 'no_change':
             return 'No change needed';
+        case 'held':
+            return pr
+                ? `Held for a person: the work is in draft pull request [#${pr.number}](${pr.url})`
+                : 'Held for a person: the work is on its branch';
         case 'escalated':
             return 'Escalated: agent-loop could not finish this issue';
         case 'lost':
@@ -40506,6 +40746,8 @@ function endedNext(progress) {
             return 'Merging the pull request closes the issue.';
         case 'no_change':
             return 'Nothing needed changing: the comment below has the evidence.';
+        case 'held':
+            return 'agent-loop does not merge it nor close the issue: the comment below says why, and what to do.';
         case 'escalated':
             return 'See the comment below for why, and how to have it tried again.';
         case 'lost':
@@ -40834,43 +41076,53 @@ async function closeWithReason(ctx, id, reason) {
     await closeIssue(ctx, number);
     ctx.cache.forget(number);
 }
+/**
+ * `label` on the issue, then one comment with `note` (found by its marker when the label was there
+ * already: a run killed after labelling, or after commenting too, posts it once).
+ */
+async function labelWithComment(ctx, found, label, comment) {
+    const { number, item } = found;
+    const labelled = item.labels.some((l) => l.toLowerCase() === label);
+    if (!labelled)
+        await addLabelTo(ctx, number, label);
+    await postOnce(ctx.api, ctx.redact, { number, comments: labelled ? (item.comments ?? 0) : 0, ...comment });
+}
 /** GitHubIssueSource.markEscalated (see its contract there). */
 async function markEscalated(ctx, id, note) {
-    const { number, item } = await readIssue(ctx, id, 'escalate', (n) => `reading issue #${n} before escalating it`);
-    const labelled = item.labels.some((l) => l.toLowerCase() === ESCALATED_LABEL);
-    if (!labelled)
-        await addLabelTo(ctx, number, ESCALATED_LABEL);
-    // Looked for only when the label was there already: a run killed after labelling, or after commenting too.
-    await postOnce(ctx.api, ctx.redact, {
-        number,
-        comments: labelled ? (item.comments ?? 0) : 0,
+    const found = await readIssue(ctx, id, 'escalate', (n) => `reading issue #${n} before escalating it`);
+    await labelWithComment(ctx, found, ESCALATED_LABEL, {
         kind: 'escalation-note',
         note,
-        what: `commenting on escalated issue #${number}`,
+        what: `commenting on escalated issue #${found.number}`,
         lines: [ESCALATION_MARKER],
     });
-    ctx.cache.forget(number);
+    ctx.cache.forget(found.number);
 }
 /** GitHubIssueSource.markNoChange (see its contract there). */
 async function markNoChange(ctx, id, note, close) {
-    const { number, item } = await readIssue(ctx, id, 'label', (n) => `reading issue #${n} before labelling it ${NO_CHANGE_LABEL}`);
-    if (item.state === 'closed')
+    const found = await readIssue(ctx, id, 'label', (n) => `reading issue #${n} before labelling it ${NO_CHANGE_LABEL}`);
+    if (found.item.state === 'closed')
         return;
-    // The label, then the comment (found by its marker: a run killed between the two posts it on the next try, once).
-    const labelled = item.labels.some((l) => l.toLowerCase() === NO_CHANGE_LABEL);
-    if (!labelled)
-        await addLabelTo(ctx, number, NO_CHANGE_LABEL);
-    const next = noChangeNext(close);
-    await postOnce(ctx.api, ctx.redact, {
-        number,
-        comments: labelled ? (item.comments ?? 0) : 0,
+    await labelWithComment(ctx, found, NO_CHANGE_LABEL, {
         kind: 'no-change',
-        note: `${note}\n\n${next}`,
-        what: `commenting on issue #${number}`,
+        note: `${note}\n\n${noChangeNext(close)}`,
+        what: `commenting on issue #${found.number}`,
     });
     if (close)
-        await closeIssue(ctx, number);
-    ctx.cache.forget(number);
+        await closeIssue(ctx, found.number);
+    ctx.cache.forget(found.number);
+}
+/** GitHubIssueSource.markHeld (see its contract there): the label, then one comment; the issue stays open. */
+async function issueMarks_markHeld(ctx, id, note, label) {
+    const found = await readIssue(ctx, id, 'label', (n) => `reading issue #${n} before labelling it ${label}`);
+    if (found.item.state === 'closed')
+        return;
+    await labelWithComment(ctx, found, label, {
+        kind: 'held',
+        note,
+        what: `commenting on issue #${found.number} held for a person`,
+    });
+    ctx.cache.forget(found.number);
 }
 /** GitHubIssueSource.addLabel (see its contract there). */
 async function addLabel(ctx, id, label) {
@@ -40881,9 +41133,10 @@ async function addLabel(ctx, id, label) {
 
 ;// CONCATENATED MODULE: ./src/issues/github/listingFilter.ts
 /**
- * What a listing of labelled GitHub issues holds, decided item by item: pull requests, closed items
- * and issues waiting in a pull request left out, escalated issues apart, outsiders' issues skipped
- * (and named), "Blocked by #N" issues held back while #N is open. Pure: listing.ts's caller pages.
+ * What a listing of labelled GitHub issues holds, decided item by item: pull requests, closed items,
+ * issues waiting in a pull request and work held for a person (issue 42) left out, escalated issues
+ * apart, outsiders' issues skipped (and named), "Blocked by #N" issues held back while #N is open.
+ * Pure: listing.ts's caller pages.
  */
 
 
@@ -40895,6 +41148,7 @@ function emptySummary() {
         pullRequests: 0,
         escalated: 0,
         prOpen: 0,
+        held: 0,
         blocked: 0,
         outsiders: 0,
         ready: 0,
@@ -40916,6 +41170,10 @@ function sortPage(items, who, into, summary) {
             summary.escalated++;
         if (item.labels.some((l) => l.toLowerCase() === PR_OPEN_LABEL || l.toLowerCase() === NO_CHANGE_LABEL)) {
             summary.prOpen++;
+            continue;
+        }
+        if (item.labels.some((l) => HELD_LABELS.includes(l.toLowerCase()))) {
+            summary.held++;
             continue;
         }
         const association = (item.authorAssociation ?? 'NONE').toUpperCase();
@@ -41291,6 +41549,14 @@ class GitHubIssueSource {
      */
     markNoChange(id, note, close) {
         return markNoChange(this.marks, id, note, close);
+    }
+    /**
+     * Work held for a person (issue 42): `label` (agent-loop:tests-changed, agent-loop:unverified) and
+     * one comment with `note` (2 calls after the read); the issue stays open. Called again with the
+     * same note (a run killed on the way), it labels and comments nothing twice.
+     */
+    markHeld(id, note, label) {
+        return issueMarks_markHeld(this.marks, id, note, label);
     }
     /**
      * The open pull request from `head` (a branch of this repository), or a new one: 1 GET, plus 1
@@ -42102,9 +42368,9 @@ function agentEnvironment(env, opts) {
 ;// CONCATENATED MODULE: ./src/verdict/targets.ts
 /**
  * What an issue must make pass: an `agent-loop` block in its text (a fenced code block whose info
- * string is `agent-loop`, YAML with `tests:` and/or `verify:`), else the tests of the suite that its
- * text names (by their whole id, or by a distinctive last part of it that names one test only), and
- * the pytest ids it names that the suite does not have yet (tests to write: testsToWrite).
+ * string is `agent-loop`, YAML with `tests:` and/or `verify:`, and `allowed:` paths), else the tests of
+ * the suite that its text names (by their whole id, or by a distinctive last part of it that names one
+ * test only), and the pytest ids it names that the suite does not have yet (tests to write: testsToWrite).
  * When it names none, the verdict takes the baseline failures it fixed (judge.ts). Pure.
  */
 
@@ -42113,7 +42379,7 @@ function agentEnvironment(env, opts) {
 /** How to write a command YAML would misread, for the messages. */
 const QUOTING_HINT = VERDICT_MESSAGES.quotingHint;
 /** The keys of an agent-loop block. */
-const BLOCK_KEYS = ['tests', 'verify'];
+const BLOCK_KEYS = ['tests', 'verify', 'allowed'];
 const BLOCK = /^[ \t]*(`{3,}|~{3,})[ \t]*agent-loop[ \t]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/gm;
 /**
  * Between the issues' texts of one cycle (a --batch cycle has several), as the cycle keeps them in
@@ -42136,6 +42402,8 @@ function issueTargets(text, baseline) {
             return read;
         out.tests = [...new Set([...out.tests, ...read.tests])];
         out.verify = [...new Set([...out.verify, ...read.verify])];
+        if (read.allowed)
+            out.allowed = [...new Set([...(out.allowed ?? []), ...read.allowed])];
     }
     return out;
 }
@@ -42150,9 +42418,12 @@ function oneIssueTargets(text, baseline) {
             return one;
         out.tests = [...new Set([...out.tests, ...one.tests])];
         out.verify = [...new Set([...out.verify, ...one.verify])];
+        if (one.allowed)
+            out.allowed = [...new Set([...(out.allowed ?? []), ...one.allowed])];
     }
     if (out.tests.length > 0 || out.verify.length > 0)
         return out;
+    // A block that only allows paths names no target: the tests the text names still are.
     if (baseline)
         out.tests = [...new Set([...namedTests(text, baseline), ...testsToWrite(text, baseline)])];
     return out;
@@ -42173,13 +42444,18 @@ function blockTargets(block) {
         const problems = [];
         const tests = strings(d.tests, 'tests', problems);
         const verify = strings(d.verify, 'verify', problems);
+        // Globs, a list or one comma-separated string.
+        const allowed = strings(d.allowed, 'allowed', problems).flatMap((g) => g
+            .split(',')
+            .map((p) => p.trim())
+            .filter((p) => p !== ''));
         for (const key of Object.keys(d).filter((k) => !BLOCK_KEYS.includes(k))) {
             const meant = closest(key, BLOCK_KEYS);
             problems.push(`a key agent-loop does not know: ${key}${meant ? ` (did you mean ${meant}?)` : ''}`);
         }
         if (problems.length > 0)
             return targets_refused(`the agent-loop block cannot be taken as written: ${problems.join('; ')}; it knows tests: and verify:, each a string or a list of strings`);
-        return { tests, verify };
+        return { tests, verify, ...(allowed.length ? { allowed } : {}) };
     }
     if (doc !== undefined && doc !== null)
         return targets_refused(`the agent-loop block must be a mapping with tests: and/or verify: (it is ${Array.isArray(doc) ? 'a list' : `a ${typeof doc}`})`);
@@ -42358,6 +42634,21 @@ function findingsSummary(findings, removedLinks = []) {
         parts.push(`${removedLinks.length} symlink(s) of the work point outside the repository (${removedLinks.slice(0, 3).join(', ')}): the judge removed them`);
     return parts.join('; ');
 }
+/**
+ * Why work the tests accepted is held for a person (issue 42): what it changed of the maintainer's,
+ * in one line; '' when nothing.
+ */
+function findingsHeldWhy(findings, removedLinks = []) {
+    const parts = [];
+    if (findings.length > 0) {
+        const shown = findings.slice(0, 3).map(findingWords_named).join(', ');
+        parts.push(`it changed ${findings.length} path(s) the maintainer owns (${shown}${findings.length > 3 ? ', \u2026' : ''}); ` +
+            "the maintainer's tests pass with the base's version of them");
+    }
+    if (removedLinks.length > 0)
+        parts.push(`${removedLinks.length} symlink(s) of the work point outside the repository (${removedLinks.slice(0, 3).join(', ')})`);
+    return parts.join('; ');
+}
 /** What the agent is told: each finding with its detail and what to do, then that adding tests is fine. */
 function findingsForAgent(findings, removedLinks = [], limit = 20) {
     if (findings.length === 0 && removedLinks.length === 0)
@@ -42377,6 +42668,7 @@ function findingsForAgent(findings, removedLinks = [], limit = 20) {
 }
 
 ;// CONCATENATED MODULE: ./src/workflows/implement/messages.ts
+
 
 
 const MESSAGES = {
@@ -42400,11 +42692,15 @@ const MESSAGES = {
     noChange: (tag, targets, why, labelled, closed) => `${tag} ${targets}: no change was needed (${why}); ` +
         `${labelled.length ? `labelled ${labelled.join(', ')} ${NO_CHANGE_LABEL} for a person to close` : `closed ${closed.join(', ')}`}.`,
     rejected: (tag, summary, exitCode, durationMs) => `${tag} rejected: ${summary} (exit code ${exitCode}, ${seconds(durationMs)}); the next iteration gets the failures as context.`,
+    held: (tag, targets, held, label, durationMs) => `${tag} ${targets} held for a person (${held.reason}): the tests accept it (${seconds(durationMs)}), but ` +
+        `${heldWords(held.reason)}: ${held.why}. Its work is left on its branch (a draft pull request labelled ${label} ` +
+        `where work is published), never merged; the issue stays open, labelled ${label}.`,
     complete: (tag, targets, summary, durationMs, viaPullRequest, ids) => `${tag} ${targets} done: ${summary} (${seconds(durationMs)}); ` +
         `${viaPullRequest ? 'a pull request follows' : `closed ${ids.join(', ')}`}.`,
 };
 
 ;// CONCATENATED MODULE: ./src/workflows/implement/afterVerdict.ts
+
 
 
 
@@ -42420,7 +42716,14 @@ function afterVerdict(ctx, model, event) {
     const findings = event.findings ?? [];
     const removedLinks = event.removedLinks ?? [];
     const protectedChanged = findings.length > 0 || removedLinks.length > 0;
-    const verdict = protectedChanged ? withFindings(event.verdict, findings, removedLinks) : event.verdict;
+    // The maintainer's tests (run with those paths as the base has them) accept the code: a person judges
+    // the change to the tests (held, no retry); else rejected with the findings, as any failure is.
+    const heldForTests = protectedChanged && event.verdict.kind === 'accepted';
+    const verdict = heldForTests
+        ? { ...event.verdict, summary: `${event.verdict.summary}; but ${findingsHeldWhy(findings, removedLinks)}` }
+        : protectedChanged
+            ? withFindings(event.verdict, findings, removedLinks)
+            : event.verdict;
     const record = {
         ...model.record,
         tests: { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) },
@@ -42443,15 +42746,26 @@ function afterVerdict(ctx, model, event) {
         n: model.record.n,
         cycle: cycleOf(model.state),
     };
-    if (protectedChanged)
+    if (protectedChanged && !heldForTests)
         return rejected(j, findingsForAgent(findings, removedLinks));
     if (verdict.kind === 'cannot_run')
         return cannotRun(j);
     if (verdict.kind === 'rejected')
         return rejected(j);
     const accepted = { ...j, state: { ...state, preexistingFailures: verdict.preexisting } };
+    if (heldForTests)
+        return held(accepted, {
+            reason: 'tests-changed',
+            why: [findingsHeldWhy(findings, removedLinks), event.unverified ? `and ${event.unverified}` : '']
+                .filter(Boolean)
+                .join('; '),
+            paths: [...findings.map((f) => f.path), ...removedLinks],
+        });
     if (!event.changed && !(model.closed ?? []).every(Boolean))
         return noChangeNeeded(accepted);
+    // No evidence the work fixes the issue: a person decides, unless the maintainer accepts such work.
+    if (event.unverified && !ctx.settings.acceptUnverified)
+        return held(accepted, { reason: 'unverified', why: event.unverified });
     return complete(accepted);
 }
 /**
@@ -42561,6 +42875,45 @@ function noChangeNeeded({ ctx, model, event, record, state, tag, n, cycle }) {
         violation: model.violation,
         cycleDone: true,
         noChange: true,
+        issueActions,
+    });
+}
+/**
+ * Accepted, and held for a person (issue 42): no retry (the code passes the maintainer's tests, or
+ * nothing more the agent does can be judged better), never merged, its issues left open and marked
+ * for a person (the label and the note, issue actions that travel with the work). The cycle is
+ * over: its work is committed on its branch and published as a draft pull request where work is
+ * published, else left there (src/loop/landing.ts). Neither a success nor an escalation: the
+ * escalations in a row are neither reset nor counted (a failure loop's halt sees neither), and the
+ * issues are not picked again by this loop (issuesHeld) nor, where the label lasts, by any.
+ */
+function held({ ctx, model, event, record, state, tag, n, cycle }, hold) {
+    const { verdict, tests } = event;
+    const label = heldLabel(hold.reason);
+    const note = heldNote(hold, { iteration: n, ...(cycle.branch ? { branch: cycle.branch } : {}) });
+    const issueActions = cycle.issueIds.map((id) => ({ kind: 'markHeld', id, note, label }));
+    const done = {
+        ...state,
+        issuesHeld: [
+            ...state.issuesHeld.filter((h) => !cycle.issueIds.includes(h.id)),
+            ...cycle.issueIds.map((id) => ({ id, reason: hold.reason })),
+        ],
+    };
+    return model_finish(model, [
+        log('warn', 'cycle.held', MESSAGES.held(tag, describeTargets(cycle), hold, label, tests.durationMs), {
+            iteration: n,
+            issueIds: cycle.issueIds,
+            reason: hold.reason,
+            why: hold.why,
+            ...(hold.paths?.length ? { paths: hold.paths } : {}),
+            ...(event.findings?.length ? { findings: event.findings } : {}),
+            verdict: verdict.summary,
+        }),
+    ], {
+        state: model_close(ctx, done, { ...record, outcome: 'held' }, event.now),
+        violation: model.violation,
+        cycleDone: true,
+        held: hold,
         issueActions,
     });
 }
@@ -45568,6 +45921,9 @@ function sliceSettings(options, io, found) {
         fresh: options.fresh,
         testCommand: found.testCommand,
         ...(options.junitFile ? { junitFile: options.junitFile } : {}),
+        ...(options.acceptUnverified ? { acceptUnverified: true } : {}),
+        ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
+        ...(options.allowedPaths ? { allowedPaths: options.allowedPaths } : {}),
         plan: found.plan,
         maxCostUsd: options.maxCostUsd,
         agentSession: options.agentSession,
@@ -46519,6 +46875,7 @@ function foldJob(loop, part) {
             issuesClosed: waveReduce_union(loop.issuesClosed, part.issuesClosed),
             issuesEscalated: waveReduce_union(loop.issuesEscalated, part.issuesEscalated),
             issuesNoChange: waveReduce_union(loop.issuesNoChange, part.issuesNoChange),
+            issuesHeld: [...loop.issuesHeld.filter((h) => !part.issuesHeld.some((p) => p.id === h.id)), ...part.issuesHeld],
             completedIterations: [...loop.completedIterations, ...part.completedIterations.map(at)],
             escalations: [...loop.escalations, ...part.escalations.map((e) => ({ ...e, iteration: at(e.iteration) }))].slice(-ESCALATIONS_KEPT),
             totalEscalations: loop.totalEscalations + part.totalEscalations,
@@ -46622,6 +46979,9 @@ function rowOutcome(issueId, part) {
         return 'no_change';
     if (part.issuesClosed.includes(issueId))
         return 'closed';
+    // Held for a person (its draft pull request, or its outbox entry still to land as one): never closed.
+    if (part.issuesHeld.some((h) => h.id === issueId))
+        return 'held';
     // Landed work still in the outbox (a refused push) is finished work: a later run lands it.
     if (part.outbox.some((o) => o.cycle.issueIds.includes(issueId)))
         return 'closed';
@@ -48019,7 +48379,7 @@ function tallyIterations(loop) {
             byOutcome[name] = (byOutcome[name] ?? 0) + 1;
         }
         const n = (name) => byOutcome[name] ?? 0;
-        const passedTests = n('complete') + n('no_change');
+        const passedTests = n('complete') + n('no_change') + n('held');
         const failedTests = n('tests_failed');
         const agentFailed = n('agent_failed');
         return {
@@ -48070,9 +48430,17 @@ function readLoopProgress(state) {
         rateLimitedUntil: typeof loop.rateLimitedUntil === 'string' ? loop.rateLimitedUntil : null,
         preexistingFailures: ids(loop.preexistingFailures),
         issuesNoChange: ids(loop.issuesNoChange),
+        ...heldOf(loop.issuesHeld),
         testFailures: count(loop.testFailures),
         outcomes: tallyIterations(loop),
     };
+}
+/** The held issues as a checkpoint of any version holds them (well-formed entries only); nothing when none. */
+function heldOf(value) {
+    if (!Array.isArray(value))
+        return {};
+    const held = value.flatMap((h) => status_isRecord(h) && typeof h.id === 'string' && typeof h.reason === 'string' ? [{ id: h.id, reason: h.reason }] : []);
+    return held.length ? { issuesHeld: held } : {};
 }
 function readPipelineProgress(cp) {
     const pipeline = cp.state.pipeline;
@@ -48238,6 +48606,8 @@ function describeLoop(loop) {
         lines.push(`  escalated:  ${listIds(loop.issuesEscalated)}`);
     if (loop.issuesNoChange?.length)
         lines.push(`  no change:  ${loop.issuesNoChange.length}: ${noChangeWords({ issuesNoChange: loop.issuesNoChange, issuesClosed: loop.issuesClosed ?? [] })}`);
+    if (loop.issuesHeld?.length)
+        lines.push(`  held:       ${loop.issuesHeld.length} for a person, never merged: ${loop.issuesHeld.map((h) => `${h.id} (agent-loop:${h.reason})`).join(', ')}`);
     if (loop.currentCycleIssueIds !== null)
         lines.push(`  in cycle:   ${listIds(loop.currentCycleIssueIds)}`);
     if (loop.preexistingFailures?.length)
@@ -48269,7 +48639,7 @@ function describeOutcomes(loop) {
     if (t.noVerdict > 0) {
         const kinds = t.byOutcome
             ? Object.entries(t.byOutcome)
-                .filter(([name]) => !['complete', 'no_change', 'tests_failed', 'agent_failed'].includes(name))
+                .filter(([name]) => !['complete', 'no_change', 'held', 'tests_failed', 'agent_failed'].includes(name))
                 .map(([name, n]) => `${n} ${name.replace(/_/g, ' ')}`)
             : [];
         parts.push(`${t.noVerdict} with no test verdict (agent ran${kinds.length ? `: ${kinds.join(', ')}` : ''})`);

@@ -44,7 +44,9 @@
  *   `labels`; 201 with the issue, authored by the token's viewer.
  * - Pull requests (rest/pulls/pulls): `GET …/pulls` (`state` open|closed|all, default open; `head`
  *   "user:ref-name"; `base`; `sort`, `direction`, paginated), `GET …/pulls/{n}`, `POST …/pulls`
- *   (`title`, `head`, `base`, `body`, `draft`): 422 Validation Failed when `head` or `base` is not a
+ *   (`title`, `head`, `base`, `body`, `draft`; 422 "Draft pull requests are not supported in this
+ *   repository." for a draft where `settings.draftPullRequests` is off, as on a private repository
+ *   of GitHub Free): 422 Validation Failed when `head` or `base` is not a
  *   branch of the repository, or with "A pull request already exists for owner:head." when an open
  *   one has the same head and base. A pull request is also an issue (it takes the next number and
  *   shows in the issues list with `pull_request`). Branches are those of a real git repository
@@ -262,7 +264,15 @@ export interface GitHubServer {
   tokenKind: FakeTokenKind;
   readonly access: TokenAccess;
   /** The repository's Actions settings (Settings → Actions → General → Workflow permissions). */
-  readonly settings: { actionsCanCreatePullRequests: boolean; defaultWorkflowPermissions: 'read' | 'write' };
+  readonly settings: {
+    actionsCanCreatePullRequests: boolean;
+    defaultWorkflowPermissions: 'read' | 'write';
+    /**
+     * The repository's plan has draft pull requests (public repositories, or GitHub Team and above);
+     * false: a private repository on GitHub Free or Pro, where `POST …/pulls` with `draft: true` is 422.
+     */
+    draftPullRequests: boolean;
+  };
   /** The repository's rulesets, and its classic branch protection rules by branch. */
   readonly rulesets: FakeRuleset[];
   readonly protections: Map<string, FakeProtection>;
@@ -348,7 +358,11 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   const access: TokenAccess = { push: true, admin: false, administration: false, ...options.access };
   // GitHub starts a new personal repository with the setting off; the stand-in with it on, so that
   // a test that is not about it gets its pull requests.
-  const settings = { actionsCanCreatePullRequests: true, defaultWorkflowPermissions: 'write' as 'read' | 'write' };
+  const settings = {
+    actionsCanCreatePullRequests: true,
+    defaultWorkflowPermissions: 'write' as 'read' | 'write',
+    draftPullRequests: true,
+  };
   const rulesets: FakeRuleset[] = [];
   const protections = new Map<string, FakeProtection>();
   let nextRulesetId = 4_200_001;
@@ -781,6 +795,19 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
             },
           ]);
         }
+        // Draft pull requests "are available in public repositories with GitHub Free and GitHub Free for
+        // organizations, GitHub Pro, and legacy per-repository billing plans, and in public and private
+        // repositories with GitHub Team and GitHub Enterprise Cloud" (rest/pulls/pulls#create-a-pull-request);
+        // elsewhere GitHub answers 422 with this message and no `errors`.
+        if (body.draft === true && !settings.draftPullRequests)
+          return {
+            status: 422,
+            body: {
+              message: 'Draft pull requests are not supported in this repository.',
+              documentation_url: `${DOCS}/pulls/pulls#create-a-pull-request`,
+              status: '422',
+            },
+          };
         if (options.gitDir && branchSha(headBranch) === branchSha(base)) {
           return pullFailed([
             { resource: 'PullRequest', code: 'custom', message: `No commits between ${base} and ${headBranch}` },

@@ -116,6 +116,13 @@ export const ACTION_OUTPUTS: readonly ActionOutput[] = [
       'own: labelled agent-loop:no-change with the evidence and left open for a person to close, comma-separated.',
   },
   {
+    name: 'issues-held',
+    description:
+      "Issues whose work this run held for a person, comma-separated: it changed the maintainer's tests " +
+      '(labelled agent-loop:tests-changed) or has no evidence of the fix (agent-loop:unverified); the work is ' +
+      'in a draft pull request (pull-requests), never merged by agent-loop, the issue left open.',
+  },
+  {
     name: 'preexisting-failures',
     description:
       'Test ids that failed before their cycle started and still fail, targeted by no issue worked (this ' +
@@ -140,6 +147,10 @@ export const ACTION_OUTPUTS: readonly ActionOutput[] = [
   {
     name: 'loop-issues-no-change',
     description: 'Issues the loop found already satisfied across all its runs, comma-separated.',
+  },
+  {
+    name: 'loop-issues-held',
+    description: 'Issues whose work the loop held for a person across all its runs, comma-separated.',
   },
   {
     name: 'loop-pull-requests',

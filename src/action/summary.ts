@@ -5,6 +5,7 @@
 import { describeResume, describeResumeWay, describeResumeWays } from '../core/resumeWays.js';
 import { type LoopCounts, type RunResult, deferredLine, splitNoChange } from '../core/result.js';
 import { issueRef } from '../report/diagnostic.js';
+import { HELD_REASONS, heldLabel } from '../core/held.js';
 
 export const SUMMARY_LIMIT = 1024 * 1024;
 const TABLE_ROWS = 200;
@@ -37,6 +38,7 @@ export function resultOutputs(r: RunResult, redact: (text: string) => string): R
     'issues-escalated': r.issuesEscalated.join(','),
     // The ones left open for a person (issuesNoChange also lists those closed as no change, in issues-closed).
     'issues-no-change': splitNoChange(r).open.join(','),
+    'issues-held': (r.issuesHeld ?? []).map((h) => h.id).join(','),
     'preexisting-failures': r.preexistingFailures.join(','),
     'pull-requests': r.pullRequests.map((p) => p.url).join(','),
     'cost-usd': r.costUsd.toFixed(4),
@@ -50,7 +52,7 @@ export function resultOutputs(r: RunResult, redact: (text: string) => string): R
 export function loopOutputs(
   loop: Pick<
     LoopCounts,
-    'iterations' | 'issuesClosed' | 'issuesEscalated' | 'issuesNoChange' | 'pullRequests' | 'costUsd'
+    'iterations' | 'issuesClosed' | 'issuesEscalated' | 'issuesNoChange' | 'issuesHeld' | 'pullRequests' | 'costUsd'
   >,
 ): Record<string, string> {
   return {
@@ -58,6 +60,7 @@ export function loopOutputs(
     'loop-issues-closed': loop.issuesClosed.join(','),
     'loop-issues-escalated': loop.issuesEscalated.join(','),
     'loop-issues-no-change': splitNoChange(loop).open.join(','),
+    'loop-issues-held': (loop.issuesHeld ?? []).map((h) => h.id).join(','),
     'loop-pull-requests': loop.pullRequests.map((p) => p.url).join(','),
     'loop-cost-usd': loop.costUsd.toFixed(4),
   };
@@ -188,6 +191,11 @@ export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
   lines.push(`| escalated | ${refs(r.issuesEscalated) || 'none'} |`);
   const leftOpen = splitNoChange(r).open;
   if (leftOpen.length > 0) lines.push(`| no change needed (left open, \`agent-loop:no-change\`) | ${refs(leftOpen)} |`);
+  for (const reason of HELD_REASONS) {
+    const held = (r.issuesHeld ?? []).filter((h) => h.reason === reason).map((h) => h.id);
+    if (held.length > 0)
+      lines.push(`| held for a person, never merged (left open, \`${heldLabel(reason)}\`) | ${refs(held)} |`);
+  }
   if (r.issuesClaimedElsewhere.length > 0)
     lines.push(`| left to other runs (\`agent-loop:in-progress\`, lease live) | ${refs(r.issuesClaimedElsewhere)} |`);
   if (r.preexistingFailures.length > 0)

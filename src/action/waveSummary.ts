@@ -23,6 +23,7 @@ export function pullRequestLink(url: string): string {
 const OUTCOME_WORDS: Record<WaveRow['outcome'], string> = {
   closed: 'done',
   no_change: 'no change needed',
+  held: 'held for a person',
   escalated: 'escalated',
   unfinished: 'unfinished (a later wave goes on)',
   halted: 'halted the run',
@@ -58,6 +59,7 @@ export function waveOutputs(
     'issues-closed': wave.issuesClosed.join(','),
     'issues-escalated': wave.issuesEscalated.join(','),
     'issues-no-change': wave.issuesNoChange.join(','),
+    'issues-held': (wave.issuesHeld ?? []).map((h) => h.id).join(','),
     'preexisting-failures': wave.preexistingFailures.join(','),
     'pull-requests': wave.pullRequests.map((p) => p.url).join(','),
     'cost-usd': wave.costUsd.toFixed(4),
@@ -90,6 +92,7 @@ export function unchangedWaveOutputs(loop: LoopState, checkpointId: string): Rec
     'issues-closed': '',
     'issues-escalated': '',
     'issues-no-change': '',
+    'issues-held': '',
     'preexisting-failures': '',
     'pull-requests': '',
     'cost-usd': (0).toFixed(4),

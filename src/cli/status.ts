@@ -38,6 +38,11 @@ export interface LoopProgress {
   preexistingFailures: string[] | null;
   /** Issues found already satisfied: closed (also in issuesClosed), or left open for a person (agent-loop:no-change). */
   issuesNoChange: string[] | null;
+  /**
+   * Issues whose work was held for a person (issue 42), with why (tests-changed, unverified); absent
+   * when the checkpoint holds none (an older version's too).
+   */
+  issuesHeld?: { id: string; reason: string }[];
   /** Test gates that rejected the agent's work, in all. */
   testFailures: number | null;
   /** What came of the iterations: test verdicts and agent failures told apart (issue 15); null when nothing says. */
@@ -75,7 +80,7 @@ export function tallyIterations(loop: Record<string, unknown>): IterationTally |
       byOutcome[name] = (byOutcome[name] ?? 0) + 1;
     }
     const n = (name: string) => byOutcome[name] ?? 0;
-    const passedTests = n('complete') + n('no_change');
+    const passedTests = n('complete') + n('no_change') + n('held');
     const failedTests = n('tests_failed');
     const agentFailed = n('agent_failed');
     return {
@@ -125,9 +130,19 @@ export function readLoopProgress(state: Record<string, unknown>): LoopProgress |
     rateLimitedUntil: typeof loop.rateLimitedUntil === 'string' ? loop.rateLimitedUntil : null,
     preexistingFailures: ids(loop.preexistingFailures),
     issuesNoChange: ids(loop.issuesNoChange),
+    ...heldOf(loop.issuesHeld),
     testFailures: count(loop.testFailures),
     outcomes: tallyIterations(loop),
   };
+}
+
+/** The held issues as a checkpoint of any version holds them (well-formed entries only); nothing when none. */
+function heldOf(value: unknown): Pick<LoopProgress, 'issuesHeld'> {
+  if (!Array.isArray(value)) return {};
+  const held = value.flatMap((h) =>
+    isRecord(h) && typeof h.id === 'string' && typeof h.reason === 'string' ? [{ id: h.id, reason: h.reason }] : [],
+  );
+  return held.length ? { issuesHeld: held } : {};
 }
 
 /** The planning pipeline's progress, phase by phase (`agent-loop plan`); undefined for a checkpoint of `run`. */
@@ -306,6 +321,10 @@ function describeLoop(loop: LoopProgress): string[] {
     lines.push(
       `  no change:  ${loop.issuesNoChange.length}: ${noChangeWords({ issuesNoChange: loop.issuesNoChange, issuesClosed: loop.issuesClosed ?? [] })}`,
     );
+  if (loop.issuesHeld?.length)
+    lines.push(
+      `  held:       ${loop.issuesHeld.length} for a person, never merged: ${loop.issuesHeld.map((h) => `${h.id} (agent-loop:${h.reason})`).join(', ')}`,
+    );
   if (loop.currentCycleIssueIds !== null) lines.push(`  in cycle:   ${listIds(loop.currentCycleIssueIds)}`);
   if (loop.preexistingFailures?.length)
     lines.push(failingBefore(listIds(loop.preexistingFailures.slice(0, 20)), loop.preexistingFailures.length));
@@ -336,7 +355,7 @@ function describeOutcomes(loop: LoopProgress): string | undefined {
   if (t.noVerdict > 0) {
     const kinds = t.byOutcome
       ? Object.entries(t.byOutcome)
-          .filter(([name]) => !['complete', 'no_change', 'tests_failed', 'agent_failed'].includes(name))
+          .filter(([name]) => !['complete', 'no_change', 'held', 'tests_failed', 'agent_failed'].includes(name))
           .map(([name, n]) => `${n} ${name.replace(/_/g, ' ')}`)
       : [];
     parts.push(`${t.noVerdict} with no test verdict (agent ran${kinds.length ? `: ${kinds.join(', ')}` : ''})`);

@@ -49,6 +49,8 @@ export const IterationOutcomes = [
   'bounced',
   'complete',
   'no_change',
+  /** Accepted, and held for a person (issue 42): the work changed the maintainer's tests, or has no evidence. */
+  'held',
   'stuck',
   'contract_violation',
   'repository_moved',

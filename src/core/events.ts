@@ -12,6 +12,7 @@ import type { Evidence } from '../verdict/evidence.js';
 import type { Finding } from '../judge/protectedPaths.js';
 import type { SuiteRun, TestOutcome, TestsSeen } from '../verdict/results.js';
 import type { TddNote } from './tddNote.js';
+import type { Held } from './held.js';
 import type { IssueTargets } from '../verdict/targets.js';
 import type { CycleState, HaltReason, LoopState, Notice } from './state.js';
 import type { HaltReadEffect, HaltReadEvent } from './haltReadTypes.js';
@@ -43,7 +44,9 @@ export type IssueAction =
   | { kind: 'close'; id: string; note: string }
   | { kind: 'markNoChange'; id: string; note: string; close: boolean }
   /** --workflow tdd: the item's box ticked in the issue (`- [x] item`), its red/green/refactor cycle done. */
-  | { kind: 'tick'; id: string; item: string };
+  | { kind: 'tick'; id: string; item: string }
+  /** Work held for a person (issue 42): the issue left open, labelled `label`, with `note`. */
+  | { kind: 'markHeld'; id: string; note: string; label: string };
 
 /** What one iteration (of any workflow) tells the engine. */
 export interface IterationOutcome {
@@ -60,6 +63,11 @@ export interface IterationOutcome {
   cycleDone?: boolean;
   /** ...and needed no change (already satisfied): nothing to merge or publish. */
   noChange?: boolean;
+  /**
+   * ...and is held for a person (issue 42, src/core/held.ts): published as a draft pull request, or
+   * left on its branch; never merged, its issues never closed by the loop.
+   */
+  held?: Held;
   /**
    * The issues to close or label now, before the cycle is finished; with `cycleDone`, with its work.
    * A `tick` before then is a notice: recorded in the checkpoint, then sent (again by a later run until done).
@@ -80,6 +88,7 @@ export const ITERATION_FIELDS = [
   'testsPassed',
   'issuesClosed',
   'issuesNoChange',
+  'issuesHeld',
   'consecutiveEscalations',
   'completedIterations',
   'currentCycle',
@@ -226,6 +235,12 @@ export type Event =
       removedLinks?: string[];
       /** Issue 42: with an accepted verdict, what proves the fix (src/verdict/evidence.ts); `none`: unverified. */
       evidence?: Evidence;
+      /**
+       * Issue 42: why the verdict has no evidence that the work fixes the issue (no target that failed
+       * on the base passes now); absent when it has. Accepted work without evidence is held for a
+       * person (`unverified`) unless --accept-unverified.
+       */
+      unverified?: string;
       now: number;
     }
   /** The run was asked to stop while one of the iteration's effects ran. */
@@ -341,6 +356,8 @@ export type Effect =
       committed?: boolean;
       /** Issue actions still to perform, before the commit (idempotent). */
       issueActions?: IssueAction[];
+      /** Held for a person (issue 42): published as a draft pull request or left on its branch, never merged. */
+      held?: Held;
     }
   /**
    * Where work is published: commit the finished cycle's work on its branch before anything leaves

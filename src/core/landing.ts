@@ -19,6 +19,16 @@ export function landingMode(
 }
 
 /**
+ * How a finished cycle's work lands, held or not (issue 42): work held for a person is never merged
+ * nor pushed onto the base, whatever --on-success says: a draft pull request where a publisher opens
+ * pull requests, else left on its branch. Other work lands by `mode`. Pure.
+ */
+export function landingFor(mode: LandingMode, held: boolean, publishes: boolean): LandingMode | 'draftPullRequest' {
+  if (!held) return mode;
+  return publishes ? 'draftPullRequest' : 'branch';
+}
+
+/**
  * Whether a finished cycle is left on its branch (`landingMode`'s 'branch'): --on-success branch, or a
  * pull request with nothing to publish it. Known before the publisher is built, so the run's idle
  * check asks it too. Pure.

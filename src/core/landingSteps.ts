@@ -103,6 +103,7 @@ export function finishCycleEffect(entry: OutboxEntry, resumed: boolean): Effect 
     ...(entry.tip ? { tip: entry.tip } : {}),
     ...(entry.committed !== undefined ? { committed: entry.committed } : {}),
     ...(entry.issueActions ? { issueActions: entry.issueActions } : {}),
+    ...(entry.held ? { held: entry.held } : {}),
   };
 }
 
@@ -199,7 +200,7 @@ function cycleOver(
   if (landing) {
     const { entry } = landing;
     const ended: ClaimProgress = {
-      state: failed ? 'lost' : published ? 'pull_request' : entry.noChange ? 'no_change' : 'done',
+      state: failed ? 'lost' : entry.held ? 'held' : published ? 'pull_request' : entry.noChange ? 'no_change' : 'done',
       ...cycleProgress(model.loop, entry.cycle, entry.iteration),
       ...(published && !failed
         ? { pullRequest: { number: published.number, url: published.url, reused: published.reused } }

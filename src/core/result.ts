@@ -1,4 +1,5 @@
 /** The run result (DESIGN.md "Command line"): what --json prints last and the action exposes. Pure. */
+import { type HeldReason, heldLabel } from './held.js';
 import type { Deferral } from './events.js';
 import { HALT_REASONS } from './haltReasons.js';
 import { type ResumeWay, resumeWays } from './resumeWays.js';
@@ -39,6 +40,12 @@ export interface LoopCounts {
    * agent-loop:no-change for a person to close (GitHub).
    */
   issuesNoChange: string[];
+  /**
+   * Issues whose work was held for a person (issue 42), with why: `tests-changed` (it changed the
+   * maintainer's tests) or `unverified` (no evidence of the fix). Left open, their work in a draft pull
+   * request (pullRequests) or on its branch; never merged by the loop.
+   */
+  issuesHeld?: { id: string; reason: HeldReason }[];
   /** Pull requests opened (or reused) for finished cycles, when the work lands as pull requests (the loop's: the newest 100). */
   pullRequests: LoopState['pullRequests'];
   /** Iterations that completed a cycle (the last one is the completing iteration). */
@@ -118,6 +125,7 @@ export function loopTotals(state: LoopState): LoopCounts {
     issuesClosed: state.issuesClosed,
     issuesEscalated: state.issuesEscalated,
     issuesNoChange: state.issuesNoChange,
+    issuesHeld: state.issuesHeld,
     pullRequests: state.pullRequests,
     completedIterations: state.completedIterations,
     costUsd: state.costUsd,
@@ -135,6 +143,7 @@ export type RunStart = Pick<
   | 'issuesClosed'
   | 'issuesEscalated'
   | 'issuesNoChange'
+  | 'issuesHeld'
   | 'pullRequests'
   | 'costUsd'
   | 'tokens'
@@ -174,6 +183,9 @@ export function runPart(
       ]),
     ],
     issuesNoChange: added(start.issuesNoChange, state.issuesNoChange),
+    issuesHeld: state.issuesHeld.filter(
+      (h) => !(start.issuesHeld ?? []).some((s) => s.id === h.id && s.reason === h.reason),
+    ),
     preexistingFailures: judged || tested ? state.preexistingFailures : [],
     pullRequests: state.pullRequests.filter((p) => !hadPr.has(prKey(p))),
     completedIterations: state.completedIterations.filter((n) => n > start.iteration),
@@ -273,6 +285,7 @@ export function summaryLine(r: RunResult): string {
       ` agent failed, ${r.testFailures} test failures); tests passed: ${testsPassedWords(r)}`,
     `  closed in this run: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
     ...(r.issuesNoChange.length ? [`  no change needed: ${noChangeWords(r)}`] : []),
+    ...(r.issuesHeld?.length ? [`  held for a person (never merged, left open): ${heldWordsOf(r.issuesHeld)}`] : []),
     ...(r.preexistingFailures.length
       ? [
           `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}` +
@@ -294,7 +307,9 @@ export function summaryLine(r: RunResult): string {
         ]
       : []),
     `  the loop so far: iterations ${loop.iterations}/${r.maxIterations}; ${plural(loop.issuesClosed.length, 'issue')}` +
-      ` closed, ${loop.issuesEscalated.length} escalated${loop.pullRequests.length ? `, ${plural(loop.pullRequests.length, 'pull request')}` : ''}` +
+      ` closed, ${loop.issuesEscalated.length} escalated` +
+      `${loop.issuesHeld?.length ? `, ${loop.issuesHeld.length} held for a person` : ''}` +
+      `${loop.pullRequests.length ? `, ${plural(loop.pullRequests.length, 'pull request')}` : ''}` +
       `${loop.costUsd > 0 ? `; spend $${loop.costUsd.toFixed(4)}` : ''}`,
     `  checkpoint ${r.checkpointId || 'none'}`,
   ].join('\n');
@@ -308,6 +323,11 @@ function testsPassedWords(r: Pick<RunResult, 'testsPassed' | 'preexistingFailure
   if (r.testsPassed === null) return 'not run';
   const before = r.preexistingFailures.length;
   return r.testsPassed && before > 0 ? `true, except ${before} failing before (listed below)` : String(r.testsPassed);
+}
+
+/** The issues held for a person, with the label that says why: `42 (agent-loop:tests-changed)`. */
+export function heldWordsOf(held: readonly { id: string; reason: HeldReason }[]): string {
+  return held.map((h) => `${h.id} (${heldLabel(h.reason)})`).join(', ');
 }
 
 /** The issues that needed no change: which were closed, which are left open for a person. */

@@ -83,6 +83,8 @@ function recordFinishedCycle(
     ...(closes.length ? { closes } : {}),
     // The issues' close or label travels with the work: performed before its commit, again by a later run until done.
     ...(actions.length ? { issueActions: actions } : {}),
+    // Held for a person (issue 42): landed as a draft pull request or left on its branch, never merged.
+    ...(model.outcome?.held ? { held: model.outcome.held } : {}),
   };
   const recorded = {
     ...m,

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { type HaltReason, HaltReasons } from './haltReasons.js';
 import { CycleSchema, IterationRecordSchema, TddErrorSchema } from './cycleSchema.js';
 import type { IterationRecord } from './cycleSchema.js';
+import { HELD_REASONS, HeldSchema } from './held.js';
 
 export {
   type CycleState,
@@ -40,6 +41,7 @@ const IssueActionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('close'), id: z.string(), note: z.string() }),
   z.object({ kind: z.literal('markNoChange'), id: z.string(), note: z.string(), close: z.boolean() }),
   TickSchema,
+  z.object({ kind: z.literal('markHeld'), id: z.string(), note: z.string(), label: z.string() }),
 ]);
 
 /**
@@ -86,6 +88,11 @@ const OutboxEntrySchema = z.object({
    * once done; each idempotent (found by its marker before anything is posted).
    */
   issueActions: z.array(IssueActionSchema).optional(),
+  /**
+   * Held for a person (issue 42, src/core/held.ts): landed as a draft pull request labelled with the
+   * reason, or left on its branch; never merged, never pushed onto the base, its issues not closed.
+   */
+  held: HeldSchema.optional(),
 });
 export type OutboxEntry = z.infer<typeof OutboxEntrySchema>;
 
@@ -245,6 +252,12 @@ export const LoopStateSchema = z.object({
    * picked again. Before issue 40 only those left open were listed.
    */
   issuesNoChange: z.array(z.string()).default([]),
+  /**
+   * Issues whose work this run held for a person (issue 42): accepted by the verdict but changing the
+   * maintainer's tests, or without evidence of the fix; left open (labelled where the source labels),
+   * their work on its branch or in a draft pull request. Not picked again by this loop.
+   */
+  issuesHeld: z.array(z.object({ id: z.string(), reason: z.enum(HELD_REASONS) })).default([]),
   /** Fan-out (issue 16): the wave planned and not yet reduced, so a crash resumes each of its jobs. */
   wave: WaveSchema.optional(),
   /** Waves reduced into this loop so far. */
@@ -285,6 +298,7 @@ export function initialLoopState(maxIterations: number): LoopState {
     notices: [],
     preexistingFailures: [],
     issuesNoChange: [],
+    issuesHeld: [],
     waves: 0,
     requeued: [],
     lastAgentOutput: '',

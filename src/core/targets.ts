@@ -2,7 +2,7 @@
  * Which ready issues the next cycle takes, and what an earlier wave carried for them. Pure. Part
  * of the core (src/core/slice.ts).
  */
-import { ESCALATED_LABEL } from '../issues/types.js';
+import { ESCALATED_LABEL, HELD_LABELS } from '../issues/types.js';
 import { type ReadyIssue } from './events.js';
 import type { CycleState, LoopState } from './state.js';
 import { type CoreSettings } from './model.js';
@@ -12,7 +12,7 @@ export function unlabelledEscalations(loop: Pick<LoopState, 'notices'>): string[
   return [...new Set(loop.notices.flatMap((n) => (n.what.kind === 'markEscalated' ? n.what.issueIds : [])))];
 }
 
-/** What to work on next: the ready issues, less those done in this run and the escalated ones. */
+/** What to work on next: the ready issues, less those done or held for a person in this run and the escalated ones. */
 export function selectTargets(
   ready: readonly ReadyIssue[],
   loop: LoopState,
@@ -24,8 +24,15 @@ export function selectTargets(
 ): { targets: ReadyIssue[]; escalated: string[] } {
   // Issues closed in this run stay done even when the base branch's issue file still lists them
   // open (--on-success branch leaves the closing commit on the cycle's branch).
+  // Work held for a person (issue 42) is not picked again: by this loop, nor while its label is on.
+  const held = new Set(loop.issuesHeld.map((h) => h.id));
   const open = ready.filter(
-    (i) => !loop.issuesClosed.includes(i.id) && !loop.issuesNoChange.includes(i.id) && (!only || only.includes(i.id)),
+    (i) =>
+      !loop.issuesClosed.includes(i.id) &&
+      !loop.issuesNoChange.includes(i.id) &&
+      !held.has(i.id) &&
+      !i.labels.some((l) => HELD_LABELS.includes(l)) &&
+      (!only || only.includes(i.id)),
   );
   // Across slices the label decides (removing it makes the issue eligible again), or the checkpoint
   // where the label does not last, unless the issue was edited since its escalation; within this

@@ -38,6 +38,8 @@ export type WaveRowOutcome =
   | 'closed'
   /** Found already satisfied. */
   | 'no_change'
+  /** Held for a person (issue 42): its work in a draft pull request or on its branch, never merged, the issue open. */
+  | 'held'
   | 'escalated'
   /** Its share ran out, or its slice ended, with the work unfinished: a later wave works it again. */
   | 'unfinished'
@@ -188,6 +190,7 @@ function foldJob(loop: LoopState, part: LoopState): { loop: LoopState; newPulls:
       issuesClosed: union(loop.issuesClosed, part.issuesClosed),
       issuesEscalated: union(loop.issuesEscalated, part.issuesEscalated),
       issuesNoChange: union(loop.issuesNoChange, part.issuesNoChange),
+      issuesHeld: [...loop.issuesHeld.filter((h) => !part.issuesHeld.some((p) => p.id === h.id)), ...part.issuesHeld],
       completedIterations: [...loop.completedIterations, ...part.completedIterations.map(at)],
       escalations: [...loop.escalations, ...part.escalations.map((e) => ({ ...e, iteration: at(e.iteration) }))].slice(
         -ESCALATIONS_KEPT,
@@ -310,6 +313,8 @@ function rowOutcome(issueId: string, part: LoopState): WaveRowOutcome {
   // Left open for a person; one closed as no change is closed (issuesNoChange lists both).
   if (part.issuesNoChange.includes(issueId) && !part.issuesClosed.includes(issueId)) return 'no_change';
   if (part.issuesClosed.includes(issueId)) return 'closed';
+  // Held for a person (its draft pull request, or its outbox entry still to land as one): never closed.
+  if (part.issuesHeld.some((h) => h.id === issueId)) return 'held';
   // Landed work still in the outbox (a refused push) is finished work: a later run lands it.
   if (part.outbox.some((o) => o.cycle.issueIds.includes(issueId))) return 'closed';
   return 'unfinished';

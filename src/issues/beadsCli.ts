@@ -134,6 +134,15 @@ export class BdCliSource implements IssueSource {
     await this.run(['comments', 'add', id, note]);
   }
 
+  /** Work held for a person (issue 42): the issue stays open, labelled, with the note as a comment. */
+  async markHeld(id: string, note: string, label: string): Promise<void> {
+    const issue = await this.get(id);
+    if (!issue)
+      throw new Error(`Cannot label issue ${id} ${label}: bd does not know it. Check the id with \`bd list\`.`);
+    if (!issue.labels.includes(label)) await this.run(['label', 'add', id, label]);
+    await this.run(['comments', 'add', id, note]);
+  }
+
   private async run(args: string[]): Promise<string> {
     const result = await this.exec(this.command, args, { cwd: this.cwd });
     if (result.code !== 0) throw commandError(this.commandLine(args), result);

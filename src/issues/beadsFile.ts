@@ -190,16 +190,26 @@ export class BeadsFileSource implements IssueSource {
 
   /** Adds the escalation label and appends the note to beads' `notes` field. */
   async markEscalated(id: string, note: string): Promise<void> {
-    await this.modify(id, 'mark escalated', (record) => {
+    await this.labelWithNote(id, ESCALATED_LABEL, note, 'mark escalated');
+  }
+
+  /** Work held for a person (issue 42): the issue stays open, with the label and the note (beads' `notes`). */
+  async markHeld(id: string, note: string, label: string): Promise<void> {
+    await this.labelWithNote(id, label, note, `label ${label}`);
+  }
+
+  /** Adds `label` and appends `note` to beads' `notes` field, once each. */
+  private async labelWithNote(id: string, label: string, note: string, action: string): Promise<void> {
+    await this.modify(id, action, (record) => {
       const labels = Array.isArray(record.labels)
         ? record.labels.filter((l): l is string => typeof l === 'string')
         : [];
       const existing = typeof record.notes === 'string' ? record.notes : '';
-      if (labels.includes(ESCALATED_LABEL) && existing.includes(note)) return record; // already recorded
+      if (labels.includes(label) && existing.includes(note)) return record; // already recorded
       const notes = existing.trim() !== '' ? (existing.includes(note) ? existing : `${existing}\n\n${note}`) : note;
       return {
         ...record,
-        labels: labels.includes(ESCALATED_LABEL) ? labels : [...labels, ESCALATED_LABEL],
+        labels: labels.includes(label) ? labels : [...labels, label],
         notes,
         updated_at: rfc3339(this.now()),
       };

@@ -39,7 +39,7 @@ export interface Claim extends Claimant {
  * comment, written at each claim and renewal (`working`) and at the release (how the cycle ended).
  */
 export interface ClaimProgress {
-  state: 'working' | 'pull_request' | 'done' | 'no_change' | 'escalated' | 'lost' | 'unfinished';
+  state: 'working' | 'pull_request' | 'done' | 'no_change' | 'held' | 'escalated' | 'lost' | 'unfinished';
   /** The cycle's agent iterations so far. */
   iterations?: number;
   /** What the agent reported spending on the cycle (agents that report dollars). */

@@ -55,6 +55,9 @@ export function guardIssues(source: IssueSource, redact: (text: string) => strin
     ...(source.markNoChange
       ? { markNoChange: (id: string, note: string, close: boolean) => source.markNoChange!(id, redact(note), close) }
       : {}),
+    ...(source.markHeld
+      ? { markHeld: (id: string, note: string, label: string) => source.markHeld!(id, redact(note), label) }
+      : {}),
   };
 }
 
@@ -87,6 +90,9 @@ function forwarding(source: IssueSource): IssueSource {
     markEscalated: (id, note) => source.markEscalated(id, note),
     ...(source.markNoChange
       ? { markNoChange: (id: string, note: string, close: boolean) => source.markNoChange!(id, note, close) }
+      : {}),
+    ...(source.markHeld
+      ? { markHeld: (id: string, note: string, label: string) => source.markHeld!(id, note, label) }
       : {}),
     ...(source.tickChecklistItem
       ? { tickChecklistItem: (id: string, item: string) => source.tickChecklistItem!(id, item) }

@@ -60,6 +60,13 @@ export interface IssueSource {
    */
   markNoChange?(id: string, note: string, close: boolean): Promise<void>;
   /**
+   * Work held for a person (issue 42: it changed the maintainer's tests, or has no evidence): the
+   * issue is left open, labelled `label` (TESTS_CHANGED_LABEL, UNVERIFIED_LABEL) with `note` (a GitHub
+   * comment, a beads note), so later runs leave it until a person removes the label. Idempotent.
+   * Sources without it record nothing on the issue (the checkpoint keeps it held).
+   */
+  markHeld?(id: string, note: string, label: string): Promise<void>;
+  /**
    * Ticks the box of the checklist item `item` (`- [ ] item` → `- [x] item`) in the issue's text as
    * it is now (read again first, so a person's edit since is kept), changing nothing else; whether a
    * box was ticked (false: already ticked, or no such item). Idempotent. --workflow tdd, as each
@@ -119,6 +126,15 @@ export const PR_OPEN_LABEL = 'agent-loop:pr-open';
 
 /** The label of an issue agent-loop found already satisfied (no change needed); later runs skip it. */
 export const NO_CHANGE_LABEL = 'agent-loop:no-change';
+
+/** The label of an issue whose work changed the maintainer's tests (issue 42): held for a person, never merged by the loop. */
+export const TESTS_CHANGED_LABEL = 'agent-loop:tests-changed';
+
+/** The label of an issue whose work has no evidence of the fix (issue 42): held for a person, never merged by the loop. */
+export const UNVERIFIED_LABEL = 'agent-loop:unverified';
+
+/** The labels of work held for a person; later runs skip an issue carrying one. */
+export const HELD_LABELS: readonly string[] = [TESTS_CHANGED_LABEL, UNVERIFIED_LABEL];
 
 /** The label of an escalated issue; removing it makes the issue eligible again. */
 export const ESCALATED_LABEL = 'agent-loop:escalated';

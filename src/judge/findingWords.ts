@@ -25,6 +25,26 @@ export function findingsSummary(findings: readonly Finding[], removedLinks: read
   return parts.join('; ');
 }
 
+/**
+ * Why work the tests accepted is held for a person (issue 42): what it changed of the maintainer's,
+ * in one line; '' when nothing.
+ */
+export function findingsHeldWhy(findings: readonly Finding[], removedLinks: readonly string[] = []): string {
+  const parts: string[] = [];
+  if (findings.length > 0) {
+    const shown = findings.slice(0, 3).map(named).join(', ');
+    parts.push(
+      `it changed ${findings.length} path(s) the maintainer owns (${shown}${findings.length > 3 ? ', …' : ''}); ` +
+        "the maintainer's tests pass with the base's version of them",
+    );
+  }
+  if (removedLinks.length > 0)
+    parts.push(
+      `${removedLinks.length} symlink(s) of the work point outside the repository (${removedLinks.slice(0, 3).join(', ')})`,
+    );
+  return parts.join('; ');
+}
+
 /** What the agent is told: each finding with its detail and what to do, then that adding tests is fine. */
 export function findingsForAgent(
   findings: readonly Finding[],

@@ -75,6 +75,12 @@ export interface SliceSettings {
   configFile?: string;
   /** The JUnit XML report the test command writes (--junit-file), relative to the repository. */
   junitFile?: string;
+  /** Issue 42: accepted work without evidence lands as evidenced work does (--accept-unverified), instead of being held for a person. */
+  acceptUnverified?: boolean;
+  /** Issue 42: globs the maintainer protects besides the conventional ones (--protected-paths). */
+  protectedPaths?: readonly string[];
+  /** Issue 42: protected globs the agent may change for every issue (--allowed-paths); an issue's allowed: adds its own. */
+  allowedPaths?: readonly string[];
   plan?: string;
   /** Work only on these issues (the planning pipeline's implementation phase: the issues it created). */
   onlyIssues?: readonly string[];

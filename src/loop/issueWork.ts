@@ -38,6 +38,11 @@ export async function issueEffect(
 export async function performIssueActions(ports: Ports, actions: readonly IssueAction[] | undefined): Promise<void> {
   const { source } = ports.deps;
   for (const action of actions ?? []) {
+    if (action.kind === 'markHeld') {
+      const held = await markHeld(ports, action);
+      if (held) throw new LandingError(held);
+      continue;
+    }
     const failed =
       action.kind === 'tick'
         ? await issueEffect(ports, action.id, `tick "${action.item}" in`, () => tick(ports, action))
@@ -48,6 +53,28 @@ export async function performIssueActions(ports: Ports, actions: readonly IssueA
           : await issueEffect(ports, action.id, 'close', () => source.close(action.id, action.note));
     if (failed) throw new LandingError(failed);
   }
+}
+
+/**
+ * Work held for a person (issue 42): the issue labelled with the note, left open. A source that
+ * cannot label (none such yet) is told once in the log: the checkpoint keeps the issue held.
+ */
+async function markHeld(
+  ports: Ports,
+  action: Extract<IssueAction, { kind: 'markHeld' }>,
+): Promise<LandingFailure | undefined> {
+  const { source, logger } = ports.deps;
+  if (!source.markHeld) {
+    logger.info(
+      'issue.held',
+      `${action.id} is held for a person; ${source.description} cannot label it ${action.label}: this run's checkpoint keeps it from being worked again.`,
+      { issueId: action.id },
+    );
+    return undefined;
+  }
+  return issueEffect(ports, action.id, `label ${action.label}`, () =>
+    source.markHeld!(action.id, action.note, action.label),
+  );
 }
 
 /** A checklist item's box ticked in its issue (--workflow tdd); sources without checklists do nothing. */

@@ -13,6 +13,8 @@ import type { TestPlace } from '../judge/judgeRun.js';
 import type { JudgeTrees } from '../judge/judgeTree.js';
 import { textNeeded } from '../judge/infrastructure.js';
 import { type Finding, type ProtectionRules, protect } from '../judge/protectedPaths.js';
+import type { IssueTargets } from '../verdict/targets.js';
+import type { SliceSettings } from './deps.js';
 
 export interface JudgePlace {
   place: TestPlace;
@@ -43,6 +45,25 @@ export interface OpenedPlace {
  * repository (as the agent left them: the limit is said in docs/how-a-run-goes.md#verdicts).
  */
 const INSTALLED = ['node_modules', '.venv', 'venv'];
+
+/** The configuration file a run reads when none is named. */
+const DEFAULT_CONFIG_FILE = '.agent-loop.yml';
+
+/**
+ * What the judge protects for a cycle: the maintainer's extras (--protected-paths), and what the
+ * maintainer's configuration (--allowed-paths) and the cycle's issues (`allowed:` in their
+ * agent-loop block) let change. Pure.
+ */
+export function judgeRules(
+  settings: Pick<SliceSettings, 'configFile' | 'protectedPaths' | 'allowedPaths'>,
+  targets: Pick<IssueTargets, 'allowed'>,
+): ProtectionRules {
+  return {
+    configFile: settings.configFile ?? DEFAULT_CONFIG_FILE,
+    extra: [...(settings.protectedPaths ?? [])],
+    allowed: [...new Set([...(settings.allowedPaths ?? []), ...(targets.allowed ?? [])])],
+  };
+}
 
 /** Reads the work's change from `base`, weighs it, and opens its judge tree. */
 export async function openJudgePlace(trees: JudgeTrees, base: string, rules: ProtectionRules): Promise<JudgePlace> {

@@ -3,10 +3,13 @@
  * pull request or left on its branch (--on-success); a cycle that needed no change dropped; an
  * escalated cycle's branch pushed to stay.
  */
-import type { LandingMode } from '../core/landing.js';
+import { type LandingMode, landingFor } from '../core/landing.js';
 import { cycleProgress } from '../core/slice.js';
 import type { CycleState, LoopState } from '../core/state.js';
+import type { Held } from '../core/held.js';
+import { heldLabel } from '../core/held.js';
 import type { SliceDeps } from './deps.js';
+import type { CycleWork } from './publish.js';
 
 /**
  * A commit of a cycle's work, which is then merged or pushed with the branch: the commits the
@@ -26,6 +29,8 @@ export async function finishCycleInGit(
   state: LoopState,
   cycle: CycleState,
   committedBefore = false,
+  /** Held for a person (issue 42): a draft pull request where work is published, else left on its branch; never merged. */
+  held?: Held,
 ): Promise<LoopState['pullRequests'][number] | undefined> {
   const { git, logger } = deps;
   if (!git || !cycle.branch || !state.baseBranch) return undefined;
@@ -48,7 +53,12 @@ export async function finishCycleInGit(
     ...(own?.verdict?.targets ? { targets: own.verdict.targets } : {}),
     ...(own?.summary ? { summary: own.summary } : {}),
     ...spent,
+    ...(held ? { held } : {}),
   };
+  // Held for a person (issue 42): never merged nor pushed onto the base, whatever --on-success says.
+  const how = landingFor(landing, held !== undefined, deps.publisher !== undefined);
+  if (held)
+    return holdForPerson(deps, { state, base: state.baseBranch, branch: cycle.branch }, work, committed, held, how);
   if (landing === 'pushToBase' && deps.publisher?.pushToBase) {
     // The runner is thrown away: the base branch that matters is the remote's.
     await deps.publisher.pushToBase(work);
@@ -87,6 +97,44 @@ export async function finishCycleInGit(
   } else {
     logger.info('git.branch', `Left the work on branch ${cycle.branch}; ${state.baseBranch} is checked out again.`);
   }
+  return undefined;
+}
+
+/**
+ * Work held for a person (issue 42), whatever --on-success says: published as a draft pull request
+ * labelled with the reason where work is published, else left on its branch; never merged, never
+ * pushed onto the base. The base branch is checked out again.
+ */
+async function holdForPerson(
+  deps: SliceDeps,
+  { state, base, branch }: { state: LoopState; base: string; branch: string },
+  work: CycleWork,
+  committed: boolean,
+  held: Held,
+  how: ReturnType<typeof landingFor>,
+): Promise<LoopState['pullRequests'][number] | undefined> {
+  const { git, logger, publisher } = deps;
+  const label = heldLabel(held.reason);
+  if (how === 'draftPullRequest' && publisher) {
+    const pr = await publisher.publish(work);
+    await git?.checkout(base);
+    logger.info(
+      'git.pull_request',
+      `${pr.reused ? 'Updated' : 'Opened'} ${pr.draft === false ? '' : 'draft '}pull request #${pr.number} (${pr.url}) from ${branch} for ` +
+        `${work.issueIds.join(', ')}, labelled ${label}: held for a person, agent-loop does not merge it` +
+        `${committed ? '' : ' (the agent changed no files in this cycle)'}.`,
+      { number: pr.number, url: pr.url, reused: pr.reused, branch, held: held.reason },
+    );
+    return { issueIds: work.issueIds, number: pr.number, url: pr.url, reused: pr.reused, iteration: state.iteration };
+  }
+  await git?.checkout(base);
+  logger.info(
+    'git.held',
+    `Left the work on ${work.issueIds.join(', ')} on branch ${branch}, held for a person (${label}): ` +
+      `not merged; ${base} is checked out again. Review it (git diff ${base}...${branch}) ` +
+      `and merge it yourself, or delete the branch to have the issue worked again with a fresh checkpoint.`,
+    { branch, base, held: held.reason },
+  );
   return undefined;
 }
 

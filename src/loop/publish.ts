@@ -6,6 +6,7 @@
  * GitHub implementation.
  */
 import type { LandingFailure } from '../core/events.js';
+import type { Held } from '../core/held.js';
 
 /** What a publisher throws when a step of landing the work failed, with what that means (classified by the adapter). */
 export class LandingError extends Error {
@@ -33,6 +34,12 @@ export interface CycleWork {
   /** The cycle's agent iterations, and what the agent reported spending on them. */
   iterations?: number;
   costUsd?: number;
+  /**
+   * Held for a person (issue 42): the pull request is a draft, labelled with the reason, its body
+   * saying why (and the diff of the protected paths the work changed); the issues are labelled so
+   * (not PR_OPEN_LABEL) by the cycle's issue actions.
+   */
+  held?: Held;
 }
 
 export interface PublishedPullRequest {
@@ -40,6 +47,8 @@ export interface PublishedPullRequest {
   url: string;
   /** An open pull request of an earlier run for the same branch was found and reused. */
   reused: boolean;
+  /** Opened as a draft (false: asked for a draft, the repository does not have them: a regular one). */
+  draft?: boolean;
 }
 
 export interface CyclePublisher {

@@ -24,6 +24,8 @@ import {
 } from './landingFailures.js';
 import { NOTES_REF, type NotesGit, fetchNotesArgs, notesGit, pushNotesArgs } from '../workflows/tdd/notes.js';
 import { pullRequestBody } from './pullRequestBody.js';
+import { draftsRefused, heldDiff } from './heldWork.js';
+import { heldLabel } from '../core/held.js';
 
 export interface PullRequestPublisherOptions {
   git: Git;
@@ -183,19 +185,55 @@ async function publishPullRequest(landing: Landing, work: CycleWork): Promise<Pu
       throw error;
     }
   });
-  const told = { ...(await commitsOf(landing.raw, work)), ...(options.runUrl ? { runUrl: options.runUrl } : {}) };
+  const told = {
+    ...(await commitsOf(landing.raw, work)),
+    ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+    ...(work.held?.paths?.length ? await heldDiff(landing.raw, work, work.held.paths) : {}),
+  };
   const pr = await step('pull_request', ctx, () =>
+    openPullRequest(landing, work, pullRequestBody(work, options.testCommand, options.beads, told)),
+  );
+  // Held for a person (issue 42): the pull request carries the label; the issues got theirs with the note.
+  if (work.held) await labelPullRequest(landing, ctx, pr, heldLabel(work.held.reason));
+  else await labelIssues(landing, ctx, work, pr);
+  await landing.dropBundle(work.branch);
+  return pr;
+}
+
+/**
+ * Opens (or reuses) the pull request: a draft with `draft-pr`, and always for held work (issue 42).
+ * Where the repository has no draft pull requests (GitHub answers 422 "Draft pull requests are not
+ * supported in this repository.": private repositories on the Free and Pro plans), held work is opened
+ * as a regular pull request, said in the log; its label says that agent-loop does not merge it.
+ */
+async function openPullRequest(landing: Landing, work: CycleWork, body: string): Promise<PublishedPullRequest> {
+  const { options } = landing;
+  const ask = (draft: boolean) =>
     options.github.openPullRequest({
       head: work.branch,
       base: work.base,
-      draft: options.draft,
+      draft,
       title: pullRequestTitle(work, !!options.beads),
-      body: pullRequestBody(work, options.testCommand, options.beads, told),
-    }),
-  );
-  await labelIssues(landing, ctx, work, pr);
-  await landing.dropBundle(work.branch);
-  return pr;
+      body,
+    });
+  if (!work.held) return ask(options.draft);
+  try {
+    return { ...(await ask(true)), draft: true };
+  } catch (error) {
+    if (!draftsRefused(error)) throw error;
+    (options.warn ?? options.notes?.warn)?.(
+      `${options.repository} has no draft pull requests (GitHub answered: ${options.redact((error as Error).message)}; ` +
+        `drafts need a public repository or the GitHub Team plan): the work held for a person (${heldLabel(work.held.reason)}) ` +
+        `goes in a regular pull request instead, labelled so; agent-loop does not merge it.`,
+    );
+    return { ...(await ask(false)), draft: false };
+  }
+}
+
+/** The held label on the pull request itself (a pull request is an issue to GitHub's labels API). */
+async function labelPullRequest(landing: Landing, ctx: LandingContext, pr: PublishedPullRequest, label: string) {
+  const add = landing.options.github.addLabel?.bind(landing.options.github);
+  if (add) await landing.step('label', { ...ctx, issue: String(pr.number) }, () => add(String(pr.number), label));
 }
 
 /** PR_OPEN_LABEL on each GitHub issue the pull request closes; an issue gone since is told, not fatal. */

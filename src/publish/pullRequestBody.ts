@@ -3,6 +3,7 @@
  * (pullRequest.ts), redacted where it is posted (pullRequests.ts), like every text that reaches GitHub.
  */
 import { PR_OPEN_LABEL } from '../issues/types.js';
+import { heldLabel, heldWords } from '../core/held.js';
 import type { CycleWork } from '../loop/publish.js';
 import { fencedBlock, oneLine } from '../report/markdown.js';
 import { dollars } from '../util/dollars.js';
@@ -27,11 +28,17 @@ const code = (text: string) => `\`${oneLine(text).replace(/`/g, "'")}\``;
 /** What a body is made of: the cycle's work, with its issues' titles. */
 type BodyWork = Pick<
   CycleWork,
-  'issueIds' | 'iteration' | 'verdict' | 'preexisting' | 'targets' | 'summary' | 'iterations' | 'costUsd'
+  'issueIds' | 'iteration' | 'verdict' | 'preexisting' | 'targets' | 'summary' | 'iterations' | 'costUsd' | 'held'
 > & { titles?: string[] };
 
-/** What the branch holds beyond the base, and where the run is. */
-type BodyMore = { commits?: string[]; diffstat?: string; runUrl?: string };
+/**
+ * What the branch holds beyond the base, and where the run is; held work (issue 42): the diff of the
+ * protected paths it changed, bounded (`heldDiffCut`: characters left out).
+ */
+type BodyMore = { commits?: string[]; diffstat?: string; runUrl?: string; heldDiff?: string; heldDiffCut?: number };
+
+/** The most characters of a held change's diff a body shows (GitHub takes 65,536 in all). */
+export const HELD_DIFF_CHARS = 30_000;
 
 export function pullRequestBody(
   work: BodyWork,
@@ -43,16 +50,17 @@ export function pullRequestBody(
   const refs = beads
     ? [
         issuesMarker(work.issueIds),
-        `Fixes the beads issue${one ? '' : 's'} ${work.issueIds.map((id, i) => `${id}${work.titles?.[i] ? ` (${work.titles[i]})` : ''}`).join(', ')} ` +
-          `of \`${beads.issuesFile}\`, closed there in this branch.`,
+        `${work.held ? 'The work on' : 'Fixes'} the beads issue${one ? '' : 's'} ${beadsIssues(work)} of \`${beads.issuesFile}\`, ` +
+          `${work.held ? 'left open there with a note in this branch' : 'closed there in this branch'}.`,
       ]
     : work.issueIds.map((id) => `Closes #${id}`);
+  const issueLabel = work.held ? heldLabel(work.held.reason) : PR_OPEN_LABEL;
   const after = beads
     ? `Merging lands the work and closes ${one ? 'the issue' : 'the issues'} on the base branch; while ` +
       `this pull request is open agent-loop does not work on ${one ? 'it' : 'them'} again. To have agent-loop ` +
       `work on ${one ? 'it' : 'them'} again instead, close this pull request and delete its branch.`
     : `Merging closes ${one ? 'the issue' : 'the issues'}; to have agent-loop work on ${one ? 'it' : 'them'} ` +
-      `again instead, close this pull request and remove the \`${PR_OPEN_LABEL}\` label.`;
+      `again instead, close this pull request and remove the \`${issueLabel}\` label.`;
   const facts = [
     work.iterations !== undefined ? `${work.iterations} iteration${work.iterations === 1 ? '' : 's'}` : '',
     work.costUsd !== undefined ? `${dollars(work.costUsd)} reported by the agent` : '',
@@ -63,11 +71,50 @@ export function pullRequestBody(
     '',
     `agent-loop worked on ${one ? 'this issue' : 'these issues'} until the tests accepted the work.`,
     '',
+    ...heldSection(work, one, more),
     ...whatWasDone(work, beads !== undefined, more),
     ...verdictSection(work, testCommand),
     ...(facts.length ? [`${facts.join(' · ')}.`, ''] : []),
     after,
   ].join('\n');
+}
+
+/** The beads issues with their titles: `bd-1 (Title), bd-2`. */
+const beadsIssues = (work: BodyWork) =>
+  work.issueIds.map((id, i) => `${id}${work.titles?.[i] ? ` (${work.titles[i]})` : ''}`).join(', ');
+
+/**
+ * Held for a person (issue 42): why agent-loop does not merge it, what to do, and (tests changed) the
+ * diff of the protected paths, bounded. Nothing for other work.
+ */
+function heldSection(work: BodyWork, one: boolean, more: BodyMore): string[] {
+  const held = work.held;
+  if (!held) return [];
+  const label = heldLabel(held.reason);
+  const paths = held.paths ?? [];
+  const diff = more.heldDiff?.trim() ?? '';
+  return [
+    `### Held for a person (\`${label}\`)`,
+    '',
+    `${heldWords(held.reason)}: ${oneLine(held.why)}. agent-loop does not merge this pull request nor close ` +
+      `${one ? 'the issue' : 'the issues'}: review it, and merge it (marked ready for review) if the change is right.`,
+    '',
+    ...(paths.length
+      ? [
+          `The protected path${paths.length === 1 ? '' : 's'} it changed (the tests ran with the base's version):`,
+          ...paths.slice(0, 30).map((p) => `- ${code(p)}`),
+          ...(paths.length > 30 ? [`- … and ${paths.length - 30} more`] : []),
+          '',
+        ]
+      : []),
+    ...(diff
+      ? [
+          ...fencedBlock(diff, 'diff'),
+          ...(more.heldDiffCut ? [`(… ${more.heldDiffCut} more characters of the diff left out)`] : []),
+          '',
+        ]
+      : []),
+  ];
 }
 
 /** "What was done": the issues and their titles, the agent's own summary, the commits and diffstat. */

@@ -45,9 +45,18 @@ export interface EvidenceInput {
   runs?: AddedRuns;
   /** Why the agent's added tests could not be looked for or run (no judge tree: the work judged in place). */
   notRun?: string;
+  /**
+   * A suite not read test by test (its output has no per-test lines and there is no JUnit report):
+   * whether it failed on the baseline and passes now. Then the suite itself is the test that fails on
+   * the base and passes with the change.
+   */
+  wholeSuite?: { failedBefore: boolean; passesNow: boolean };
 }
 
 const MAX_NAMED = 5;
+
+/** The evidence's test when the suite is not read test by test: the whole suite. */
+export const WHOLE_SUITE = '(the whole suite)';
 
 /** The evidence of a verdict. Pure. */
 export function evidenceOf(input: EvidenceInput): Evidence {
@@ -85,6 +94,12 @@ export function evidenceOf(input: EvidenceInput): Evidence {
         `${verdict.fixed.length} test(s) that failed before the change pass now: ${firstIds(verdict.fixed, MAX_NAMED)}`,
         besides,
       ),
+    };
+  if (input.wholeSuite?.failedBefore && input.wholeSuite.passesNow)
+    return {
+      kind: 'fixed',
+      tests: [WHOLE_SUITE],
+      said: joined('the suite (not read test by test) failed before the change and passes now', besides),
     };
   const total = added.reduce((n, f) => n + f.names.length, 0);
   if (!runs && input.notRun) return none(joined(input.notRun, besides));

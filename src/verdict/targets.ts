@@ -1,8 +1,8 @@
 /**
  * What an issue must make pass: an `agent-loop` block in its text (a fenced code block whose info
- * string is `agent-loop`, YAML with `tests:` and/or `verify:`), else the tests of the suite that its
- * text names (by their whole id, or by a distinctive last part of it that names one test only), and
- * the pytest ids it names that the suite does not have yet (tests to write: testsToWrite).
+ * string is `agent-loop`, YAML with `tests:` and/or `verify:`, and `allowed:` paths), else the tests of
+ * the suite that its text names (by their whole id, or by a distinctive last part of it that names one
+ * test only), and the pytest ids it names that the suite does not have yet (tests to write: testsToWrite).
  * When it names none, the verdict takes the baseline failures it fixed (judge.ts). Pure.
  */
 import YAML from 'yaml';
@@ -16,6 +16,11 @@ export interface IssueTargets {
   /** Commands that must exit 0. */
   verify: string[];
   /**
+   * Protected paths the issue lets its work change (its block's `allowed:`, globs; issue 42): no
+   * finding, and the judge tree keeps the agent's version. Absent when none.
+   */
+  allowed?: string[];
+  /**
    * Why the issue's agent-loop block cannot be taken as written (not valid YAML, not a mapping, a key
    * agent-loop does not know such as a mistyped `verfy:`, an entry that is not a string): what it asks
    * to pass is not known for sure, so the issue cannot be verified and is never closed on the
@@ -28,7 +33,7 @@ export interface IssueTargets {
 export const QUOTING_HINT = VERDICT_MESSAGES.quotingHint;
 
 /** The keys of an agent-loop block. */
-const BLOCK_KEYS = ['tests', 'verify'];
+const BLOCK_KEYS = ['tests', 'verify', 'allowed'];
 
 const BLOCK = /^[ \t]*(`{3,}|~{3,})[ \t]*agent-loop[ \t]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/gm;
 
@@ -54,6 +59,7 @@ export function issueTargets(text: string, baseline: SuiteRun | undefined): Issu
     if (read.unreadable) return read;
     out.tests = [...new Set([...out.tests, ...read.tests])];
     out.verify = [...new Set([...out.verify, ...read.verify])];
+    if (read.allowed) out.allowed = [...new Set([...(out.allowed ?? []), ...read.allowed])];
   }
   return out;
 }
@@ -68,8 +74,10 @@ function oneIssueTargets(text: string, baseline: SuiteRun | undefined): IssueTar
     if (one.unreadable) return one;
     out.tests = [...new Set([...out.tests, ...one.tests])];
     out.verify = [...new Set([...out.verify, ...one.verify])];
+    if (one.allowed) out.allowed = [...new Set([...(out.allowed ?? []), ...one.allowed])];
   }
   if (out.tests.length > 0 || out.verify.length > 0) return out;
+  // A block that only allows paths names no target: the tests the text names still are.
   if (baseline) out.tests = [...new Set([...namedTests(text, baseline), ...testsToWrite(text, baseline)])];
   return out;
 }
@@ -92,6 +100,13 @@ function blockTargets(block: string): IssueTargets {
     const problems: string[] = [];
     const tests = strings(d.tests, 'tests', problems);
     const verify = strings(d.verify, 'verify', problems);
+    // Globs, a list or one comma-separated string.
+    const allowed = strings(d.allowed, 'allowed', problems).flatMap((g) =>
+      g
+        .split(',')
+        .map((p) => p.trim())
+        .filter((p) => p !== ''),
+    );
     for (const key of Object.keys(d).filter((k) => !BLOCK_KEYS.includes(k))) {
       const meant = closest(key, BLOCK_KEYS);
       problems.push(`a key agent-loop does not know: ${key}${meant ? ` (did you mean ${meant}?)` : ''}`);
@@ -100,7 +115,7 @@ function blockTargets(block: string): IssueTargets {
       return refused(
         `the agent-loop block cannot be taken as written: ${problems.join('; ')}; it knows tests: and verify:, each a string or a list of strings`,
       );
-    return { tests, verify };
+    return { tests, verify, ...(allowed.length ? { allowed } : {}) };
   }
   if (doc !== undefined && doc !== null)
     return refused(

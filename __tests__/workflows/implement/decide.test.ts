@@ -585,12 +585,21 @@ describe("issue 42: the judge's findings (the agent changed what the maintainer 
       "agent-loop's configuration file was changed by the agent: the run keeps the maintainer's configuration (the base's)",
   };
 
-  it('an accepted verdict with a finding is rejected: nothing closed, the finding and what to do in the next prompt', () => {
+  // Issue 42's landing for a person: a rejected verdict with findings is rejected (retried, the restore
+  // asked); an accepted one is held for a person (below). Until then any finding was rejected.
+  const failing = verdict({
+    kind: 'rejected',
+    summary: '2 passed, 1 failed',
+    targetsFailing: [{ id: 'tests/test_calc.py::test_add', message: 'assert 3 == 4' }],
+  });
+
+  it('a rejected verdict with a finding is rejected: nothing closed, the finding and what to do in the next prompt', () => {
     const c = ctx({ before: before({}, { issueIds: ['a-1'], titles: ['A'] }) });
-    const s = run(c, ...toVerify(c, true), judged({ findings: [xfail, config] }));
+    const s = run(c, ...toVerify(c, true), judged({ verdict: failing, findings: [xfail, config] }));
     expect(kinds(s.effects)).toEqual(['log:tests.failed', 'finish']);
     const o = outcomeOf(s.effects);
     expect(o.cycleDone).toBeUndefined();
+    expect(o.held).toBeUndefined();
     expect(o.issueActions).toBeUndefined();
     expect(o.state.issuesClosed).toEqual([]);
     expect(o.state.testsPassed).toBe(false);
@@ -599,7 +608,7 @@ describe("issue 42: the judge's findings (the agent changed what the maintainer 
     const failure = cycleOf(o).lastFailure;
     // The whole of it in the message, which the prompt gives whole (the context is cut to its end).
     expect(failure?.message).toMatch(
-      /^3 passed; but the agent changed 2 path\(s\) the maintainer owns \(tests\/test_calc\.py \(test-changed\), \.agent-loop\.yml \(config-changed\)\): the work is not accepted while they differ from the base\n\nYou changed what judges the work/,
+      /^2 passed, 1 failed; the agent changed 2 path\(s\) the maintainer owns \(tests\/test_calc\.py \(test-changed\), \.agent-loop\.yml \(config-changed\)\): the work is not accepted while they differ from the base\n\nYou changed what judges the work/,
     );
     expect(failure?.message).toContain(
       '\n- tests/test_calc.py (test-changed: test_add: a decorator was added (@pytest.mark.xfail)): restore it as it was.\n',
@@ -611,17 +620,75 @@ describe("issue 42: the judge's findings (the agent changed what the maintainer 
     expect(cycleOf(o).progress.index).toBe(0);
   });
 
-  it('a finding with no change else (the agent only edited the test): rejected, never "no change needed"', () => {
+  it('an accepted verdict with a finding is held for a person at once (tests-changed): no retry, nothing closed, the issue marked', () => {
+    const c = ctx({
+      before: before(
+        { consecutiveEscalations: 1 },
+        { issueIds: ['a-1', 'a-2'], titles: ['A', 'B'], branch: 'agent-loop/a-1' },
+      ),
+    });
+    const s = run(c, ...toVerify(c, true, true), judged({ findings: [xfail, config] }));
+    expect(kinds(s.effects)).toEqual(['log:cycle.held', 'finish']);
+    const o = outcomeOf(s.effects);
+    expect(o.cycleDone).toBe(true);
+    expect(o.escalate).toBeUndefined();
+    expect(o.held).toEqual({
+      reason: 'tests-changed',
+      why: expect.stringContaining(
+        'it changed 2 path(s) the maintainer owns (tests/test_calc.py (test-changed), .agent-loop.yml (config-changed))',
+      ),
+      paths: ['tests/test_calc.py', '.agent-loop.yml'],
+    });
+    // Marked for a person, never closed (the agent closed both in the source: not counted closed either).
+    expect(o.issueActions?.map((a) => [a.kind, a.id, a.kind === 'markHeld' ? a.label : ''])).toEqual([
+      ['markHeld', 'a-1', 'agent-loop:tests-changed'],
+      ['markHeld', 'a-2', 'agent-loop:tests-changed'],
+    ]);
+    const note = o.issueActions?.[0]?.kind === 'markHeld' ? o.issueActions[0].note : '';
+    expect(note).toContain("the work changed the maintainer's tests");
+    expect(note).toContain('`agent-loop/a-1`');
+    expect(note).toContain('remove the `agent-loop:tests-changed` label');
+    expect(o.state.issuesClosed).toEqual([]);
+    expect(o.state.issuesHeld).toEqual([
+      { id: 'a-1', reason: 'tests-changed' },
+      { id: 'a-2', reason: 'tests-changed' },
+    ]);
+    // Neither a success nor an escalation: the escalations in a row stay as they were.
+    expect(o.state.consecutiveEscalations).toBe(1);
+    expect(o.state.testFailures).toBe(0);
+    expect(o.state.testsPassed).toBe(true);
+    expect(lastRecord(o).outcome).toBe('held');
+    expect(lastRecord(o).verdict).toMatchObject({
+      kind: 'accepted',
+      summary: expect.stringMatching(/^3 passed; but it changed 2 path/),
+    });
+    const log = s.effects[0];
+    expect(log?.kind === 'log' && log.level).toBe('warn');
+    expect(log?.kind === 'log' && log.data).toMatchObject({ reason: 'tests-changed', issueIds: ['a-1', 'a-2'] });
+  });
+
+  it('a finding with no change else (the agent only edited the test): held for a person, never "no change needed"', () => {
     const c = ctx({ before: before({}, { issueIds: ['a-1'], titles: ['A'] }) });
     const o = outcomeOf(run(c, ...toVerify(c, false), judged({ changed: true, findings: [xfail] })).effects);
     expect(o.noChange).toBeUndefined();
     expect(o.state.issuesNoChange).toEqual([]);
-    expect(lastRecord(o).outcome).toBe('tests_failed');
+    expect(lastRecord(o).outcome).toBe('held');
+    expect(o.held?.reason).toBe('tests-changed');
   });
 
-  it('a symlink out of the repository, removed by the judge, is not a pass either', () => {
+  it('a symlink out of the repository, removed by the judge, is not a pass either: held, the link named', () => {
     const c = ctx();
     const o = outcomeOf(run(c, ...toVerify(c, false), judged({ removedLinks: ['tests/data'] })).effects);
+    expect(lastRecord(o).outcome).toBe('held');
+    expect(o.held?.paths).toEqual(['tests/data']);
+    expect(o.held?.why).toContain('1 symlink(s) of the work point outside the repository (tests/data)');
+  });
+
+  it('a symlink out of the repository with a rejected verdict: rejected, the agent told to remove it', () => {
+    const c = ctx();
+    const o = outcomeOf(
+      run(c, ...toVerify(c, false), judged({ verdict: failing, removedLinks: ['tests/data'] })).effects,
+    );
     expect(lastRecord(o).outcome).toBe('tests_failed');
     expect(cycleOf(o).lastFailure?.message).toContain('- tests/data: a symbolic link pointing outside the repository');
   });
@@ -634,9 +701,9 @@ describe("issue 42: the judge's findings (the agent changed what the maintainer 
     expect(cycleOf(o).lastFailure?.message).toContain('.agent-loop.yml (config-changed)');
   });
 
-  it('findings again and again: the retries run out and the cycle escalates (its work kept as wip:, never merged)', () => {
+  it('findings and failing tests again and again: the retries run out and the cycle escalates (its work kept as wip:, never merged)', () => {
     const c = ctx({ before: before({}, { progress: { ...initialProgress(), retries: { verify: 2 } } }) });
-    const o = outcomeOf(run(c, ...toVerify(c, true), judged({ findings: [xfail] })).effects);
+    const o = outcomeOf(run(c, ...toVerify(c, true), judged({ verdict: failing, findings: [xfail] })).effects);
     expect(o.escalate?.bounceLoop).toBe(false);
     expect(o.cycleDone).toBeUndefined();
   });
@@ -644,6 +711,66 @@ describe("issue 42: the judge's findings (the agent changed what the maintainer 
   it('no findings: the verdict as the tests gave it (accepted)', () => {
     const c = ctx();
     const o = outcomeOf(run(c, ...toVerify(c, false), judged({ findings: [], removedLinks: [] })).effects);
+    expect(lastRecord(o).outcome).toBe('complete');
+  });
+
+  it('a finding and no evidence: held as tests-changed, the missing evidence said too', () => {
+    const c = ctx();
+    const o = outcomeOf(
+      run(c, ...toVerify(c, false), judged({ findings: [xfail], unverified: 'no test failed before and passes now' }))
+        .effects,
+    );
+    expect(o.held?.reason).toBe('tests-changed');
+    expect(o.held?.why).toContain('and no test failed before and passes now');
+  });
+});
+
+describe('issue 42: accepted work without evidence (unverified)', () => {
+  const toVerify = (c: IterationContext) => [agentRan(c, ok({ report: done })), closedRead(false)];
+  const why = 'the issue names no test, and no test that failed on the base passes now';
+
+  it('is held for a person (unverified): not closed, labelled, never merged', () => {
+    const c = ctx({ before: before({}, { issueIds: ['a-1'], titles: ['A'], branch: 'agent-loop/a-1' }) });
+    const s = run(c, ...toVerify(c), judged({ unverified: why }));
+    expect(kinds(s.effects)).toEqual(['log:cycle.held', 'finish']);
+    const o = outcomeOf(s.effects);
+    expect(o.cycleDone).toBe(true);
+    expect(o.held).toEqual({ reason: 'unverified', why });
+    expect(o.issueActions).toEqual([
+      { kind: 'markHeld', id: 'a-1', label: 'agent-loop:unverified', note: expect.stringContaining(why) },
+    ]);
+    expect(o.state.issuesClosed).toEqual([]);
+    expect(o.state.issuesHeld).toEqual([{ id: 'a-1', reason: 'unverified' }]);
+    expect(lastRecord(o).outcome).toBe('held');
+  });
+
+  it('lands as today with --accept-unverified', () => {
+    const c = ctx({}, { acceptUnverified: true });
+    const o = outcomeOf(run(c, ...toVerify(c), judged({ unverified: why })).effects);
+    expect(o.held).toBeUndefined();
+    expect(lastRecord(o).outcome).toBe('complete');
+    expect(o.state.issuesClosed).toEqual(['a-1']);
+  });
+
+  it('a rejected verdict stays a rejection (retried), whatever the evidence', () => {
+    const c = ctx();
+    const v = verdict({ kind: 'rejected', summary: '1 failed', broken: [{ id: 't/a > x', message: 'boom' }] });
+    const o = outcomeOf(run(c, ...toVerify(c), judged({ verdict: v, unverified: why })).effects);
+    expect(o.held).toBeUndefined();
+    expect(lastRecord(o).outcome).toBe('tests_failed');
+  });
+
+  it('nothing changed: already satisfied as before (its own way to a person), not held', () => {
+    const c = ctx();
+    const o = outcomeOf(run(c, ...toVerify(c), judged({ changed: false, unverified: why })).effects);
+    expect(o.held).toBeUndefined();
+    expect(o.noChange).toBe(true);
+  });
+
+  it('with evidence (no unverified): complete as today', () => {
+    const c = ctx();
+    const o = outcomeOf(run(c, ...toVerify(c), judged()).effects);
+    expect(o.held).toBeUndefined();
     expect(lastRecord(o).outcome).toBe('complete');
   });
 });

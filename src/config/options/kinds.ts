@@ -70,6 +70,20 @@ export const positive = (max: number) => z.preprocess(toNumber, z.number().posit
 export const nonNegative = (max: number) => z.preprocess(toNumber, z.number().min(0).finite().max(max));
 export const flagSwitch = () => z.preprocess(toBoolean, z.boolean()).default(false);
 export const text = () => z.preprocess(toUndefinedIfEmpty, z.string().trim().min(1).optional());
+/** Globs as a list (a configuration file's) or one text, comma-separated (a flag's, an input's); absent when none. */
+export const globList = () =>
+  z
+    .preprocess(
+      (v) =>
+        typeof v === 'string'
+          ? v
+              .split(',')
+              .map((s) => s.trim())
+              .filter((s) => s !== '')
+          : v,
+      z.array(z.string().trim().min(1)).optional(),
+    )
+    .transform((v) => (v && v.length > 0 ? v : undefined));
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 /** "10 with claude or codex, 0 with command": each default delay and the agents it is theirs. */

@@ -3,7 +3,7 @@
  * suite, the issues, the workflow and its plan, prompts and test reports.
  */
 import { z } from 'zod';
-import { registry, RUN, PLAN, toUndefinedIfEmpty, int, flagSwitch, text } from './kinds.js';
+import { registry, RUN, PLAN, toUndefinedIfEmpty, int, flagSwitch, text, globList } from './kinds.js';
 
 export const workOptions = {
   testCommand: text().register(registry, {
@@ -57,6 +57,28 @@ export const workOptions = {
     commands: RUN,
     help: "In git: merge a finished cycle's branch into the base branch, or leave it on its branch (agent-loop/<id>; while it is not merged, no run works that issue again: merge it, or delete it to have the issue worked again). In the action with source beads: pull-request (its default: push the branch, open a pull request) or merge (push to the base branch on GitHub).",
     expected: 'one of merge, branch, pull-request',
+  }),
+  acceptUnverified: flagSwitch().register(registry, {
+    flag: 'accept-unverified',
+    commands: RUN,
+    help: 'Land work the verdict accepted without evidence of the fix (no target of the issue passes that failed before, no test of the agent fails on the base and passes on the change) as it is landed when there is evidence. By default such work is unverified and held for a person: a draft pull request labelled agent-loop:unverified (GitHub), or left on its branch with a note on the issue (beads, local runs); never merged, the issue left open.',
+    expected: 'true or false',
+  }),
+  protectedPaths: globList().register(registry, {
+    flag: 'protected-paths',
+    arg: 'GLOB[,GLOB]',
+    commands: RUN,
+    defaultText: 'none besides the test files, the test infrastructure and the configuration file',
+    help: "Paths the agent may not change besides the test files the base has, the test infrastructure and agent-loop's configuration file (globs, e.g. fixtures/**): a change to one is held for a person, never merged, and the verdict runs with the base's version.",
+    expected: 'globs separated by commas (a list in the configuration file)',
+  }),
+  allowedPaths: globList().register(registry, {
+    flag: 'allowed-paths',
+    arg: 'GLOB[,GLOB]',
+    commands: RUN,
+    defaultText: 'none',
+    help: "Protected paths the agent may change for every issue (globs, e.g. tests/snapshots/**): no finding, and the verdict runs with the agent's version. An issue allows paths for itself with allowed: in its agent-loop block. agent-loop's configuration file is never allowed.",
+    expected: 'globs separated by commas (a list in the configuration file)',
   }),
   plan: text().register(registry, {
     flag: 'plan',

@@ -103,6 +103,10 @@ function endedHeadline(progress: ClaimProgress | undefined): string {
       return 'Done: the work landed';
     case 'no_change':
       return 'No change needed';
+    case 'held':
+      return pr
+        ? `Held for a person: the work is in draft pull request [#${pr.number}](${pr.url})`
+        : 'Held for a person: the work is on its branch';
     case 'escalated':
       return 'Escalated: agent-loop could not finish this issue';
     case 'lost':
@@ -121,6 +125,8 @@ function endedNext(progress: ClaimProgress): string {
       return 'Merging the pull request closes the issue.';
     case 'no_change':
       return 'Nothing needed changing: the comment below has the evidence.';
+    case 'held':
+      return 'agent-loop does not merge it nor close the issue: the comment below says why, and what to do.';
     case 'escalated':
       return 'See the comment below for why, and how to have it tried again.';
     case 'lost':

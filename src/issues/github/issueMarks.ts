@@ -104,45 +104,57 @@ export async function closeWithReason(ctx: MarkContext, id: string, reason: stri
   ctx.cache.forget(number);
 }
 
+/**
+ * `label` on the issue, then one comment with `note` (found by its marker when the label was there
+ * already: a run killed after labelling, or after commenting too, posts it once).
+ */
+async function labelWithComment(
+  ctx: MarkContext,
+  found: { number: number; item: { labels: string[]; comments?: number } },
+  label: string,
+  comment: { kind: string; note: string; what: string; lines?: string[] },
+): Promise<void> {
+  const { number, item } = found;
+  const labelled = item.labels.some((l) => l.toLowerCase() === label);
+  if (!labelled) await addLabelTo(ctx, number, label);
+  await postOnce(ctx.api, ctx.redact, { number, comments: labelled ? (item.comments ?? 0) : 0, ...comment });
+}
+
 /** GitHubIssueSource.markEscalated (see its contract there). */
 export async function markEscalated(ctx: MarkContext, id: string, note: string): Promise<void> {
-  const { number, item } = await readIssue(ctx, id, 'escalate', (n) => `reading issue #${n} before escalating it`);
-  const labelled = item.labels.some((l) => l.toLowerCase() === ESCALATED_LABEL);
-  if (!labelled) await addLabelTo(ctx, number, ESCALATED_LABEL);
-  // Looked for only when the label was there already: a run killed after labelling, or after commenting too.
-  await postOnce(ctx.api, ctx.redact, {
-    number,
-    comments: labelled ? (item.comments ?? 0) : 0,
+  const found = await readIssue(ctx, id, 'escalate', (n) => `reading issue #${n} before escalating it`);
+  await labelWithComment(ctx, found, ESCALATED_LABEL, {
     kind: 'escalation-note',
     note,
-    what: `commenting on escalated issue #${number}`,
+    what: `commenting on escalated issue #${found.number}`,
     lines: [ESCALATION_MARKER],
   });
-  ctx.cache.forget(number);
+  ctx.cache.forget(found.number);
 }
 
 /** GitHubIssueSource.markNoChange (see its contract there). */
 export async function markNoChange(ctx: MarkContext, id: string, note: string, close: boolean): Promise<void> {
-  const { number, item } = await readIssue(
-    ctx,
-    id,
-    'label',
-    (n) => `reading issue #${n} before labelling it ${NO_CHANGE_LABEL}`,
-  );
-  if (item.state === 'closed') return;
-  // The label, then the comment (found by its marker: a run killed between the two posts it on the next try, once).
-  const labelled = item.labels.some((l) => l.toLowerCase() === NO_CHANGE_LABEL);
-  if (!labelled) await addLabelTo(ctx, number, NO_CHANGE_LABEL);
-  const next = noChangeNext(close);
-  await postOnce(ctx.api, ctx.redact, {
-    number,
-    comments: labelled ? (item.comments ?? 0) : 0,
+  const found = await readIssue(ctx, id, 'label', (n) => `reading issue #${n} before labelling it ${NO_CHANGE_LABEL}`);
+  if (found.item.state === 'closed') return;
+  await labelWithComment(ctx, found, NO_CHANGE_LABEL, {
     kind: 'no-change',
-    note: `${note}\n\n${next}`,
-    what: `commenting on issue #${number}`,
+    note: `${note}\n\n${noChangeNext(close)}`,
+    what: `commenting on issue #${found.number}`,
   });
-  if (close) await closeIssue(ctx, number);
-  ctx.cache.forget(number);
+  if (close) await closeIssue(ctx, found.number);
+  ctx.cache.forget(found.number);
+}
+
+/** GitHubIssueSource.markHeld (see its contract there): the label, then one comment; the issue stays open. */
+export async function markHeld(ctx: MarkContext, id: string, note: string, label: string): Promise<void> {
+  const found = await readIssue(ctx, id, 'label', (n) => `reading issue #${n} before labelling it ${label}`);
+  if (found.item.state === 'closed') return;
+  await labelWithComment(ctx, found, label, {
+    kind: 'held',
+    note,
+    what: `commenting on issue #${found.number} held for a person`,
+  });
+  ctx.cache.forget(found.number);
 }
 
 /** GitHubIssueSource.addLabel (see its contract there). */

@@ -38,6 +38,7 @@ import {
   addLabel,
   closeWithReason,
   markEscalated,
+  markHeld,
   markNoChange,
   requireNumber,
   tickChecklistItem,
@@ -271,6 +272,15 @@ export class GitHubIssueSource implements IssueSource {
    */
   markNoChange(id: string, note: string, close: boolean): Promise<void> {
     return markNoChange(this.marks, id, note, close);
+  }
+
+  /**
+   * Work held for a person (issue 42): `label` (agent-loop:tests-changed, agent-loop:unverified) and
+   * one comment with `note` (2 calls after the read); the issue stays open. Called again with the
+   * same note (a run killed on the way), it labels and comments nothing twice.
+   */
+  markHeld(id: string, note: string, label: string): Promise<void> {
+    return markHeld(this.marks, id, note, label);
   }
 
   /**

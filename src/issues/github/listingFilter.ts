@@ -1,9 +1,10 @@
 /**
- * What a listing of labelled GitHub issues holds, decided item by item: pull requests, closed items
- * and issues waiting in a pull request left out, escalated issues apart, outsiders' issues skipped
- * (and named), "Blocked by #N" issues held back while #N is open. Pure: listing.ts's caller pages.
+ * What a listing of labelled GitHub issues holds, decided item by item: pull requests, closed items,
+ * issues waiting in a pull request and work held for a person (issue 42) left out, escalated issues
+ * apart, outsiders' issues skipped (and named), "Blocked by #N" issues held back while #N is open.
+ * Pure: listing.ts's caller pages.
  */
-import { ESCALATED_LABEL, NO_CHANGE_LABEL, PR_OPEN_LABEL, type Issue } from '../types.js';
+import { ESCALATED_LABEL, HELD_LABELS, NO_CHANGE_LABEL, PR_OPEN_LABEL, type Issue } from '../types.js';
 import type { ListingPage } from './cache.js';
 import { blockedBy, toIssue } from './issueFields.js';
 
@@ -28,6 +29,8 @@ export interface ListingSummary {
   escalated: number;
   /** Issues whose work waits in an open pull request (PR_OPEN_LABEL). */
   prOpen: number;
+  /** Issues whose work is held for a person (issue 42: TESTS_CHANGED_LABEL, UNVERIFIED_LABEL). */
+  held: number;
   /** Issues whose body says "Blocked by #N" while #N is still open in the listing. */
   blocked: number;
   outsiders: number;
@@ -45,6 +48,7 @@ export function emptySummary(): ListingSummary {
     pullRequests: 0,
     escalated: 0,
     prOpen: 0,
+    held: 0,
     blocked: 0,
     outsiders: 0,
     ready: 0,
@@ -84,6 +88,10 @@ export function sortPage(items: ListingPage['items'], who: Admission, into: Sort
     if (escalated) summary.escalated++;
     if (item.labels.some((l) => l.toLowerCase() === PR_OPEN_LABEL || l.toLowerCase() === NO_CHANGE_LABEL)) {
       summary.prOpen++;
+      continue;
+    }
+    if (item.labels.some((l) => HELD_LABELS.includes(l.toLowerCase()))) {
+      summary.held++;
       continue;
     }
     const association = (item.authorAssociation ?? 'NONE').toUpperCase();

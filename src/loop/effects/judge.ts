@@ -13,7 +13,7 @@ import { type SuiteRun, type TestOutcome, emptyRun, isReadable } from '../../ver
 import type { IssueTargets } from '../../verdict/targets.js';
 import type { TestPlace } from '../../judge/judgeRun.js';
 import type { SliceDeps } from '../deps.js';
-import { type JudgePlace, type OpenedPlace, openJudgePlace } from '../judgePlace.js';
+import { type JudgePlace, type OpenedPlace, judgeRules, openJudgePlace } from '../judgePlace.js';
 import type { Handler } from './context.js';
 
 export const readClosed: Handler<'readClosed'> = async (_effect, ctx) => {
@@ -38,11 +38,7 @@ export const judge: Handler<'judge'> = async (effect, ctx) => {
   if (deps.judgeTrees && baseTip) await deps.git?.putBackStaging('judge');
   const judged =
     deps.judgeTrees && baseTip
-      ? await openJudgePlace(deps.judgeTrees, baseTip, {
-          configFile: deps.settings.configFile ?? DEFAULT_CONFIG_FILE,
-          extra: [],
-          allowed: [],
-        })
+      ? await openJudgePlace(deps.judgeTrees, baseTip, judgeRules(deps.settings, effect.targets))
       : undefined;
   try {
     if (judged) sayJudgeTree(deps, judged);
@@ -56,6 +52,9 @@ export const judge: Handler<'judge'> = async (effect, ctx) => {
       tests: gate.tests,
       verdict: proved.verdict,
       ...(proved.evidence ? { evidence: proved.evidence } : {}),
+      // Issue 42: accepted work with no evidence is held for a person (unless --accept-unverified):
+      // only where a judge tree ran, the one place evidence can be had.
+      ...(judged && proved.evidence?.kind === 'none' ? { unverified: proved.evidence.said } : {}),
       ...(judged?.findings.length ? { findings: judged.findings } : {}),
       ...(judged?.removedLinks.length ? { removedLinks: judged.removedLinks } : {}),
       now: deps.clock.now().getTime(),
@@ -64,9 +63,6 @@ export const judge: Handler<'judge'> = async (effect, ctx) => {
     await judged?.close();
   }
 };
-
-/** The configuration file a run reads when none is named. */
-const DEFAULT_CONFIG_FILE = '.agent-loop.yml';
 
 /** What the judge tree holds besides the work as it is: logged once per verdict, when anything. */
 function sayJudgeTree(deps: SliceDeps, judged: JudgePlace): void {
@@ -155,6 +151,9 @@ async function proveFix(
     added,
     ...(runs ? { runs } : {}),
     ...(judged ? {} : { notRun: NO_JUDGE_TREE }),
+    ...(!isReadable(before) || !gate.tests.run || !isReadable(gate.tests.run)
+      ? { wholeSuite: { failedBefore: before.exitCode !== 0, passesNow: gate.tests.exitCode === 0 } }
+      : {}),
   });
   const said = evidence.kind === 'none' ? `N${evidence.said.slice(1)}` : `Evidence of the fix: ${evidence.said}`;
   logger.info('tests.evidence', `${said}.`, { evidence });

@@ -36,13 +36,17 @@ export const finishCycle: Handler<'finishCycle'> = async (effect, ctx) => {
     if (typeof where === 'object')
       return { type: 'cycleFinished', failed: { ...where, message: ctx.redact(where.message) } };
   }
+  // Held for a person with nothing published (issue 42): the work stays on its branch, so the issue's
+  // label and note go onto the base branch, where later runs read the issues (as an escalation's do).
+  const markOnBase = effect.held !== undefined && !deps.publisher;
   try {
-    await performIssueActions(ctx, effect.issueActions);
+    if (!markOnBase) await performIssueActions(ctx, effect.issueActions);
     if (where === 'landed') return { type: 'cycleFinished' };
     const landing = ctx.config.landing ?? 'branch';
     const published = effect.noChange
       ? await dropEmptyCycle(deps, landing, loop, effect.cycle)
-      : await finishCycleInGit(deps, landing, loop, effect.cycle, effect.committed);
+      : await finishCycleInGit(deps, landing, loop, effect.cycle, effect.committed, effect.held);
+    if (markOnBase) await markHeldOnBase(ctx, effect.issueActions, effect.cycle, loop.baseBranch);
     return { type: 'cycleFinished', ...(published ? { published } : {}) };
   } catch (error) {
     // GitHub refused or failed a step: the core keeps the work in the outbox (a refusal halts).
@@ -50,6 +54,23 @@ export const finishCycle: Handler<'finishCycle'> = async (effect, ctx) => {
     throw error;
   }
 };
+
+/**
+ * The held cycle's issues labelled with the note on the base branch, checked out again by the landing,
+ * and that bookkeeping committed there (the work itself stays on its branch): a later run, whatever its
+ * checkpoint, leaves them to a person. Idempotent (the label and note are written once).
+ */
+async function markHeldOnBase(
+  ctx: Parameters<Handler<'finishCycle'>>[1],
+  actions: Parameters<typeof performIssueActions>[1],
+  cycle: CycleState,
+  base: string | undefined,
+): Promise<void> {
+  await performIssueActions(ctx, actions);
+  const { git } = ctx.deps;
+  if (git && base && (await git.currentRef()) === base)
+    await git.commitAll(`agent-loop: ${cycle.issueIds.join(' ')} held for a person`.slice(0, 120));
+}
 
 /** Why an earlier run's finished cycle cannot be landed: its branch is nowhere, or holds only older work. */
 function lostMessage(deps: SliceDeps, effect: { cycle: CycleState; tip?: string }, where: 'lost' | 'older'): string {

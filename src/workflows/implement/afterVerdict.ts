@@ -2,7 +2,8 @@
  * The implement iteration after the tests (decide.ts asked `judge`): the verdict against the
  * baseline decides: a suite that cannot run steps back to implement, a rejection is retried with
  * the failures as context, and an accepted one finishes the cycle: closed (or labelled as needing
- * no change when nothing changed and its targets already pass). Pure.
+ * no change when nothing changed and its targets already pass), or held for a person (issue 42:
+ * it changed the maintainer's tests, or nothing shows it fixes the issue). Pure.
  */
 import type { AgentResult } from '../../agents/types.js';
 import { describeTargets } from '../../core/describe.js';
@@ -10,7 +11,8 @@ import { type IssueAction, log } from '../../core/events.js';
 import { closedByPullRequest } from '../../core/landing.js';
 import type { CycleState, IterationRecord, LoopState } from '../../core/state.js';
 import { inlineCode } from '../../report/markdown.js';
-import { findingsForAgent, findingsSummary } from '../../judge/findingWords.js';
+import { findingsForAgent, findingsHeldWhy, findingsSummary } from '../../judge/findingWords.js';
+import { type Held, heldLabel, heldNote } from '../../core/held.js';
 import type { Finding } from '../../judge/protectedPaths.js';
 import { type Verdict, rejectionDetails } from '../../verdict/judge.js';
 import { isReadable } from '../../verdict/results.js';
@@ -51,7 +53,14 @@ export function afterVerdict(
   const findings = event.findings ?? [];
   const removedLinks = event.removedLinks ?? [];
   const protectedChanged = findings.length > 0 || removedLinks.length > 0;
-  const verdict = protectedChanged ? withFindings(event.verdict, findings, removedLinks) : event.verdict;
+  // The maintainer's tests (run with those paths as the base has them) accept the code: a person judges
+  // the change to the tests (held, no retry); else rejected with the findings, as any failure is.
+  const heldForTests = protectedChanged && event.verdict.kind === 'accepted';
+  const verdict = heldForTests
+    ? { ...event.verdict, summary: `${event.verdict.summary}; but ${findingsHeldWhy(findings, removedLinks)}` }
+    : protectedChanged
+      ? withFindings(event.verdict, findings, removedLinks)
+      : event.verdict;
   const record: IterationRecord = {
     ...model.record,
     tests: { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) },
@@ -74,11 +83,22 @@ export function afterVerdict(
     n: model.record.n,
     cycle: cycleOf(model.state),
   };
-  if (protectedChanged) return rejected(j, findingsForAgent(findings, removedLinks));
+  if (protectedChanged && !heldForTests) return rejected(j, findingsForAgent(findings, removedLinks));
   if (verdict.kind === 'cannot_run') return cannotRun(j);
   if (verdict.kind === 'rejected') return rejected(j);
   const accepted = { ...j, state: { ...state, preexistingFailures: verdict.preexisting } };
+  if (heldForTests)
+    return held(accepted, {
+      reason: 'tests-changed',
+      why: [findingsHeldWhy(findings, removedLinks), event.unverified ? `and ${event.unverified}` : '']
+        .filter(Boolean)
+        .join('; '),
+      paths: [...findings.map((f) => f.path), ...removedLinks],
+    });
   if (!event.changed && !(model.closed ?? []).every(Boolean)) return noChangeNeeded(accepted);
+  // No evidence the work fixes the issue: a person decides, unless the maintainer accepts such work.
+  if (event.unverified && !ctx.settings.acceptUnverified)
+    return held(accepted, { reason: 'unverified', why: event.unverified });
   return complete(accepted);
 }
 
@@ -203,6 +223,50 @@ function noChangeNeeded({ ctx, model, event, record, state, tag, n, cycle }: Jud
       violation: model.violation,
       cycleDone: true,
       noChange: true,
+      issueActions,
+    },
+  );
+}
+
+/**
+ * Accepted, and held for a person (issue 42): no retry (the code passes the maintainer's tests, or
+ * nothing more the agent does can be judged better), never merged, its issues left open and marked
+ * for a person (the label and the note, issue actions that travel with the work). The cycle is
+ * over: its work is committed on its branch and published as a draft pull request where work is
+ * published, else left there (src/loop/landing.ts). Neither a success nor an escalation: the
+ * escalations in a row are neither reset nor counted (a failure loop's halt sees neither), and the
+ * issues are not picked again by this loop (issuesHeld) nor, where the label lasts, by any.
+ */
+function held({ ctx, model, event, record, state, tag, n, cycle }: Judged, hold: Held): IterationStep {
+  const { verdict, tests } = event;
+  const label = heldLabel(hold.reason);
+  const note = heldNote(hold, { iteration: n, ...(cycle.branch ? { branch: cycle.branch } : {}) });
+  const issueActions: IssueAction[] = cycle.issueIds.map((id) => ({ kind: 'markHeld', id, note, label }));
+  const done: LoopState = {
+    ...state,
+    issuesHeld: [
+      ...state.issuesHeld.filter((h) => !cycle.issueIds.includes(h.id)),
+      ...cycle.issueIds.map((id) => ({ id, reason: hold.reason })),
+    ],
+  };
+  return finish(
+    model,
+    [
+      log('warn', 'cycle.held', MESSAGES.held(tag, describeTargets(cycle), hold, label, tests.durationMs), {
+        iteration: n,
+        issueIds: cycle.issueIds,
+        reason: hold.reason,
+        why: hold.why,
+        ...(hold.paths?.length ? { paths: hold.paths } : {}),
+        ...(event.findings?.length ? { findings: event.findings } : {}),
+        verdict: verdict.summary,
+      }),
+    ],
+    {
+      state: close(ctx, done, { ...record, outcome: 'held' }, event.now),
+      violation: model.violation,
+      cycleDone: true,
+      held: hold,
       issueActions,
     },
   );

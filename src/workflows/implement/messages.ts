@@ -2,6 +2,7 @@
 import type { AgentFailure, AgentResult } from '../../agents/types.js';
 import { seconds } from '../../core/describe.js';
 import { NO_CHANGE_LABEL } from '../../issues/types.js';
+import { type Held, heldWords } from '../../core/held.js';
 
 export const MESSAGES = {
   strictHalts: (tag: string, workRemaining: string, strict: string) =>
@@ -34,6 +35,10 @@ export const MESSAGES = {
     `${labelled.length ? `labelled ${labelled.join(', ')} ${NO_CHANGE_LABEL} for a person to close` : `closed ${closed.join(', ')}`}.`,
   rejected: (tag: string, summary: string, exitCode: number | null, durationMs: number) =>
     `${tag} rejected: ${summary} (exit code ${exitCode}, ${seconds(durationMs)}); the next iteration gets the failures as context.`,
+  held: (tag: string, targets: string, held: Held, label: string, durationMs: number) =>
+    `${tag} ${targets} held for a person (${held.reason}): the tests accept it (${seconds(durationMs)}), but ` +
+    `${heldWords(held.reason)}: ${held.why}. Its work is left on its branch (a draft pull request labelled ${label} ` +
+    `where work is published), never merged; the issue stays open, labelled ${label}.`,
   complete: (
     tag: string,
     targets: string,

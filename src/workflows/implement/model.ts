@@ -31,6 +31,7 @@ export interface IterationContext {
     | 'onSuccess'
     | 'closeOnBranch'
     | 'terms'
+    | 'acceptUnverified'
   >;
   agentName: string;
   /** The loop state before the iteration (given back when it is interrupted). */
