@@ -106,3 +106,35 @@ ${DONE_REPORT}`,
     expect(prompts.map((e) => e.message).join('\n')).toMatch(/bd-2/);
   });
 });
+describe('issue 42: a cycle branch is adopted only when agent-loop made its tip', () => {
+  it('a branch agent-loop/bd-2 the agent pre-creates with a commit is not merged as bd-2’s work', async () => {
+    const sb = await sandbox([
+      issue('bd-1', 'Make the value good'),
+      issue('bd-2', 'Keep the value good', { priority: 2 }),
+    ]);
+    const agent = await writeAgent(
+      sb,
+      'planter',
+      `echo good > value.txt
+if [ "$AGENT_LOOP_ISSUE_IDS" = bd-1 ] && ! git rev-parse -q --verify refs/heads/agent-loop/bd-2 >/dev/null; then
+  git worktree add -q -b agent-loop/bd-2 "$NOTES/planted" main
+  echo planted > "$NOTES/planted/planted.txt"
+  git -C "$NOTES/planted" add planted.txt
+  git -C "$NOTES/planted" -c user.name=agent -c user.email=agent@example.invalid commit -q -m 'bd-2 done'
+  git worktree remove --force "$NOTES/planted"
+fi
+${DONE_REPORT}`,
+    );
+    const r = await runCli(sb, runArgs(agent, '--max-iterations', '4'));
+    expectExit(r, 0);
+    expect(git(sb, 'ls-tree', '--name-only', 'main')).not.toContain('planted.txt');
+    const told = events(r.stdout).filter((e) => e.event === 'git.foreign_branch');
+    expect(told.map((e) => e.message).join('\n')).toMatch(
+      /agent-loop\/bd-2 existed at .*Moved aside to agent-loop-untrusted\/bd-2-/,
+    );
+    // Nothing lost: the planted commit is kept aside, for a person to look at.
+    const aside = git(sb, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/agent-loop-untrusted/');
+    expect(git(sb, 'show', `${aside}:planted.txt`)).toBe('planted');
+    expect(lastResult(r.stdout).issuesClosed).toEqual(['bd-1', 'bd-2']);
+  });
+});
