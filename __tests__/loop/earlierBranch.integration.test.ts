@@ -18,6 +18,7 @@ import type { SuiteRun } from '../../src/verdict/results.js';
 import { implementWorkflow } from '../../src/workflows/index.js';
 import { baselineCheckoutFile } from '../../src/safety/baselineCheckout.js';
 import { GIT_ENV, gitIn } from '../git/repo.js';
+import { recordTip } from './recordedTip.js';
 import { ManualClock, MemorySource, ScriptedAgent, done, sliceSettings } from '../../fakes/index.js';
 
 let repo: string;
@@ -113,6 +114,7 @@ async function slice(
     },
     ...(signal ? { signal: signal.signal } : {}),
   };
+  await recordTip(deps.store, deps.settings.maxIterations, 'agent-loop/bd-1', git('rev-parse', 'agent-loop/bd-1'));
   const result = await runSlice(deps);
   return { result, events: lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
 }

@@ -6,7 +6,7 @@
  * the issue closed there and ended "complete" with nothing fixed.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { promises as fs, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { promises as fs, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
@@ -18,6 +18,7 @@ import { createRedactor } from '../../src/secrets/redact.js';
 import type { SuiteRun } from '../../src/verdict/results.js';
 import { implementWorkflow } from '../../src/workflows/index.js';
 import { GIT_ENV, gitIn } from '../git/repo.js';
+import { recordTip } from './recordedTip.js';
 import { ManualClock, ScriptedAgent, type Step, done, sliceSettings } from '../../fakes/index.js';
 
 const ISSUES = '.beads/issues.jsonl';
@@ -87,10 +88,15 @@ const fixes: Step = () => {
   return done;
 };
 
+/** A state directory of its own, removed after the test. */
+function newStateDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'agent-loop-own-issue-state-'));
+  dirs.push(dir);
+  return dir;
+}
+
 /** One run of the CLI's engine (a slice, merge on success) with its own state directory. */
-async function run(agent: ScriptedAgent, settings: Partial<SliceSettings> = {}) {
-  const stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-loop-own-issue-state-'));
-  dirs.push(stateDir);
+async function run(agent: ScriptedAgent, settings: Partial<SliceSettings> = {}, stateDir = newStateDir()) {
   const clock = new ManualClock();
   const lines: string[] = [];
   const deps: SliceDeps = {
@@ -116,6 +122,19 @@ const statusOf = (text: string, id: string) =>
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as { id: string; status: string; labels: string[] })
     .find((r) => r.id === id) ?? { status: 'gone', labels: [] }) as { status: string; labels: string[] };
+
+/**
+ * bd-1 escalated by a lying agent (its wip: on agent-loop/bd-1), then its label removed and committed, as
+ * the halt says; the state directory the run kept (the escalation's wip: tip is recorded there).
+ */
+async function escalatedThenUnlabelled(): Promise<string> {
+  repoWithIssue();
+  const stateDir = newStateDir();
+  await run(new ScriptedAgent([closeOwn]), {}, stateDir);
+  write(ISSUES, read(ISSUES).replace('"labels":["agent-loop:escalated"]', '"labels":[]'));
+  git('commit', '-q', '-am', 'retry bd-1');
+  return stateDir;
+}
 
 describe("an escalated cycle's wip: commit does not hold the agent's closing of its own issue", () => {
   it('the lying agent closes bd-1: rejected, escalated, and bd-1 is open on its wip: branch and on main (labelled)', async () => {
@@ -146,18 +165,34 @@ describe("an escalated cycle's wip: commit does not hold the agent's closing of 
   });
 
   it('tried again with the label removed, an honest agent continues on the wip: branch, merged with main, and bd-1 is closed with its fix', async () => {
-    repoWithIssue();
-    await run(new ScriptedAgent([closeOwn]));
-    // What the halt says to do: remove the label, commit.
-    write(ISSUES, read(ISSUES).replace('"labels":["agent-loop:escalated"]', '"labels":[]'));
-    git('commit', '-q', '-am', 'retry bd-1');
+    const stateDir = await escalatedThenUnlabelled();
 
-    const { result } = await run(new ScriptedAgent([fixes]));
+    const { result } = await run(new ScriptedAgent([fixes]), {}, stateDir);
     expect(result).toMatchObject({ issuesClosed: ['bd-1'] });
     expect(git('symbolic-ref', '--short', 'HEAD')).toBe('main');
     expect(git('show', 'main:a.txt')).toBe('ok');
     expect(statusOf(git('show', `main:${ISSUES}`), 'bd-1').status).toBe('closed');
     expect(statusOf(git('show', `main:${ISSUES}`), 'bd-2').status).toBe('blocked');
+  });
+});
+
+describe('issue 42: an earlier cycle branch is continued only at the tip agent-loop left it at', () => {
+  it('a commit someone added on top of the wip: branch: moved aside whole, the cycle starts from main, nothing of it merged', async () => {
+    const stateDir = await escalatedThenUnlabelled();
+    git('switch', '-q', 'agent-loop/bd-1');
+    write('planted.txt', 'planted\n');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'not agent-loop');
+    const planted = git('rev-parse', 'HEAD');
+    git('switch', '-q', 'main');
+
+    const { result, events } = await run(new ScriptedAgent([fixes]), {}, stateDir);
+    expect(result).toMatchObject({ issuesClosed: ['bd-1'] });
+    expect(git('ls-tree', '--name-only', 'main')).not.toContain('planted.txt');
+    expect(git('show', 'main:a.txt')).toBe('ok');
+    const aside = `agent-loop-untrusted/bd-1-${planted.slice(0, 12)}`;
+    expect(git('rev-parse', aside)).toBe(planted);
+    expect(events.filter((e) => e.event === 'git.foreign_branch').map((e) => e.movedTo)).toEqual([aside]);
   });
 });
 
@@ -175,9 +210,11 @@ describe('the base merged into an earlier cycle branch conflicts', () => {
     git('commit', '-q', '-m', 'main moves on');
     const mainTip = git('rev-parse', 'main');
     const branchTip = git('rev-parse', 'agent-loop/bd-1');
+    const stateDir = newStateDir();
+    await recordTip(new FileCheckpointStore(stateDir, { clock: new ManualClock() }), 100, 'agent-loop/bd-1', branchTip);
 
     const agent = new ScriptedAgent([fixes]);
-    await expect(run(agent)).rejects.toThrow(
+    await expect(run(agent, {}, stateDir)).rejects.toThrow(
       /^merging main into agent-loop\/bd-1 conflicts in notes\.txt; the merge was undone \(git merge --abort\) and main is checked out again, as the run found it\. Merge main into agent-loop\/bd-1 by hand/,
     );
     expect(agent.requests).toHaveLength(0);

@@ -469,6 +469,7 @@ function fakeGit() {
     },
     merge: async () => undefined,
     deleteBranch: async () => undefined,
+    renameBranch: async () => undefined,
     exclude: async () => undefined,
     hasWorkSince: async () => false,
     subjectsSince: async () => [],

@@ -24888,6 +24888,9 @@ function checkoutOps(ctx, currentRef) {
         async deleteBranch(branch) {
             await git('branch', '--quiet', '-D', branch);
         },
+        async renameBranch(from, to) {
+            await git('branch', '--quiet', '-m', from, to);
+        },
     };
 }
 
@@ -29070,10 +29073,107 @@ function shellQuote(arg) {
     return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
+;// CONCATENATED MODULE: ./src/issues/trustedIssues.ts
+/** What the agent may change of its cycle's own issues: the rest of the record is the person's. */
+const OWN_ISSUE_FIELDS = ['status', 'closed_at', 'close_reason', 'updated_at', 'notes'];
+const titleOf = (record) => (typeof record.title === 'string' ? record.title : '');
+/** The fields in which two records differ, in the order of `a`'s keys then `b`'s. */
+function differing(a, b) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+    return keys.filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+}
+/** The person's record with what the agent may say of its own issue (OWN_ISSUE_FIELDS) taken from the agent's. */
+function withOwnFields(person, agent) {
+    const record = { ...person };
+    for (const field of OWN_ISSUE_FIELDS) {
+        if (field in agent)
+            record[field] = agent[field];
+        else
+            delete record[field];
+    }
+    return record;
+}
+/** The last entry of each id, in file order (beadsFile.ts latestEntries: a later line of an id is the one used). */
+function latestEntries(entries) {
+    const last = new Map();
+    for (const entry of entries)
+        last.set(entry.record.id, entry);
+    return entries.filter((entry) => last.get(entry.record.id) === entry);
+}
+const malformed = (parsed) => parsed.problems.filter((p) => p.message.startsWith('malformed')).length;
+/** The lines of `parsed` joined again, `replaced` segments (index \u2192 record) serialised on their line. */
+function rebuild(parsed, replaced) {
+    const parts = [];
+    parsed.segments.forEach((segment, i) => {
+        if (i > 0)
+            parts.push(Buffer.from('\n'));
+        const record = replaced.get(i);
+        if (!record)
+            return void parts.push(segment);
+        const text = segment.toString('utf8');
+        const bom = i === 0 && text.startsWith('\uFEFF') ? '\uFEFF' : '';
+        parts.push(Buffer.from(bom + JSON.stringify(record) + (text.endsWith('\r') ? '\r' : ''), 'utf8'));
+    });
+    return Buffer.concat(parts);
+}
+/**
+ * The issues file before an agent run (`was`, parsed) and after it (`now`), for the cycle of `cycleIds`: what to write
+ * back (the file as it was before, the cycle's own issues with the agent's OWN_ISSUE_FIELDS) and
+ * what the agent did that is not its to do. Nothing to write when the agent changed only what it may.
+ */
+function trustedIssuesFile(was, now, cycleIds) {
+    const wasLatest = latestEntries(was.entries);
+    const nowById = new Map(latestEntries(now.entries).map((e) => [e.record.id, e.record]));
+    // No readable issue left where there were some: the halt's business, not a guess at what to keep.
+    if (nowById.size === 0 && wasLatest.length > 0)
+        return { content: undefined, untrusted: [], garbled: 0 };
+    const untrusted = [];
+    const replaced = new Map();
+    const wasIds = new Set();
+    for (const { record, segment } of wasLatest) {
+        wasIds.add(record.id);
+        const agent = nowById.get(record.id);
+        if (!agent) {
+            untrusted.push({ id: record.id, what: 'removed', title: titleOf(record) });
+            continue;
+        }
+        const kept = cycleIds.includes(record.id) ? withOwnFields(record, agent) : record;
+        if (JSON.stringify(kept) !== JSON.stringify(record))
+            replaced.set(segment, kept);
+        const fields = differing(kept, agent);
+        if (fields.length > 0)
+            untrusted.push({ id: record.id, what: 'changed', title: titleOf(record), fields, line: JSON.stringify(agent) });
+    }
+    for (const [id, record] of nowById)
+        if (!wasIds.has(id))
+            untrusted.push({ id, what: 'added', title: titleOf(record), line: JSON.stringify(record) });
+    const content = rebuild(was, replaced);
+    return {
+        content: content.equals(rebuild(now, new Map())) ? undefined : content,
+        untrusted,
+        garbled: Math.max(0, malformed(now) - malformed(was)),
+    };
+}
+/** What is told of one issue the agent added, changed or removed in `where` (a source's description), for a person. */
+function untrustedMessage(u, where) {
+    const named = `${u.id}${u.title ? ` "${u.title}"` : ''}`;
+    switch (u.what) {
+        case 'added':
+            return (`The agent added issue ${named} to ${where}: removed again, and not worked. Only the issues a person ` +
+                `files are worked; if it is wanted, file it yourself. The agent's line: ${u.line ?? ''}`);
+        case 'changed':
+            return (`The agent changed issue ${named} in ${where} (${(u.fields ?? []).join(', ')}): put back as it was, so ` +
+                `that it is worked as a person wrote it. The agent's line: ${u.line ?? ''}`);
+        case 'removed':
+            return `The agent removed issue ${named} from ${where}: put back as it was.`;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/issues/beadsFile.ts
 
 /** The largest issues file read (a backlog of 100,000 issues is about 100 MB). */
 const ISSUES_MAX_BYTES = 256 * MiB;
+
 
 
 
@@ -29133,7 +29233,7 @@ function parseJsonl(content) {
     return { segments, entries, problems };
 }
 /** The last entry for each id, in file order of those entries. */
-function latestEntries(entries) {
+function beadsFile_latestEntries(entries) {
     const last = new Map();
     for (const entry of entries)
         last.set(entry.record.id, entry);
@@ -29200,12 +29300,12 @@ class BeadsFileSource {
     }
     async ready() {
         const parsed = await this.read();
-        return computeReady(latestEntries(parsed.entries).map((e) => e.record));
+        return computeReady(beadsFile_latestEntries(parsed.entries).map((e) => e.record));
     }
     async health() {
         const parsed = await this.read();
         return {
-            valid: latestEntries(parsed.entries).length,
+            valid: beadsFile_latestEntries(parsed.entries).length,
             unreadable: parsed.problems.filter((p) => p.message.startsWith('malformed')).length,
         };
     }
@@ -29262,7 +29362,7 @@ class BeadsFileSource {
     }
     async openRecords() {
         const open = new Map();
-        for (const { record } of latestEntries((await this.read()).entries))
+        for (const { record } of beadsFile_latestEntries((await this.read()).entries))
             if (record.status !== 'closed')
                 // What computeReady reads of it (ready.ts): its status and its dependencies.
                 open.set(record.id, {
@@ -29281,6 +29381,24 @@ class BeadsFileSource {
             if (entry && JSON.stringify(entry.record) === JSON.stringify(record))
                 return;
             await writeFileAtomic(this.absolute, entry ? replaceSegment(parsed, entry.segment, record) : appendRecord(parsed, record));
+        });
+    }
+    /** The file's bytes as they are now (issue 42: taken before each agent run). */
+    async snapshot() {
+        return this.serially(async () => {
+            await this.read(); // Its errors, worded for a person.
+            return readInputBytes(this.absolute, ISSUES_MAX_BYTES);
+        });
+    }
+    /** After an agent run: the file put back as `before` had it, but for the cycle's own issues' status and notes (trustedIssues.ts). */
+    async keepTrusted(before, cycleIds) {
+        return this.serially(async () => {
+            await this.read();
+            const now = parseJsonl(readInputBytes(this.absolute, ISSUES_MAX_BYTES));
+            const trusted = trustedIssuesFile(parseJsonl(before), now, cycleIds);
+            if (trusted.content)
+                await writeFileAtomic(this.absolute, trusted.content);
+            return trusted;
         });
     }
     /** Runs `change` (a read, modify, write of the file) after this instance's earlier ones, so that none loses another. */
@@ -32036,6 +32154,33 @@ function landingFailed(model, failed, config) {
     ]);
 }
 
+;// CONCATENATED MODULE: ./src/core/cycleTips.ts
+/** The most branches remembered (the oldest forgotten first: its branch is then moved aside, losing nothing). */
+const CYCLE_TIPS_KEPT = 200;
+/** The loop with `tips` (branch \u2192 the commit agent-loop left it at) recorded, the newest last. */
+function recordTips(loop, tips) {
+    const entries = Object.entries(tips);
+    if (entries.length === 0)
+        return loop;
+    const kept = Object.entries(loop.cycleTips ?? {}).filter(([branch]) => !(branch in tips));
+    return { ...loop, cycleTips: Object.fromEntries([...kept, ...entries].slice(-CYCLE_TIPS_KEPT)) };
+}
+/** Whether a cycle may continue on `branch` found at `tip`: agent-loop left it there. */
+function adoptable(cycleTips, branch, tip) {
+    return tip !== undefined && cycleTips?.[branch] === tip;
+}
+/** Where a branch agent-loop did not leave is moved: outside agent-loop/, named for its branch and tip. */
+function asideName(branch, tip) {
+    return `agent-loop-untrusted/${branch.replace(/^agent-loop\//, '')}-${tip.slice(0, 12)}`;
+}
+/** What is said of it, for a person. */
+function foreignBranchMessage(branch, tip, aside, base) {
+    return (`${branch} existed at ${tip.slice(0, 12)}, a commit agent-loop did not leave it at (an agent, or a person, ` +
+        `made it): not continued, so nothing on it is landed as the issue's work. Moved aside to ${aside} (nothing ` +
+        `lost); the cycle starts on a new ${branch} from ${base}. To have that work landed, merge ${aside} yourself, ` +
+        `or delete it.`);
+}
+
 ;// CONCATENATED MODULE: ./src/core/targets.ts
 /**
  * Which ready issues the next cycle takes, and what an earlier wave carried for them. Pure. Part
@@ -32390,6 +32535,7 @@ function leaveWaiting(model, ready, inReview = [], onBranch = []) {
 
 
 
+
 function slice_step(model, event, config) {
     // A read before a halted loop's save answered: the save it held goes on (haltReads.ts).
     if (event.type === 'baseTipRead' || event.type === 'leftIssuesRead')
@@ -32431,6 +32577,10 @@ function route(model, event, config) {
             return refused(model, event, config);
         case 'noticesSent':
             return noticesSent(model, event.results);
+        case 'tipsLeft': {
+            const m = { ...model, loop: recordTips(model.loop, event.tips) };
+            return { model: m, effects: [save(m, model.ended)] };
+        }
         case 'claimed':
             return claimed(model, event.lost, event.adopted, config);
         case 'crashed':
@@ -32744,6 +32894,7 @@ const filesOf = (deps) => deps.files ?? stateFiles(deps.stateDir, deps.redact);
 
 
 
+
 const OUTPUT_KEPT = 2000;
 /**
  * The logs' housekeeping never stops the run, as a log that cannot be written never stops the agent
@@ -32816,6 +32967,8 @@ async function agentTurn(deps, before, prompt, what, tdd) {
     const started = clock.now();
     // Only the engine closes an issue, after its verdict: what the agent closes or removes outside its cycle is put back.
     const open = await openRecords(deps);
+    // Issue 42: only a person's issues are worked; what the agent adds, rewrites or removes is put back after it.
+    const snapshot = await deps.source.snapshot?.().catch(() => undefined);
     const result = await runTurn({ ...deps, files: filesOf(deps) }, {
         prompt,
         iteration: n,
@@ -32828,6 +32981,8 @@ async function agentTurn(deps, before, prompt, what, tdd) {
     // Also when the run was interrupted (an agent can signal agent-loop itself): what it closed is put back before the stop.
     if (open)
         await reinstateOthers(deps, open, cycle.issueIds, n);
+    if (snapshot)
+        await keepTrusted(deps, snapshot, cycle.issueIds, n);
     if (!result)
         return undefined;
     const after = turnState(before, started, result);
@@ -32886,6 +33041,36 @@ async function reinstateOthers(deps, before, cycleIds, n) {
                 `not be put back: ${error.message}. Check ${source.description} and reopen ${id} by hand.`, { iteration: n, issueId: id });
         }
     }
+}
+/**
+ * Issue 42: the issues file put back as it was before the agent ran, but for what the agent may say
+ * of its cycle's own issues (src/issues/trustedIssues.ts): an issue it added is removed and never
+ * worked, one it rewrote or removed is put back (so the landing finds its issue), each told in a
+ * warning (`issue.untrusted`) that names it and keeps the agent's line for a person.
+ */
+async function keepTrusted(deps, before, cycleIds, n) {
+    const { source, logger } = deps;
+    let trusted;
+    try {
+        trusted = await source.keepTrusted?.(before, cycleIds);
+    }
+    catch (error) {
+        logger.warn('issue.untrusted_failed', `[iteration ${n}] The issues the agent changed in ${source.description} could not be checked or put back: ` +
+            `${error.message}. Check the file (git diff) before its work lands.`, { iteration: n });
+        return;
+    }
+    if (!trusted)
+        return;
+    for (const u of trusted.untrusted)
+        logger.warn('issue.untrusted', `[iteration ${n}] ${untrustedMessage(u, source.description)}`, {
+            iteration: n,
+            issueId: u.id,
+            what: u.what,
+            cycle: [...cycleIds],
+        });
+    if (trusted.garbled > 0)
+        logger.warn('issue.untrusted', `[iteration ${n}] The agent left ${trusted.garbled} malformed line(s) in ${source.description}: removed, ` +
+            `the file put back as it was before the agent ran.`, { iteration: n, garbled: trusted.garbled, cycle: [...cycleIds] });
 }
 function logUsage(deps, n, result, state) {
     if (result.costUsd === undefined && !result.tokens && result.turns === undefined)
@@ -33752,10 +33937,13 @@ async function putBackOwnIssues(deps, atStart, ids) {
 }
 
 ;// CONCATENATED MODULE: ./src/loop/effects/branches.ts
+/** A cycle's branch: opened (fetched, brought up to date with the base), entered again on resume, left when no agent worked on it. */
+
 
 
 const openCycle = async (effect, ctx) => {
-    const cycle = await openBranch(ctx.deps, effect.cycle, ctx.run.model.loop.baseBranch);
+    const loop = ctx.run.model.loop;
+    const cycle = await openBranch(ctx.deps, effect.cycle, loop.baseBranch, loop.cycleTips);
     // Its issues as the cycle finds them (on its branch): what an escalation puts back.
     ctx.run.atCycleStart = await ownRecords(ctx.deps, cycle.issueIds);
     return { type: 'cycleOpened', cycle };
@@ -33777,7 +33965,8 @@ const enterCycleBranch = async (effect, ctx) => {
     run.atCycleStart = await ownRecords(deps, loop.currentCycle?.issueIds ?? []);
     return undefined;
 };
-const leaveCycle = async (effect, { deps, run }) => {
+const leaveCycle = async (effect, ctx) => {
+    const { deps, run } = ctx;
     const { git, logger } = deps;
     // A job of a wave works in its own worktree, removed at the wave's end: nothing to switch back.
     const base = run.model.loop.baseBranch;
@@ -33787,12 +33976,24 @@ const leaveCycle = async (effect, { deps, run }) => {
     const own = await git.subjectsSince(base, effect.branch);
     if (own.length === 0)
         await git.deleteBranch(effect.branch);
+    else
+        await leftAt(ctx, effect.branch);
     logger.info('git.left', `No agent worked on ${effect.branch}: back on ${base}, where the fix goes${own.length === 0 ? ` (${effect.branch} removed)` : ''}` +
         `; the run that resumes opens the cycle again from ${base} as it is then.`);
     return undefined;
 };
-/** A new cycle's branch: fetched when an earlier run pushed it, brought up to date with the base, checked out. */
-async function openBranch(deps, cycle, baseBranch) {
+/** Issue 42: the commit agent-loop leaves `branch` at now, recorded in the checkpoint once the step's effects are done. */
+async function leftAt(ctx, branch) {
+    const tip = await ctx.deps.git?.tipOf(branch);
+    if (tip)
+        ctx.run.tipsLeft.set(branch, tip);
+}
+/**
+ * A new cycle's branch: fetched when an earlier run pushed it, brought up to date with the base,
+ * checked out. An existing one whose tip agent-loop did not leave it at is moved aside first
+ * (src/core/cycleTips.ts): renamed, so that nothing on it is lost and nothing on it is landed.
+ */
+async function openBranch(deps, cycle, baseBranch, cycleTips) {
     const { git, logger } = deps;
     if (!git || !cycle.branch || !baseBranch)
         return cycle;
@@ -33800,10 +34001,32 @@ async function openBranch(deps, cycle, baseBranch) {
     // pull request's, pushed by an earlier run) is brought up to date with the base first, so
     // that this cycle merges back cleanly. Its baseline is still the base tip's (src/loop/baseline.ts):
     // what the earlier work broke is this cycle's.
-    if (deps.publisher && !(await git.branchExists(cycle.branch)) && (await deps.publisher.fetchBranch(cycle.branch))) {
-        logger.info('git.fetched', `Continuing on ${cycle.branch} as an earlier run pushed it.`);
+    // Issue 42: a branch fetched from the remote was pushed by agent-loop or a person (the agent holds no
+    // push credentials); one this checkout already had, the agent may have made, so it is continued only
+    // at the commit agent-loop left it at (src/core/cycleTips.ts), else moved aside.
+    const fetch = async () => {
+        const fetched = deps.publisher ? await deps.publisher.fetchBranch(cycle.branch) : false;
+        if (fetched)
+            logger.info('git.fetched', `Continuing on ${cycle.branch} as an earlier run pushed it.`);
+        return fetched;
+    };
+    let earlier = await git.branchExists(cycle.branch);
+    const found = earlier ? await git.tipOf(cycle.branch) : undefined;
+    if (!earlier)
+        earlier = await fetch();
+    else if (found && !adoptable(cycleTips, cycle.branch, found)) {
+        const aside = asideName(cycle.branch, found);
+        if (!git.renameBranch)
+            throw new Error(`${cycle.branch} exists at a commit agent-loop did not leave it at; move it aside and run again`);
+        await git.renameBranch(cycle.branch, aside);
+        logger.warn('git.foreign_branch', foreignBranchMessage(cycle.branch, found, aside, baseBranch), {
+            branch: cycle.branch,
+            tip: found,
+            movedTo: aside,
+        });
+        // Where work is published, the remote's branch (an open pull request's) is the one to continue.
+        earlier = await fetch();
     }
-    const earlier = await git.branchExists(cycle.branch);
     const baseTip = await git.tipOf(baseBranch);
     await git.switchToBranch(cycle.branch, baseBranch);
     if (earlier) {
@@ -34627,6 +34850,12 @@ const LoopStateSchema = object({
     rateLimitedUntil: schemas_string().optional(),
     /** A cycle branch a halt left checked out with its work; the next run parks it as wip: and returns to the base. */
     parkedBranch: schemas_string().optional(),
+    /**
+     * Issue 42: by cycle branch, the commit agent-loop last left it at (an escalation's wip:, a halted
+     * cycle's work parked, a slice's work kept): a new cycle continues on an existing branch only at that
+     * commit (src/core/cycleTips.ts), the newest CYCLE_TIPS_KEPT.
+     */
+    cycleTips: record(schemas_string(), schemas_string()).optional(),
     /** Pull requests opened or reused for finished cycles (onSuccess pull-request), newest last (the newest 100). */
     pullRequests: array(object({
         issueIds: array(schemas_string()),
@@ -35199,6 +35428,7 @@ const recordHalt = async (effect, ctx) => {
 /** Work that does not land now: an escalated cycle's shelved as wip:, the cycle still in flight at a slice's end kept; the lane checked. */
 
 
+
 const shelveCycle = async (effect, ctx) => {
     const { deps, run } = ctx;
     const { git, publisher, logger } = deps;
@@ -35211,17 +35441,22 @@ const shelveCycle = async (effect, ctx) => {
         // Where the work is published, the machine is thrown away: the wip: branch is pushed to stay.
         if (publisher && (committed || (await git.branchExists(cycle.branch))))
             await keepBranch(deps, cycle.branch);
+        // Issue 42: the commit it is left at, the only one a later cycle of its issues continues from.
+        if (await git.branchExists(cycle.branch))
+            await leftAt(ctx, cycle.branch);
         await git.checkout(loop.baseBranch);
         logger.info('git.wip', `${committed ? `Committed the cycle's work to ${cycle.branch} as wip:` : `${cycle.branch} had no changes`}` +
             `; back on ${loop.baseBranch}${effect.halting ? '' : ' for the next cycle'}.`);
     }
     return undefined;
 };
-const shelve_keepOpenCycle = async (effect, { deps, run }) => {
+const shelve_keepOpenCycle = async (effect, ctx) => {
+    const { deps, run } = ctx;
     const { git, publisher } = deps;
     if (publisher && git && (await git.currentRef()) === effect.branch) {
         await git.commitAll(effect.message, cycleCommit(run.model.loop));
         await keepBranch(deps, effect.branch);
+        await leftAt(ctx, effect.branch);
     }
     return undefined;
 };
@@ -37825,7 +38060,8 @@ async function drive(d, first) {
             let answer;
             for (const effect of stepOnce(side))
                 answer = (await d.perform(effect)) ?? answer;
-            side = answer;
+            // Answered: the next thing on the side, if any (notices sent, then branch tips left).
+            side = answer ?? d.aside?.();
         }
     };
     let event = first;
@@ -37872,11 +38108,18 @@ async function interpretSlice(ctx) {
         result: () => run.result,
         aside: () => {
             // Told once the core holds no save: a halt's reads come between its save and what follows it, sent notices too.
-            if (run.sent.length === 0 || run.model.pendingSave)
+            if (run.model.pendingSave)
                 return undefined;
-            const results = run.sent;
-            run.sent = [];
-            return { type: 'noticesSent', results };
+            if (run.sent.length > 0) {
+                const results = run.sent;
+                run.sent = [];
+                return { type: 'noticesSent', results };
+            }
+            if (run.tipsLeft.size === 0)
+                return undefined;
+            const tips = Object.fromEntries(run.tipsLeft);
+            run.tipsLeft.clear();
+            return { type: 'tipsLeft', tips };
         },
         thrown: async (error) => {
             // Caught once, as the slice always did: a second failure while halting propagates.
@@ -39744,6 +39987,10 @@ function forwarding(source) {
         ...(source.health ? { health: () => source.health() } : {}),
         ...(source.openRecords ? { openRecords: () => source.openRecords() } : {}),
         ...(source.reinstate ? { reinstate: (id, record) => source.reinstate(id, record) } : {}),
+        ...(source.snapshot ? { snapshot: () => source.snapshot() } : {}),
+        ...(source.keepTrusted
+            ? { keepTrusted: (before, ids) => source.keepTrusted(before, ids) }
+            : {}),
         ...(source.claim ? { claim: source.claim.bind(source) } : {}),
         ...(source.renewClaim ? { renewClaim: source.renewClaim.bind(source) } : {}),
         ...(source.releaseClaim ? { releaseClaim: source.releaseClaim.bind(source) } : {}),
@@ -39879,6 +40126,7 @@ class StartError extends Error {
 
 
 
+
 /**
  * The loop state to start from, its base branch set and a parked branch cleared; `opened` is the
  * checkpoint's loop as read (what a halt left), `state` the slice's copy of it.
@@ -39909,7 +40157,7 @@ async function prepareRepository(ports, opened, given, guard) {
                     `out the branch the work should land on (e.g. git checkout main; edits that run left uncommitted ` +
                     `here would go along to it, so commit or stash them on this branch first: git stash -u), or resume ` +
                     `that run instead of starting over (${surface(settings.terms).given('fresh')}).`);
-            await park(ports, left, current, left.baseBranch);
+            state = recordTips(state, await park(ports, left, current, left.baseBranch));
             state.baseBranch = left.baseBranch;
         }
         else
@@ -39919,7 +40167,7 @@ async function prepareRepository(ports, opened, given, guard) {
     // record the escalation on the base branch, where later runs read the issues.
     if (state.parkedBranch && state.baseBranch) {
         if ((await git.currentRef()) === state.parkedBranch)
-            await park(ports, opened, state.parkedBranch, state.baseBranch);
+            state = recordTips(state, await park(ports, opened, state.parkedBranch, state.baseBranch));
         else {
             // A person left the branch themselves: the escalation is recorded on the base all the same.
             const last = state.escalations.at(-1);
@@ -39943,18 +40191,21 @@ async function park(ports, left, branch, base) {
     const changed = changedSinceHalt(left.halt?.issues, (await source.openRecords?.().catch(() => undefined)) ?? new Map());
     const escalated = left.parkedBranch === branch;
     await git.commitAll(`wip: ${branch} (${escalated ? 'escalated' : 'stopped'}; parked by the next run)`);
+    // Issue 42: the commit agent-loop leaves it at, the only one a later cycle continues from.
+    const tip = await git.head();
     await git.checkout(base);
     const last = left.escalations.at(-1);
     if (escalated && last)
         await labelEscalated(ports, last.issueIds, last.note, base);
     logger.info('git.parked', `Committed the work left on ${branch} as wip: and returned to ${base}.`);
     if (changed.length === 0 || !source.reinstate)
-        return;
+        return { [branch]: tip };
     const ids = changed.map(([id]) => id);
     for (const [id, open] of changed)
         await source.reinstate(id, open.record);
     await git.commitAll(`agent-loop: ${ids.join(' ')} as changed by hand on ${branch}`.slice(0, 120));
     logger.info('issue.carried', `${ids.join(', ')} ${ids.length === 1 ? 'was' : 'were'} changed on ${branch} after the halt (by a person): carried to ${base}, where the issues are read.`, { issueIds: ids });
+    return { [branch]: tip };
 }
 
 ;// CONCATENATED MODULE: ./src/checkpoint/foreign.ts
@@ -40120,7 +40371,7 @@ async function runSlice(unguarded) {
         start: !opened.resumed && inPlan ? { ...found, iteration: 0, failedIterations: 0, successfulIterations: 0 } : found,
         save,
         unreadableSource,
-        run: { model, diagnostic: null, toldInReview: new Set(), onBranch: new Map(), sent: [] },
+        run: { model, diagnostic: null, toldInReview: new Set(), onBranch: new Map(), sent: [], tipsLeft: new Map() },
     });
 }
 /**
@@ -48103,7 +48354,7 @@ async function closedOnBase(runner, issuesFile, issueId) {
     const shown = await runner.run(['show', `HEAD:${issuesFile}`]);
     if (shown.code !== 0)
         return true;
-    const entry = latestEntries(parseJsonl(Buffer.from(shown.stdout)).entries).find((e) => e.record.id === issueId);
+    const entry = beadsFile_latestEntries(parseJsonl(Buffer.from(shown.stdout)).entries).find((e) => e.record.id === issueId);
     return entry === undefined || entry.record.status === 'closed';
 }
 /**

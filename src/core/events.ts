@@ -204,6 +204,8 @@ export type Event =
   | { type: 'refused'; reason: 'repository_moved' | 'secret_in_change'; message: string }
   /** The notices sent in the last step, performed or not (answered after that step, before its answer). */
   | { type: 'noticesSent'; results: NoticeResult[] }
+  /** The commits agent-loop left cycle branches at in the last step (branch → commit), to record (src/core/cycleTips.ts). */
+  | { type: 'tipsLeft'; tips: Record<string, string> }
   /**
    * The claim on a cycle's issues (issue 14), taken or renewed: won (`adopted`: the runs whose expired
    * claims it took over), or `lost` to another run's live claim (every claim this run took for the cycle released).

@@ -23,6 +23,7 @@ import { save, finish } from './finish.js';
 import { leaseEnd, claim, working, leaveClaimed, claimLost } from './claims.js';
 import { baselineRan, iterationStepped } from './iterationSteps.js';
 import { started, noticesSent, cycleFinished } from './landingSteps.js';
+import { recordTips } from './cycleTips.js';
 import { woke, issuesUnlisted, sourceChecked, cycleOpened, cycleCommitted, refused } from './sliceEvents.js';
 import { selectTargets, editedSinceEscalation, carriedCounts } from './targets.js';
 import { haltRead, readBeforeSaving } from './haltReads.js';
@@ -71,6 +72,10 @@ function route(model: SliceModel, event: Event, config: CoreConfig): Step {
       return refused(model, event, config);
     case 'noticesSent':
       return noticesSent(model, event.results);
+    case 'tipsLeft': {
+      const m = { ...model, loop: recordTips(model.loop, event.tips) };
+      return { model: m, effects: [save(m, model.ended)] };
+    }
     case 'claimed':
       return claimed(model, event.lost, event.adopted, config);
     case 'crashed':

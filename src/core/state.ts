@@ -213,6 +213,12 @@ export const LoopStateSchema = z.object({
   rateLimitedUntil: z.string().optional(),
   /** A cycle branch a halt left checked out with its work; the next run parks it as wip: and returns to the base. */
   parkedBranch: z.string().optional(),
+  /**
+   * Issue 42: by cycle branch, the commit agent-loop last left it at (an escalation's wip:, a halted
+   * cycle's work parked, a slice's work kept): a new cycle continues on an existing branch only at that
+   * commit (src/core/cycleTips.ts), the newest CYCLE_TIPS_KEPT.
+   */
+  cycleTips: z.record(z.string(), z.string()).optional(),
   /** Pull requests opened or reused for finished cycles (onSuccess pull-request), newest last (the newest 100). */
   pullRequests: z
     .array(

@@ -72,7 +72,9 @@ export async function mergeBranch(
   }
 }
 
-export type CheckoutOps = Pick<Git, 'switchToBranch' | 'checkout' | 'merge' | 'resetHard' | 'deleteBranch'>;
+export type CheckoutOps = Required<
+  Pick<Git, 'switchToBranch' | 'checkout' | 'merge' | 'resetHard' | 'deleteBranch' | 'renameBranch'>
+>;
 
 /** The Git operations that move HEAD or a branch, over `ctx`. */
 export function checkoutOps(ctx: GitContext, currentRef: () => Promise<string>): CheckoutOps {
@@ -94,6 +96,9 @@ export function checkoutOps(ctx: GitContext, currentRef: () => Promise<string>):
     },
     async deleteBranch(branch) {
       await git('branch', '--quiet', '-D', branch);
+    },
+    async renameBranch(from, to) {
+      await git('branch', '--quiet', '-m', from, to);
     },
   };
 }

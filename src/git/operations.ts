@@ -44,6 +44,8 @@ export interface Git {
   /** Merges `branch` into the checked-out branch with a merge commit; `fastForwardOnly`: moves it forward to `branch`, or fails. */
   merge(branch: string, message: string, options?: { fastForwardOnly?: boolean }): Promise<void>;
   deleteBranch(branch: string): Promise<void>;
+  /** Renames the local branch `from` to `to` (`git branch -m`; refused when `to` exists). Optional: fakes have none. */
+  renameBranch?(from: string, to: string): Promise<void>;
   /** Whether anything changed since `base`: commits on HEAD not in base, or changes in the working tree. */
   hasWorkSince(base: string): Promise<boolean>;
   /** The subjects of the commits on the local `branch` that `base` does not hold, newest first. */

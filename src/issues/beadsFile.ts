@@ -6,6 +6,7 @@ import path from 'node:path';
 import { writeFileAtomic } from '../util/atomicWrite.js';
 import { fileStamp } from '../util/fileStamp.js';
 import { tickItem } from './checklist.js';
+import { type TrustedFile, trustedIssuesFile } from './trustedIssues.js';
 import { rfc3339 } from '../util/clock.js';
 import { beadsRecordToIssue, computeReady, isBeadsRecord, isPlainObject, type BeadsRecord } from './ready.js';
 import { ESCALATED_LABEL, type Issue, type IssueSource, type OpenRecord, type SourceWarning } from './types.js';
@@ -261,6 +262,25 @@ export class BeadsFileSource implements IssueSource {
         this.absolute,
         entry ? replaceSegment(parsed, entry.segment, record) : appendRecord(parsed, record),
       );
+    });
+  }
+
+  /** The file's bytes as they are now (issue 42: taken before each agent run). */
+  async snapshot(): Promise<Buffer> {
+    return this.serially(async () => {
+      await this.read(); // Its errors, worded for a person.
+      return readInputBytes(this.absolute, ISSUES_MAX_BYTES);
+    });
+  }
+
+  /** After an agent run: the file put back as `before` had it, but for the cycle's own issues' status and notes (trustedIssues.ts). */
+  async keepTrusted(before: Buffer, cycleIds: readonly string[]): Promise<TrustedFile> {
+    return this.serially(async () => {
+      await this.read();
+      const now = parseJsonl(readInputBytes(this.absolute, ISSUES_MAX_BYTES));
+      const trusted = trustedIssuesFile(parseJsonl(before), now, cycleIds);
+      if (trusted.content) await writeFileAtomic(this.absolute, trusted.content);
+      return trusted;
     });
   }
 

@@ -103,6 +103,10 @@ function forwarding(source: IssueSource): IssueSource {
     ...(source.health ? { health: () => source.health!() } : {}),
     ...(source.openRecords ? { openRecords: () => source.openRecords!() } : {}),
     ...(source.reinstate ? { reinstate: (id: string, record: unknown) => source.reinstate!(id, record) } : {}),
+    ...(source.snapshot ? { snapshot: () => source.snapshot!() } : {}),
+    ...(source.keepTrusted
+      ? { keepTrusted: (before: Buffer, ids: readonly string[]) => source.keepTrusted!(before, ids) }
+      : {}),
     ...(source.claim ? { claim: source.claim.bind(source) } : {}),
     ...(source.renewClaim ? { renewClaim: source.renewClaim.bind(source) } : {}),
     ...(source.releaseClaim ? { releaseClaim: source.releaseClaim.bind(source) } : {}),

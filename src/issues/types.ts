@@ -83,6 +83,18 @@ export interface IssueSource {
   openRecords?(): Promise<ReadonlyMap<string, OpenRecord>>;
   /** Puts issue `id` back as `record` (an OpenRecord's): its line replaced, or added again when removed. */
   reinstate?(id: string, record: unknown): Promise<void>;
+  /**
+   * Issue 42: the issues as they are now, whole (a beads file's bytes), taken before each agent run
+   * for `keepTrusted` after it. Sources whose issues the agent can edit itself have it.
+   */
+  snapshot?(): Promise<Buffer>;
+  /**
+   * Issue 42: after an agent run, the issues put back as they were in `before` (a `snapshot`), but for
+   * what the agent may say of its cycle's own issues (`cycleIds`: their status, close reason, notes):
+   * an issue it added is removed, one it changed or removed put back (src/issues/trustedIssues.ts).
+   * What it did that was not its to do, for a person.
+   */
+  keepTrusted?(before: Buffer, cycleIds: readonly string[]): Promise<TrustedFile>;
   /** What the source wants kept in the checkpoint between runs (a cache of ETags), if anything. */
   exportState?(): unknown;
   /** Hands back what exportState returned in an earlier run; anything unusable is ignored. */
@@ -116,6 +128,27 @@ export interface IssueSource {
    * (nothing was done: a race lost, a batch let go), the claim goes.
    */
   releaseClaim?(id: string, me: Claimant, at: string, progress?: ClaimProgress): Promise<void>;
+}
+
+/** An issue the agent added, changed or removed, for a person. */
+export interface Untrusted {
+  id: string;
+  what: 'added' | 'changed' | 'removed';
+  /** Its title as a person wrote it (for an added issue: the agent's). */
+  title: string;
+  /** Of a changed issue, the fields the agent changed that are not its to change. */
+  fields?: string[];
+  /** Of an added or changed issue, the agent's line, so that nothing it wrote is lost. */
+  line?: string;
+}
+
+/** What an agent run did to the issues that was not its to do, and the file to write back (src/issues/trustedIssues.ts). */
+export interface TrustedFile {
+  /** The file to write back; undefined when it is right as it is (or is left for the unreadable-issues halt). */
+  content: Buffer | undefined;
+  untrusted: Untrusted[];
+  /** Malformed lines the agent left that the file did not have (they go with the rewrite). */
+  garbled: number;
 }
 
 /** The label of an issue a run is working on (with its claim comment); removing it frees the issue. */

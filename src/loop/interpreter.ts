@@ -46,7 +46,8 @@ export async function drive<M, E, F extends { kind: string }, R>(
     for (let side = d.aside?.(); side !== undefined;) {
       let answer: E | undefined;
       for (const effect of stepOnce(side)) answer = (await d.perform(effect)) ?? answer;
-      side = answer;
+      // Answered: the next thing on the side, if any (notices sent, then branch tips left).
+      side = answer ?? d.aside?.();
     }
   };
   let event = first;
@@ -92,10 +93,16 @@ export async function interpretSlice(ctx: SliceContext): Promise<RunResult> {
       result: () => run.result,
       aside: () => {
         // Told once the core holds no save: a halt's reads come between its save and what follows it, sent notices too.
-        if (run.sent.length === 0 || run.model.pendingSave) return undefined;
-        const results = run.sent;
-        run.sent = [];
-        return { type: 'noticesSent', results };
+        if (run.model.pendingSave) return undefined;
+        if (run.sent.length > 0) {
+          const results = run.sent;
+          run.sent = [];
+          return { type: 'noticesSent', results };
+        }
+        if (run.tipsLeft.size === 0) return undefined;
+        const tips = Object.fromEntries(run.tipsLeft);
+        run.tipsLeft.clear();
+        return { type: 'tipsLeft', tips };
       },
       thrown: async (error) => {
         // Caught once, as the slice always did: a second failure while halting propagates.

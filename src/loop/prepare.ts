@@ -3,6 +3,7 @@
  * base branch chosen, the work a halted loop left on a cycle's branch parked, the lane anchored.
  */
 import { surface } from '../config/surface.js';
+import { recordTips } from '../core/cycleTips.js';
 import type { LoopState } from '../core/state.js';
 import type { LaneGuard } from '../git/lane.js';
 import { workTreePath } from '../git/repoPaths.js';
@@ -51,7 +52,7 @@ export async function prepareRepository(
             `here would go along to it, so commit or stash them on this branch first: git stash -u), or resume ` +
             `that run instead of starting over (${surface(settings.terms).given('fresh')}).`,
         );
-      await park(ports, left, current, left.baseBranch);
+      state = recordTips(state, await park(ports, left, current, left.baseBranch));
       state.baseBranch = left.baseBranch;
     } else state.baseBranch = current;
   }
@@ -59,7 +60,7 @@ export async function prepareRepository(
   // record the escalation on the base branch, where later runs read the issues.
   if (state.parkedBranch && state.baseBranch) {
     if ((await git.currentRef()) === state.parkedBranch)
-      await park(ports, opened, state.parkedBranch, state.baseBranch);
+      state = recordTips(state, await park(ports, opened, state.parkedBranch, state.baseBranch));
     else {
       // A person left the branch themselves: the escalation is recorded on the base all the same.
       const last = state.escalations.at(-1);
@@ -77,7 +78,7 @@ export async function prepareRepository(
  * checked out again; the escalation that halted it labelled there, and the issues a person
  * changed on the branch since the halt carried there (parking.ts), where later runs read them.
  */
-async function park(ports: Ports, left: LoopState, branch: string, base: string): Promise<void> {
+async function park(ports: Ports, left: LoopState, branch: string, base: string): Promise<Record<string, string>> {
   const { source, logger } = ports.deps;
   const git = ports.deps.git!;
   const changed = changedSinceHalt(
@@ -86,11 +87,13 @@ async function park(ports: Ports, left: LoopState, branch: string, base: string)
   );
   const escalated = left.parkedBranch === branch;
   await git.commitAll(`wip: ${branch} (${escalated ? 'escalated' : 'stopped'}; parked by the next run)`);
+  // Issue 42: the commit agent-loop leaves it at, the only one a later cycle continues from.
+  const tip = await git.head();
   await git.checkout(base);
   const last = left.escalations.at(-1);
   if (escalated && last) await labelEscalated(ports, last.issueIds, last.note, base);
   logger.info('git.parked', `Committed the work left on ${branch} as wip: and returned to ${base}.`);
-  if (changed.length === 0 || !source.reinstate) return;
+  if (changed.length === 0 || !source.reinstate) return { [branch]: tip };
   const ids = changed.map(([id]) => id);
   for (const [id, open] of changed) await source.reinstate(id, open.record);
   await git.commitAll(`agent-loop: ${ids.join(' ')} as changed by hand on ${branch}`.slice(0, 120));
@@ -99,4 +102,5 @@ async function park(ports: Ports, left: LoopState, branch: string, base: string)
     `${ids.join(', ')} ${ids.length === 1 ? 'was' : 'were'} changed on ${branch} after the halt (by a person): carried to ${base}, where the issues are read.`,
     { issueIds: ids },
   );
+  return { [branch]: tip };
 }

@@ -92,7 +92,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
     start: !opened.resumed && inPlan ? { ...found, iteration: 0, failedIterations: 0, successfulIterations: 0 } : found,
     save,
     unreadableSource,
-    run: { model, diagnostic: null, toldInReview: new Set(), onBranch: new Map(), sent: [] },
+    run: { model, diagnostic: null, toldInReview: new Set(), onBranch: new Map(), sent: [], tipsLeft: new Map() },
   });
 }
 

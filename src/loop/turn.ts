@@ -14,6 +14,7 @@ import { type FailureDecision, decideFailure, environmentAdvice } from '../failu
 import { rfc3339 } from '../util/clock.js';
 import type { Halt } from '../core/events.js';
 import type { OpenRecord } from '../issues/types.js';
+import { type TrustedFile, untrustedMessage } from '../issues/trustedIssues.js';
 import type { StateFiles } from '../persist/stateFiles.js';
 import { type SliceDeps, filesOf } from './deps.js';
 import type { CycleState, IterationRecord, LoopState } from '../core/state.js';
@@ -141,6 +142,8 @@ export async function agentTurn(
   const started = clock.now();
   // Only the engine closes an issue, after its verdict: what the agent closes or removes outside its cycle is put back.
   const open = await openRecords(deps);
+  // Issue 42: only a person's issues are worked; what the agent adds, rewrites or removes is put back after it.
+  const snapshot = await deps.source.snapshot?.().catch(() => undefined);
   const result = await runTurn(
     { ...deps, files: filesOf(deps) },
     {
@@ -155,6 +158,7 @@ export async function agentTurn(
   );
   // Also when the run was interrupted (an agent can signal agent-loop itself): what it closed is put back before the stop.
   if (open) await reinstateOthers(deps, open, cycle.issueIds, n);
+  if (snapshot) await keepTrusted(deps, snapshot, cycle.issueIds, n);
   if (!result) return undefined;
   const after = turnState(before, started, result);
   const state = after.state;
@@ -221,6 +225,43 @@ async function reinstateOthers(
       );
     }
   }
+}
+
+/**
+ * Issue 42: the issues file put back as it was before the agent ran, but for what the agent may say
+ * of its cycle's own issues (src/issues/trustedIssues.ts): an issue it added is removed and never
+ * worked, one it rewrote or removed is put back (so the landing finds its issue), each told in a
+ * warning (`issue.untrusted`) that names it and keeps the agent's line for a person.
+ */
+async function keepTrusted(deps: SliceDeps, before: Buffer, cycleIds: readonly string[], n: number): Promise<void> {
+  const { source, logger } = deps;
+  let trusted: TrustedFile | undefined;
+  try {
+    trusted = await source.keepTrusted?.(before, cycleIds);
+  } catch (error) {
+    logger.warn(
+      'issue.untrusted_failed',
+      `[iteration ${n}] The issues the agent changed in ${source.description} could not be checked or put back: ` +
+        `${(error as Error).message}. Check the file (git diff) before its work lands.`,
+      { iteration: n },
+    );
+    return;
+  }
+  if (!trusted) return;
+  for (const u of trusted.untrusted)
+    logger.warn('issue.untrusted', `[iteration ${n}] ${untrustedMessage(u, source.description)}`, {
+      iteration: n,
+      issueId: u.id,
+      what: u.what,
+      cycle: [...cycleIds],
+    });
+  if (trusted.garbled > 0)
+    logger.warn(
+      'issue.untrusted',
+      `[iteration ${n}] The agent left ${trusted.garbled} malformed line(s) in ${source.description}: removed, ` +
+        `the file put back as it was before the agent ran.`,
+      { iteration: n, garbled: trusted.garbled, cycle: [...cycleIds] },
+    );
 }
 
 function logUsage(deps: SliceDeps, n: number, result: AgentResult, state: LoopState): void {

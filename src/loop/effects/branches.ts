@@ -1,12 +1,14 @@
 /** A cycle's branch: opened (fetched, brought up to date with the base), entered again on resume, left when no agent worked on it. */
-import type { CycleState } from '../../core/state.js';
+import { adoptable, asideName, foreignBranchMessage } from '../../core/cycleTips.js';
+import type { CycleState, LoopState } from '../../core/state.js';
 import { MergeConflictError } from '../../git/git.js';
 import type { SliceDeps } from '../deps.js';
 import { ownRecords } from '../ownIssues.js';
-import type { Handler } from './context.js';
+import type { Handler, SliceContext } from './context.js';
 
 export const openCycle: Handler<'openCycle'> = async (effect, ctx) => {
-  const cycle = await openBranch(ctx.deps, effect.cycle, ctx.run.model.loop.baseBranch);
+  const loop = ctx.run.model.loop;
+  const cycle = await openBranch(ctx.deps, effect.cycle, loop.baseBranch, loop.cycleTips);
   // Its issues as the cycle finds them (on its branch): what an escalation puts back.
   ctx.run.atCycleStart = await ownRecords(ctx.deps, cycle.issueIds);
   return { type: 'cycleOpened', cycle };
@@ -30,7 +32,8 @@ export const enterCycleBranch: Handler<'enterCycleBranch'> = async (effect, ctx)
   return undefined;
 };
 
-export const leaveCycle: Handler<'leaveCycle'> = async (effect, { deps, run }) => {
+export const leaveCycle: Handler<'leaveCycle'> = async (effect, ctx) => {
+  const { deps, run } = ctx;
   const { git, logger } = deps;
   // A job of a wave works in its own worktree, removed at the wave's end: nothing to switch back.
   const base = run.model.loop.baseBranch;
@@ -38,6 +41,7 @@ export const leaveCycle: Handler<'leaveCycle'> = async (effect, { deps, run }) =
   await git.checkout(base);
   const own = await git.subjectsSince(base, effect.branch);
   if (own.length === 0) await git.deleteBranch(effect.branch);
+  else await leftAt(ctx, effect.branch);
   logger.info(
     'git.left',
     `No agent worked on ${effect.branch}: back on ${base}, where the fix goes${own.length === 0 ? ` (${effect.branch} removed)` : ''}` +
@@ -46,18 +50,53 @@ export const leaveCycle: Handler<'leaveCycle'> = async (effect, { deps, run }) =
   return undefined;
 };
 
-/** A new cycle's branch: fetched when an earlier run pushed it, brought up to date with the base, checked out. */
-async function openBranch(deps: SliceDeps, cycle: CycleState, baseBranch: string | undefined): Promise<CycleState> {
+/** Issue 42: the commit agent-loop leaves `branch` at now, recorded in the checkpoint once the step's effects are done. */
+export async function leftAt(ctx: Pick<SliceContext, 'deps' | 'run'>, branch: string): Promise<void> {
+  const tip = await ctx.deps.git?.tipOf(branch);
+  if (tip) ctx.run.tipsLeft.set(branch, tip);
+}
+
+/**
+ * A new cycle's branch: fetched when an earlier run pushed it, brought up to date with the base,
+ * checked out. An existing one whose tip agent-loop did not leave it at is moved aside first
+ * (src/core/cycleTips.ts): renamed, so that nothing on it is lost and nothing on it is landed.
+ */
+async function openBranch(
+  deps: SliceDeps,
+  cycle: CycleState,
+  baseBranch: string | undefined,
+  cycleTips: LoopState['cycleTips'],
+): Promise<CycleState> {
   const { git, logger } = deps;
   if (!git || !cycle.branch || !baseBranch) return cycle;
   // The branch of an earlier cycle of these issues (escalated: its work kept as wip:; or its
   // pull request's, pushed by an earlier run) is brought up to date with the base first, so
   // that this cycle merges back cleanly. Its baseline is still the base tip's (src/loop/baseline.ts):
   // what the earlier work broke is this cycle's.
-  if (deps.publisher && !(await git.branchExists(cycle.branch)) && (await deps.publisher.fetchBranch(cycle.branch))) {
-    logger.info('git.fetched', `Continuing on ${cycle.branch} as an earlier run pushed it.`);
+  // Issue 42: a branch fetched from the remote was pushed by agent-loop or a person (the agent holds no
+  // push credentials); one this checkout already had, the agent may have made, so it is continued only
+  // at the commit agent-loop left it at (src/core/cycleTips.ts), else moved aside.
+  const fetch = async () => {
+    const fetched = deps.publisher ? await deps.publisher.fetchBranch(cycle.branch!) : false;
+    if (fetched) logger.info('git.fetched', `Continuing on ${cycle.branch} as an earlier run pushed it.`);
+    return fetched;
+  };
+  let earlier = await git.branchExists(cycle.branch);
+  const found = earlier ? await git.tipOf(cycle.branch) : undefined;
+  if (!earlier) earlier = await fetch();
+  else if (found && !adoptable(cycleTips, cycle.branch, found)) {
+    const aside = asideName(cycle.branch, found);
+    if (!git.renameBranch)
+      throw new Error(`${cycle.branch} exists at a commit agent-loop did not leave it at; move it aside and run again`);
+    await git.renameBranch(cycle.branch, aside);
+    logger.warn('git.foreign_branch', foreignBranchMessage(cycle.branch, found, aside, baseBranch), {
+      branch: cycle.branch,
+      tip: found,
+      movedTo: aside,
+    });
+    // Where work is published, the remote's branch (an open pull request's) is the one to continue.
+    earlier = await fetch();
   }
-  const earlier = await git.branchExists(cycle.branch);
   const baseTip = await git.tipOf(baseBranch);
   await git.switchToBranch(cycle.branch, baseBranch);
   if (earlier) {

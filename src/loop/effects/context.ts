@@ -39,6 +39,8 @@ export interface SliceRun {
   atCycleStart?: ReadonlyMap<string, OpenRecord>;
   /** The notices sent in the current step: told to the core once its effects are done (noticesSent). */
   sent: NoticeResult[];
+  /** The commits agent-loop left cycle branches at in the current step: told to the core once its effects are done (tipsLeft). */
+  tipsLeft: Map<string, string>;
   /** The error that crashed the slice, once one did (caught once: a second failure propagates). */
   crash?: unknown;
   /** The slice's result, once the core said `done`. */
