@@ -59,6 +59,11 @@ export interface Verdict {
   unread?: number;
   /** The targets judged: the issue's named tests, else the baseline failures fixed now. */
   targets: string[];
+  /**
+   * The own failure text (results.ts `failureText`) of a broken test or failing target, by its id
+   * here, where the run read one: what rejectionDetails gives the agent. Absent when none was read.
+   */
+  failureText?: Record<string, string>;
 }
 
 export interface JudgeInput {
@@ -124,12 +129,10 @@ export function judge({ baseline, now, targetTests, verify = [], say = surface()
   const unjudgeable = unjudgeableBecause(baseline, now);
   if (unjudgeable) return { ...verdict, kind: 'cannot_run', summary: unjudgeable };
 
-  const message = (run: SuiteRun, id: string) => run.messages[id];
   const wasFailing = (id: string) => failedIn(baseline, id);
   const passesNow = (id: string) => passedIn(now, id);
 
-  for (const id of failedIds(now))
-    if (!wasFailing(id)) verdict.broken.push({ id, ...(message(now, id) ? { message: message(now, id) } : {}) });
+  for (const id of failedIds(now)) if (!wasFailing(id)) verdict.broken.push(failureOf(now, id));
   verdict.broken.push(...noLongerPassing(baseline, now));
   // The command passed as a whole before and fails now, and no test explains it: what the command does
   // besides the tests (a linter, a coverage threshold, a teardown, a second suite) fails now.
@@ -150,7 +153,31 @@ export function judge({ baseline, now, targetTests, verify = [], say = surface()
     verdict.targets = [...verdict.fixed];
   }
   verdict.removed = removed.filter((id) => !targetTests.includes(id));
-  return finish(verdict);
+  return finish(withTexts(verdict, now));
+}
+
+/** Test `id` of `now` as a failure, with its message where the run has one. */
+function failureOf(now: SuiteRun, id: string, message = now.messages[id]): Failure {
+  return { id, ...(message ? { message } : {}) };
+}
+
+/** The verdict with the own failure text of each broken test and failing target, where `now` read one. */
+function withTexts(verdict: Verdict, now: SuiteRun): Verdict {
+  const texts: Record<string, string> = {};
+  for (const { id } of verdict.broken) if (now.failureText?.[id]) texts[id] = now.failureText[id];
+  for (const { id } of verdict.targetsFailing) {
+    const text = textOfTarget(now, id);
+    if (text) texts[id] = text;
+  }
+  return Object.keys(texts).length > 0 ? { ...verdict, failureText: texts } : verdict;
+}
+
+/** A target's own failure text in `now`: its own, else (a parametrized test named alone) its first failing case's. */
+function textOfTarget(now: SuiteRun, id: string): string | undefined {
+  const own = now.failureText?.[id];
+  if (own) return own;
+  const first = casesOf(now, id).find((c) => now.failureText?.[c] !== undefined);
+  return first ? `${first}:\n${now.failureText?.[first] ?? ''}` : undefined;
 }
 
 /** Whether `id` (a test, or `group::*`) did not run in `now` at all. */
@@ -178,13 +205,15 @@ function failingTargets(baseline: SuiteRun, now: SuiteRun, targetTests: readonly
     }
     if (passedIn(now, id)) continue;
     const status = statusOf(now, id);
-    out.push({
-      id,
-      message:
+    out.push(
+      failureOf(
+        now,
+        id,
         now.messages[id] ??
-        now.reasons?.[id] ??
-        (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails'),
-    });
+          now.reasons?.[id] ??
+          (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails'),
+      ),
+    );
   }
   return out;
 }
@@ -283,14 +312,28 @@ function finish(v: Verdict): Verdict {
   };
 }
 
-/** What the agent is told after a rejection: each broken test and failing target with its message. Pure. */
+/** Characters of the failing tests' own texts that one rejection gives the agent, in all (each text is bounded too). */
+export const DETAILS_TEXT_BUDGET = 12_000;
+
+/**
+ * What the agent is told after a rejection: each broken test and failing target with its message
+ * and, where the runner's output was read per test, its own failure text (assertion, diff,
+ * traceback head; DETAILS_TEXT_BUDGET in all, the failures past it named with their message). Pure.
+ */
 export function rejectionDetails(v: Verdict, limit = 20): string {
   const lines: string[] = [];
+  let budget = DETAILS_TEXT_BUDGET;
   const list = (heading: string, failures: Failure[]) => {
     if (failures.length === 0) return;
     lines.push(heading);
-    for (const f of failures.slice(0, limit))
-      lines.push(`- ${f.id}${f.message ? `: ${f.message.split('\n').slice(0, 6).join('\n    ')}` : ''}`);
+    for (const f of failures.slice(0, limit)) {
+      const own = v.failureText?.[f.id];
+      const text = own && own.length <= budget ? own : undefined;
+      if (text) {
+        budget -= text.length;
+        lines.push(`- ${f.id}${f.message ? `: ${f.message.split('\n')[0]}` : ''}`, indent(text));
+      } else lines.push(`- ${f.id}${f.message ? `: ${f.message.split('\n').slice(0, 6).join('\n    ')}` : ''}`);
+    }
     if (failures.length > limit) lines.push(`- … and ${failures.length - limit} more`);
   };
   list('Tests that passed before this cycle and fail now (you broke them):', v.broken);
@@ -307,3 +350,12 @@ export function rejectionDetails(v: Verdict, limit = 20): string {
     );
   return lines.join('\n');
 }
+
+/** Whether the verdict holds any failing test's own failure text: then the log's tail adds nothing the agent needs. */
+export const hasFailureText = (v: Pick<Verdict, 'failureText'>): boolean => Object.keys(v.failureText ?? {}).length > 0;
+
+const indent = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => (l === '' ? '' : `    ${l}`))
+    .join('\n');

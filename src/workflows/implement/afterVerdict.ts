@@ -12,7 +12,7 @@ import type { CycleState, IterationRecord, LoopState } from '../../core/state.js
 import { inlineCode } from '../../report/markdown.js';
 import { findingsForAgent, findingsSummary } from '../../judge/findingWords.js';
 import type { Finding } from '../../judge/protectedPaths.js';
-import { type Verdict, rejectionDetails } from '../../verdict/judge.js';
+import { type Verdict, hasFailureText, rejectionDetails } from '../../verdict/judge.js';
 import { isReadable } from '../../verdict/results.js';
 import {
   type IterationContext,
@@ -134,12 +134,13 @@ function rejected({ ctx, model, event, record, state, tag, n }: Judged, found = 
       ? verdict.summary
       : `\`${ctx.settings.testCommand}\` exited with code ${tests.exitCode}`;
   const message = found ? `${said}\n\n${found}` : said;
-  const failing = setCycle(
-    { ...state, testFailures: state.testFailures + 1 },
-    // The per-test details after the output: the prompt keeps the context's end when it is long (a judge
-    // tree's longer paths made node's output push them out).
-    { lastFailure: { kind: 'tests', message, tail: `${tests.tail}${details ? '\n\n' : ''}${details}` } },
-  );
+  // Each failing test with its own failure text (issue 42): the agent is given that, not the output's
+  // end (mostly the passing tests' lines). Without any text read per test, the output's end and the
+  // details after it: the prompt keeps the context's end when it is long.
+  const lastFailure = hasFailureText(verdict)
+    ? { kind: 'tests' as const, message, tail: tests.tail, failures: details }
+    : { kind: 'tests' as const, message, tail: `${tests.tail}${details ? '\n\n' : ''}${details}` };
+  const failing = setCycle({ ...state, testFailures: state.testFailures + 1 }, { lastFailure });
   const t = stepCycle(ctx, failing, { type: 'failed', reason: `tests: ${verdict.summary}`, resumeAt: 0 });
   const closed = close(ctx, t.state, { ...record, outcome: 'tests_failed' }, now);
   const { violation } = model;
