@@ -6,7 +6,14 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { FAILURE_TEXT, boundFailureText, boundRunTexts, condensePytestSection } from '../../src/verdict/failureText.js';
+import {
+  FAILURE_TEXT,
+  OUTPUT_END,
+  boundFailureText,
+  boundRunTexts,
+  condensePytestSection,
+  outputEnd,
+} from '../../src/verdict/failureText.js';
 import { readJUnit, readSuiteOutput } from '../../src/verdict/readers/index.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/runners/${name}`, import.meta.url), 'utf8');
@@ -161,5 +168,22 @@ describe('failure text per test (issue 42)', () => {
     expect(text.split('\n').length).toBeLessThanOrEqual(FAILURE_TEXT.lines + 1);
     expect(text.startsWith('    def test_deep():\n>       f0()')).toBe(true);
     expect(text).toContain('…\n>   raise ValueError("deep")\nE   ValueError: deep\n…\nlib.py:30: ValueError');
+  });
+
+  it("the output's end without the passing tests' lines, of any runner, bounded", () => {
+    const end = outputEnd(fixture('pytest-9.0.3-rA-tracebacks.txt'));
+    expect(end.split('\n')).toHaveLength(OUTPUT_END.lines);
+    expect(end).not.toContain('PASSED');
+    expect(end.split('\n').at(-1)).toMatch(/5 failed, 31 passed/);
+    for (const name of [
+      'jest-29-verbose-failures.txt',
+      'vitest-3.2.7-failures.txt',
+      'mocha-11-failures.txt',
+      'node-20-tap-failures.txt',
+      'go-1.19-test-v.txt',
+    ])
+      expect(outputEnd(fixture(name))).not.toMatch(/✓|✔|^ok \d+ |--- PASS|=== RUN/m);
+    expect(outputEnd('x'.repeat(5000))).toHaveLength(OUTPUT_END.chars);
+    expect(outputEnd('PASSED a::b\n\n')).toBe('');
   });
 });

@@ -93,3 +93,30 @@ export function condensePytestSection(lines: readonly string[]): string {
   }
   return boundFailureText(out);
 }
+
+/** A line of a test that passed or started, in any runner's output: never worth the agent's attention. */
+const PASS_LINE =
+  /^\s*(PASSED |✓|✔|√|ok \d+ |--- PASS|=== (RUN|PAUSE|CONT|NAME) |test \S.* \.\.\. ok$|\S+::\S.* PASSED\b)/;
+/** Lines and characters of the output's end given after the failing tests' texts. */
+export const OUTPUT_END = { lines: 15, chars: 1500 } as const;
+
+/**
+ * The end of a test run's output without the lines of passing tests (pytest's `-rA` `PASSED` lines,
+ * ✓ lines): what the command printed besides the tests' own failures (a teardown's error, a summary,
+ * a script's own message), bounded. Empty when nothing is left. Pure.
+ */
+export function outputEnd(tail: string): string {
+  const lines = tail
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l !== '' && !PASS_LINE.test(l))
+    .slice(-OUTPUT_END.lines);
+  const text = lines.join('\n');
+  return text.length <= OUTPUT_END.chars ? text : `…${text.slice(-(OUTPUT_END.chars - 1))}`;
+}
+
+/** The failing tests' own texts (rejectionDetails), then the output's end without the passing tests' lines. */
+export function withOutputEnd(details: string, tail: string): string {
+  const end = outputEnd(tail);
+  return end ? `${details}\n\nThe end of the test output (passing tests' lines left out):\n${end}` : details;
+}

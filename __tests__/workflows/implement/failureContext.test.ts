@@ -88,7 +88,13 @@ describe('the retry prompt after a rejection read per test (issue 42)', () => {
     expect(prompt).toContain("    E       AssertionError: the other file's test_total");
     expect(prompt).toContain('    E       ZeroDivisionError: division by zero');
     expect(prompt).toContain("    E         {'version': 2} != {'version': 3}");
-    expect(prompt).not.toMatch(/PASSED|short test summary info/);
+    // Then what the output ends with, without the passing tests' lines: pytest's FAILED lines and its count.
+    expect(prompt).toContain("The end of the test output (passing tests' lines left out):\n");
+    expect(prompt).toMatch(
+      /short test summary info =+\nFAILED tests\/test_calc\.py::test_total - AssertionError: assert 7 == 6\n/,
+    );
+    expect(prompt).toContain('========================= 5 failed, 31 passed in 0.26s =========================\n```');
+    expect(prompt).not.toContain('PASSED');
   });
 
   it("a failing target's own text is given too", () => {
