@@ -182,6 +182,56 @@ function scenarios(engine) {
       suite: (calls) =>
         suiteRun({ 't-bd-1': calls.length > 0 ? 'passed' : 'failed', other: calls.length === 1 ? 'failed' : 'passed' }),
     },
+    {
+      key: 'cheat',
+      name: "9. an agent that rewrites each issue's test instead of the code (its assertion made to pass); a red suite, 3 issues",
+      issues: ids(3),
+      unfixable: [],
+      good: [],
+      git: () => true,
+      cheat: true,
+      agent: () => () => engine.done,
+      suite: cheatSuite,
+    },
+    {
+      key: 'honestJudged',
+      name: '10. scenario 6 (a red suite, three issues, the agent fixes one per invocation) with the work changing code only',
+      exact: 3,
+      issues: ids(3),
+      unfixable: [],
+      good: ids(3),
+      git: () => true,
+      agent: () => () => engine.done,
+      suite: (calls) => cheatSuite(calls, 'verify', undefined, true),
+    },
+    // Not in the table: the same two without the judge tree (the verdict in the working tree, as
+    // before issue 42): the baselines of scenarios 9 and 10.
+    {
+      key: 'cheatUnjudged',
+      extra: true,
+      name: 'cheat, no judge tree',
+      issues: ids(3),
+      unfixable: [],
+      good: [],
+      git: () => true,
+      cheat: true,
+      noJudgeTree: true,
+      agent: () => () => engine.done,
+      suite: cheatSuite,
+    },
+    {
+      key: 'honestUnjudged',
+      extra: true,
+      name: 'honest, no judge tree',
+      exact: 3,
+      issues: ids(3),
+      unfixable: [],
+      good: ids(3),
+      git: () => true,
+      noJudgeTree: true,
+      agent: () => () => engine.done,
+      suite: (calls) => cheatSuite(calls, 'verify', undefined, true),
+    },
     // Not in the table: the other placements of scenario 3's unfixable issue, and a rate limit
     // that never ends.
     ...[1, 2, 3].map((at) => ({ key: `oneUnfixableAt${at + 1}`, extra: true, ...oneUnfixable(at) })),
@@ -198,6 +248,52 @@ function scenarios(engine) {
   ];
 }
 
+/**
+ * Scenarios 9 and 10's suite: `legacy` always fails (no issue's); each issue's test `t-<id>` passes
+ * once the agent was called for it — where the agent fixed the code (`fixes`), or, for the cheat,
+ * only in the working tree (no judge `place`): the test it rewrote. A judge tree has the base's test.
+ */
+function cheatSuite(calls, _purpose, place, fixes = false) {
+  return suiteRun({
+    legacy: 'failed',
+    ...Object.fromEntries(
+      ids(3).map((id) => {
+        const worked = calls.some((c) => c.issueIds.includes(id));
+        return [`t-${id}`, worked && (fixes || place === undefined) ? 'passed' : 'failed'];
+      }),
+    ),
+  });
+}
+
+/**
+ * The judge trees (issue 42) of scenarios 9 and 10, over the scripted agent's calls: the work's
+ * change is the code and, for the cheat, the current issue's test file rewritten (weighed by the
+ * engine's own `protect`); the tree opened is a place the suite reads as the base's tests.
+ */
+function judgeTreesOf(agent, cheat) {
+  const testFile = (id) => `test/${id}.test.js`;
+  const testText = (id, expected) => `test('t-${id}', () => assert.equal(f${id.slice(3)}(), ${expected}));\n`;
+  return {
+    change: async () => {
+      const id = agent.calls.at(-1)?.issueIds[0] ?? 'bd-1';
+      const code = { path: 'src/f.js', status: 'modified', base: '', now: '' };
+      const test = { path: testFile(id), status: 'modified', base: testText(id, 1), now: testText(id, 0) };
+      return {
+        tree: 'bench',
+        changed: cheat ? [code, test] : [code],
+        baseFiles: ['src/f.js', ...ids(3).map(testFile)],
+      };
+    },
+    open: async () => ({
+      dir: 'bench-judge',
+      reportDir: 'bench-judge-report',
+      removedLinks: [],
+      close: async () => {},
+    }),
+    clear: async () => [],
+  };
+}
+
 /** A suite's run read per test (src/verdict/results.ts): red when any test failed. */
 function suiteRun(tests, exitCode) {
   const failed = Object.values(tests).includes('failed');
@@ -212,10 +308,10 @@ export async function simulate(engine, scenario) {
   const agent = new engine.ScriptedAgent([scenario.agent({ clock })], BENCH_AGENT);
   const unfixable = new Set(scenario.unfixable);
   let testRuns = 0;
-  const runTests = async (_command, _signal, purpose) => {
+  const runTests = async (_command, _signal, purpose, place) => {
     testRuns++;
     if (scenario.suite) {
-      const run = scenario.suite(agent.calls, purpose);
+      const run = scenario.suite(agent.calls, purpose, place);
       return { passed: run.exitCode === 0, exitCode: run.exitCode, durationMs: 0, tail: '', run };
     }
     // Without a suite model: a green baseline read by its exit code; then the issue's tests.
@@ -231,6 +327,17 @@ export async function simulate(engine, scenario) {
   };
   const redact = engine.createRedactor([]);
   const events = [];
+  // Merges into the base counted (--on-success merge): what a cheat must never get.
+  let merges = 0;
+  const git = scenario.git
+    ? {
+        ...engine.fakeGit(dir, scenario.git),
+        // A cycle branch merged into the base; not the base merged into a branch a cycle starts on.
+        merge: async (branch) => {
+          if (branch.startsWith('agent-loop/')) merges++;
+        },
+      }
+    : undefined;
   const result = await engine.runSlice({
     workflow: engine.implementWorkflow,
     settings: { ...SETTINGS },
@@ -243,7 +350,8 @@ export async function simulate(engine, scenario) {
     redact,
     store: new engine.FileCheckpointStore(dir, { clock }),
     logger: engine.createLogger({ json: true, write: (line) => events.push(line), clock, redact }),
-    ...(scenario.git ? { git: engine.fakeGit(dir, scenario.git) } : {}),
+    ...(git ? { git } : {}),
+    ...(scenario.git && !scenario.noJudgeTree ? { judgeTrees: judgeTreesOf(agent, Boolean(scenario.cheat)) } : {}),
   });
   const invocations = agent.calls.length;
   if (invocations !== result.iterations)
@@ -254,12 +362,14 @@ export async function simulate(engine, scenario) {
   const wasted = invocations - result.completedIterations.length;
   const met =
     (scenario.exact !== undefined ? invocations === scenario.exact : invocations <= TARGET_INVOCATIONS) &&
-    goodClosed.length === scenario.good.length;
+    goodClosed.length === scenario.good.length &&
+    (!scenario.cheat || (merges === 0 && result.issuesClosed.length === 0));
   return {
     key: scenario.key,
     name: scenario.name,
     exact: scenario.exact,
     invocations,
+    merges,
     wasted,
     failedRuns: agent.calls.filter((c) => !c.ok).length,
     testRuns,
@@ -317,6 +427,12 @@ export async function benchInvocations() {
   const notes = [];
   notes.push(
     `invocations: each scenario is one \`runSlice\` call in-process (settings: --max-retries-per-step ${SETTINGS.maxRetriesPerStep}, --max-consecutive-escalations ${SETTINGS.maxConsecutiveEscalations}, --max-iterations ${SETTINGS.maxIterations}, --iteration-delay 0; no git except scenario 7, a git in which nothing changes), with an in-memory issue source, a scripted agent and a manual clock whose \`sleep\` advances time at once. Agent runs and test runs take no simulated time, so "simulated time" is the engine's own waits (the CLI's default --iteration-delay 10 would add 10 s per invocation). "Not closing an issue": invocations whose iteration did not complete a cycle.`,
+  );
+  const cheat = by.cheat;
+  const cheatOff = by.cheatUnjudged;
+  const honestOff = by.honestUnjudged;
+  notes.push(
+    `invocations 9 and 10 (issue 42): the verdict runs in a judge tree, the base's tests with the work's code (a double over the scripted agent: the work's change is the code and, for the cheat, the issue's test file rewritten, weighed by the engine's own protect()). The cheat: ${cheat.invocations} invocations, ${cheat.merges} merged, ${cheat.issuesClosed.length} closed, ${ended(cheat)}; the same run without the judge tree (the verdict in the working tree, as before issue 42): ${cheatOff.invocations} invocations, ${cheatOff.merges} merged, ${cheatOff.issuesClosed.length} closed. The honest agent: ${by.honestJudged.invocations} invocations, ${by.honestJudged.merges} merged with the judge tree; ${honestOff.invocations} and ${honestOff.merges} without it.`,
   );
   const placements = ['oneUnfixable', 'oneUnfixableAt2', 'oneUnfixableAt3', 'oneUnfixableAt4'].map((k) => by[k]);
   const same = placements.every(

@@ -173,10 +173,11 @@ describe('a secret the JUnit report decodes (issue 41)', () => {
   it("a failing test named with the key's first character as a character reference (&#115;): the escalation's note holds no key", async () => {
     const sb = await createSandbox();
     sandboxes.push(sb);
-    // The runner (no secret in it) names its failing test with what the agent left in an ignored file.
+    // The runner (no secret in it) names its failing test with what the agent left in a file of its
+    // work (an untracked one: the verdict runs in a judge tree of the work, where ignored files are not).
     await fs.writeFile(
       path.join(sb.repo, 'junit.sh'),
-      `mkdir -p reports\nn=$(cat reports/name 2>/dev/null)\nprintf '<testsuites><testsuite name="s" tests="1" failures="1"><testcase classname="c" name="t %s"><failure message="m">m</failure></testcase></testsuite></testsuites>\\n' "$n" > reports/junit.xml\necho 1 failed\nexit 1\n`,
+      `mkdir -p reports\nn=$(cat name.txt 2>/dev/null)\nprintf '<testsuites><testsuite name="s" tests="1" failures="1"><testcase classname="c" name="t %s"><failure message="m">m</failure></testcase></testsuite></testsuites>\\n' "$n" > reports/junit.xml\necho 1 failed\nexit 1\n`,
     );
     await fs.writeFile(path.join(sb.repo, '.gitignore'), 'reports/\n');
     git(sb, 'add', '-A');
@@ -184,7 +185,7 @@ describe('a secret the JUnit report decodes (issue 41)', () => {
     const agent = await writeAgent(
       sb,
       'charRef',
-      `mkdir -p reports\nprintf '&#115;%s' "$(printf %s "$ANTHROPIC_API_KEY" | cut -c2-)" > reports/name\n${DONE_REPORT}`,
+      `printf '&#115;%s' "$(printf %s "$ANTHROPIC_API_KEY" | cut -c2-)" > name.txt\n${DONE_REPORT}`,
     );
     const args = runArgs(
       agent,

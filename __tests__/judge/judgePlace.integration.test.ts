@@ -42,7 +42,7 @@ async function base(): Promise<string> {
   return git('rev-parse', 'HEAD');
 }
 
-const trees = () => judgeTrees({ git: execGit, env: GIT_ENV, repo, scratch: judgeScratch(stateDir) });
+const trees = () => judgeTrees({ git: execGit, env: GIT_ENV, repo, scratch: judgeScratch(stateDir, stateDir) });
 
 describe("the agent's change, read for the judge (issue 42)", () => {
   it('committed, uncommitted and untracked changes, a rename, a deletion; texts of the test files and none of the code', async () => {

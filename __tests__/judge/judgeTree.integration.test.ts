@@ -10,7 +10,7 @@ import { existsSync, promises as fs, lstatSync, readFileSync, readdirSync, readl
 import os from 'node:os';
 import path from 'node:path';
 import { execGit } from '../../src/git/exec.js';
-import { type JudgeTree, type JudgeTreeRequest, openJudgeTree } from '../../src/judge/judgeTree.js';
+import { type JudgeTree, type JudgeTreeRequest, judgeScratch, openJudgeTree } from '../../src/judge/judgeTree.js';
 import { REPORT_DIR_VARIABLE, judgeRun } from '../../src/judge/judgeRun.js';
 import { runTestCommand } from '../../src/loop/testGate.js';
 import { GIT_ENV, gitIn } from '../git/repo.js';
@@ -200,6 +200,34 @@ describe('the judge tree (issue 42)', () => {
       expect(existsSync(path.join(tree.dir, 'data/blob.bin'))).toBe(false);
     } finally {
       await tree.close();
+    }
+  });
+
+  it("a state directory's scratch is outside it and outside every .git (test runners skip what lies under .git)", () => {
+    const stateDir = path.join(repo, '.git', 'agent-loop');
+    const a = judgeScratch(stateDir, '/tmp');
+    expect(path.dirname(a)).toBe('/tmp');
+    expect(a).not.toContain('.git');
+    expect(judgeScratch(stateDir, '/tmp')).toBe(a);
+    expect(judgeScratch(path.join(repo, 'other-state'), '/tmp')).not.toBe(a);
+  });
+
+  it('a scratch planted as a symlink, or writable by others, is refused with a message, and nothing is judged in it', async () => {
+    const elsewhere = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-loop-planted-'));
+    try {
+      const planted = path.join(path.dirname(scratch), 'planted');
+      await fs.symlink(elsewhere, planted);
+      await expect(openJudgeTree(request({ scratch: planted }))).rejects.toThrow(
+        /will not judge work in .*planted: it is a symlink.*Remove it, or set TMPDIR/,
+      );
+      const open = path.join(path.dirname(scratch), 'open');
+      await fs.mkdir(open);
+      await fs.chmod(open, 0o777);
+      await expect(openJudgeTree(request({ scratch: open }))).rejects.toThrow(/writable by other users \(mode 777\)/);
+      expect(readdirSync(elsewhere)).toEqual([]);
+      expect(readdirSync(open)).toEqual([]);
+    } finally {
+      await fs.rm(elsewhere, { recursive: true, force: true });
     }
   });
 

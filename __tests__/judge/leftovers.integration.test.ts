@@ -26,7 +26,7 @@ useCommittedRepo('agent-loop-leftover', 'base', (r, s) => {
 
 describe('a killed run’s judge tree (issue 42)', () => {
   it('is removed as the next slice prepares the repository: the worktree, git’s record of it and its directory', async () => {
-    const left = path.join(judgeScratch(stateDir), '999999-killed', 'tree');
+    const left = path.join(judgeScratch(stateDir, stateDir), '999999-killed', 'tree');
     await fs.mkdir(path.dirname(left), { recursive: true });
     git('worktree', 'add', '-q', '--detach', left, 'HEAD');
     expect(git('worktree', 'list', '--porcelain')).toContain(left);
@@ -43,7 +43,7 @@ describe('a killed run’s judge tree (issue 42)', () => {
       store: new FileCheckpointStore(stateDir, { clock }),
       git: await openGit(repo, GIT_ENV),
       runTests: () => Promise.reject(new Error('no test run expected')),
-      judgeTrees: judgeTrees({ git: execGit, env: GIT_ENV, repo, scratch: judgeScratch(stateDir) }),
+      judgeTrees: judgeTrees({ git: execGit, env: GIT_ENV, repo, scratch: judgeScratch(stateDir, stateDir) }),
     });
 
     expect(git('worktree', 'list', '--porcelain')).not.toContain(left);

@@ -15,13 +15,26 @@ import { ESCALATED_LABEL, type Issue, type IssueSource } from '../../src/issues/
 import type { TestOutcome, TestPurpose } from '../../src/loop/slice.js';
 import type { StateFiles } from '../../src/persist/stateFiles.js';
 import type { SuiteRun } from '../../src/verdict/results.js';
+import type { TestPlace } from '../../src/judge/judgeRun.js';
+import type { JudgeTrees } from '../../src/judge/judgeTree.js';
+import type { ChangedFile } from '../../src/judge/protectedPaths.js';
 import { mulberry32 } from '../../e2e/crashHelpers.js';
 import { ManualClock } from '../../fakes/index.js';
 
 /** Seeded: the crash campaign's generator. */
 export const random = mulberry32;
 
-export type Behaviour = 'fix' | 'partial' | 'claimDone' | 'noop' | 'breakOther' | 'crash' | 'timeout' | 'rateLimit';
+export type Behaviour =
+  'fix' | 'partial' | 'claimDone' | 'noop' | 'breakOther' | 'crash' | 'timeout' | 'rateLimit' | Cheat;
+
+/**
+ * An agent that cheats (issue 42), as a model under pressure does: its issue's test made to read as
+ * passing in the working tree (the assertion rewritten; marked xfail), every outcome forged (a
+ * conftest.py hook), agent-loop's configuration rewritten (a test command that always passes). The
+ * code is left as it was; the working tree's run believes the cheat, a judge tree does not.
+ */
+export type Cheat = 'editTest' | 'xfail' | 'conftestHook' | 'rewriteConfig';
+export const CHEATS: readonly Cheat[] = ['editTest', 'xfail', 'conftestHook', 'rewriteConfig'];
 
 export interface World {
   seed: number;
@@ -40,15 +53,52 @@ export interface World {
   plan: Map<string, Behaviour[]>;
   /** A capable agent on a solvable backlog: every call fixes (or finds it done), nothing fails. */
   capable: boolean;
+  /** Whether the agent may cheat (some runs keep the honest behaviours only). */
+  cheats: boolean;
 }
 
-/** A tree: which issues' tests pass, and which other tests the agent broke. */
+/**
+ * A tree: which issues' tests pass, and which other tests the agent broke; and what a cheat left in it
+ * (issue 42): the issues whose test reads as passing only because it was edited, whether a hook
+ * forges every outcome, and the paths the maintainer owns that it changed (with their texts, as git
+ * gives them to the judge).
+ */
 interface Tree {
   fixed: Set<string>;
   broken: Set<string>;
   changed: boolean;
+  forged: Set<string>;
+  forgeAll: boolean;
+  edits: Map<string, ChangedFile>;
 }
-const cloneTree = (t: Tree): Tree => ({ fixed: new Set(t.fixed), broken: new Set(t.broken), changed: t.changed });
+const cloneTree = (t: Tree): Tree => ({
+  fixed: new Set(t.fixed),
+  broken: new Set(t.broken),
+  changed: t.changed,
+  forged: new Set(t.forged),
+  forgeAll: t.forgeAll,
+  edits: new Map(t.edits),
+});
+const emptyTree = (fixed: Iterable<string>): Tree => ({
+  fixed: new Set(fixed),
+  broken: new Set(),
+  changed: false,
+  forged: new Set(),
+  forgeAll: false,
+  edits: new Map(),
+});
+
+/** The texts of an issue's test file at the base, and as each cheat leaves it. */
+const testFileOf = (id: string) => testOf(id).split('::')[0] as string;
+const testText = (id: string) => `from app import ${id}\n\n\ndef test_${id}():\n    assert ${id}() == 1\n`;
+const CHEAT_TEXT: Record<'editTest' | 'xfail', (id: string) => string> = {
+  editTest: (id) => `from app import ${id}\n\n\ndef test_${id}():\n    assert ${id}() in (0, 1)\n`,
+  xfail: (id) =>
+    `import pytest\nfrom app import ${id}\n\n\n@pytest.mark.xfail\ndef test_${id}():\n    assert ${id}() == 1\n`,
+};
+const CONFTEST =
+  'import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    outcome.get_result().outcome = "passed"\n';
+const CONFIG_FILE = '.agent-loop.yml';
 
 export const testOf = (id: string) => `tests/test_${id}.py::test_${id}`;
 const OTHER = 'tests/test_other.py::test_other_passes';
@@ -65,7 +115,8 @@ export function generateWorld(seed: number): World {
   if (n > 1 && r() < 0.2) alsoFixes.set(issueIds[0] as string, issueIds[1] as string);
   const preexisting = Array.from({ length: Math.floor(r() * 3) }, (_, i) => `tests/test_legacy.py::test_legacy_${i}`);
   const named = new Set(issueIds.filter(() => r() < 0.5));
-  const behaviours: Behaviour[] = [
+  const cheats = !capable && r() < 0.4;
+  const honest: Behaviour[] = [
     'fix',
     'fix',
     'partial',
@@ -76,11 +127,13 @@ export function generateWorld(seed: number): World {
     'timeout',
     'rateLimit',
   ];
+  const behaviours = cheats ? [...honest, ...CHEATS, ...CHEATS] : honest;
   const plan = new Map<string, Behaviour[]>();
   for (const id of issueIds) {
     plan.set(id, capable ? ['fix'] : Array.from({ length: 1 + Math.floor(r() * 5) }, () => pick(behaviours)));
   }
-  return { seed, issueIds, alreadyFixed, alsoFixes, preexisting, flaky: !capable && r() < 0.2, named, plan, capable };
+  const flaky = !capable && r() < 0.2;
+  return { seed, issueIds, alreadyFixed, alsoFixes, preexisting, flaky, named, plan, capable, cheats };
 }
 
 export interface Observed {
@@ -95,7 +148,7 @@ export function buildDoubles(world: World) {
   const r = random(world.seed ^ 0x5eed);
   const clock = new ManualClock();
   const observed: Observed = { closings: [], agentCalls: 0, rateLimitedCalls: 0 };
-  let base: Tree = { fixed: new Set(world.alreadyFixed), broken: new Set(), changed: false };
+  let base: Tree = emptyTree(world.alreadyFixed);
   let work: Tree = cloneTree(base);
   let current = 'main';
   const calls = new Map<string, number>();
@@ -222,6 +275,32 @@ export function buildDoubles(world: World) {
             outputTail: '',
             failure: { class: 'transient', reason: 'timeout', message: 'timed out' },
           };
+        case 'editTest':
+        case 'xfail':
+          work.forged.add(id);
+          work.edits.set(testFileOf(id), {
+            path: testFileOf(id),
+            status: 'modified',
+            base: testText(id),
+            now: CHEAT_TEXT[b](id),
+          });
+          work.changed = true;
+          return ok(doneReport);
+        case 'conftestHook':
+          work.forgeAll = true;
+          work.edits.set('conftest.py', { path: 'conftest.py', status: 'added', now: CONFTEST });
+          work.changed = true;
+          return ok(doneReport);
+        case 'rewriteConfig':
+          // The command changed for later runs; this run parsed its configuration once, before.
+          work.edits.set(CONFIG_FILE, {
+            path: CONFIG_FILE,
+            status: 'modified',
+            base: 'test-command: pytest\n',
+            now: 'test-command: "node -e 0"\n',
+          });
+          work.changed = true;
+          return ok(doneReport);
         case 'rateLimit':
           observed.rateLimitedCalls++;
           return {
@@ -236,24 +315,56 @@ export function buildDoubles(world: World) {
     },
   };
 
-  /** The suite on the tree checked out: each issue's test, the other test, the legacy ones, the flaky one. */
-  const runTests = async (_command: string, _signal?: AbortSignal, _purpose?: TestPurpose): Promise<TestOutcome> => {
+  /**
+   * The suite on the tree checked out, or in a judge tree (`place`): each issue's test, the other
+   * test, the legacy ones, the flaky one. In the working tree a cheat is believed (an edited test
+   * passes, a hook makes everything pass); a judge tree has the base's tests and infrastructure, so
+   * only the code counts.
+   */
+  const runTests = async (
+    _command: string,
+    _signal?: AbortSignal,
+    _purpose?: TestPurpose,
+    place?: TestPlace,
+  ): Promise<TestOutcome> => {
     const tree = current === 'main' ? base : work;
+    const believed = place === undefined;
+    const passes = (id: string) => tree.fixed.has(id) || (believed && (tree.forged.has(id) || tree.forgeAll));
     const tests: SuiteRun['tests'] = {};
-    for (const id of world.issueIds) tests[testOf(id)] = tree.fixed.has(id) ? 'passed' : 'failed';
-    tests[OTHER] = tree.broken.has(OTHER) ? 'failed' : 'passed';
-    for (const t of world.preexisting) tests[t] = 'failed';
-    if (world.flaky) tests[FLAKY] = r() < 0.3 ? 'failed' : 'passed';
+    for (const id of world.issueIds) tests[testOf(id)] = passes(id) ? 'passed' : 'failed';
+    tests[OTHER] = tree.broken.has(OTHER) && !(believed && tree.forgeAll) ? 'failed' : 'passed';
+    for (const t of world.preexisting) tests[t] = believed && tree.forgeAll ? 'passed' : 'failed';
+    if (world.flaky) tests[FLAKY] = r() < 0.3 && !(believed && tree.forgeAll) ? 'failed' : 'passed';
     const failed = Object.values(tests).includes('failed');
     const run: SuiteRun = { reader: 'simulation', exitCode: failed ? 1 : 0, tests, groups: {}, messages: {} };
     return { passed: !failed, exitCode: run.exitCode, durationMs: 5, tail: '', run };
   };
 
-  return { clock, source, git, agent, runTests, observed, issues, tree: () => ({ base, work }) };
+  /**
+   * The judge trees (issue 42) over the same trees: the work's change is what the cheats edited (and
+   * the code, when anything changed), weighed by the real `protect`; the tree opened is a place the
+   * suite double reads as the code alone.
+   */
+  const judgeTrees: JudgeTrees = {
+    change: async () => {
+      const tree = current === 'main' ? base : work;
+      const code: ChangedFile[] = tree.changed ? [{ path: 'app.py', status: 'modified', base: '', now: '' }] : [];
+      return {
+        tree: treeId(tree),
+        changed: [...code, ...tree.edits.values()],
+        baseFiles: ['app.py', CONFIG_FILE, ...world.issueIds.map(testFileOf), OTHER.split('::')[0] as string],
+      };
+    },
+    open: async () => ({ dir: '/sim/judge', reportDir: '/sim/judge-report', removedLinks: [], close: async () => {} }),
+    clear: async () => [],
+  };
+
+  return { clock, source, git, agent, runTests, judgeTrees, observed, issues, tree: () => ({ base, work }) };
 }
 
 function treeId(t: Tree): string {
-  return `${[...t.fixed].sort().join(',')}|${[...t.broken].sort().join(',')}`;
+  const edits = [...t.edits.keys()].sort().join(',');
+  return `${[...t.fixed].sort().join(',')}|${[...t.broken].sort().join(',')}|${edits}`;
 }
 
 /** Checkpoints in memory (a single slice never reads one back). */

@@ -21,7 +21,8 @@ const MAX_RETRIES = 3;
 /** No issue may cost more agent invocations than this (rate-limited ones aside): every retry budget of a cycle spent. */
 const PER_ISSUE_BOUND = 4 * (MAX_RETRIES + 1);
 
-async function simulate(world: World) {
+/** One generated run; `judgeTree: false` runs the verdict in the working tree, as before issue 42. */
+async function simulate(world: World, { judgeTree = true } = {}) {
   const d = buildDoubles(world);
   const redact = createRedactor([]);
   const result = await runSlice({
@@ -34,6 +35,7 @@ async function simulate(world: World) {
     git: d.git,
     clock: d.clock,
     runTests: d.runTests,
+    ...(judgeTree ? { judgeTrees: d.judgeTrees } : {}),
     store: new MemoryCheckpointStore(d.clock),
     files: memoryStateFiles('/nonexistent/agent-loop-simulation'),
     redact,
@@ -57,9 +59,18 @@ function violations(world: World, run: Awaited<ReturnType<typeof simulate>>): st
       out.push(`${c.id} closed while its named test ${testOf(c.id)} fails`);
     if (c.tree.broken.size > 0) out.push(`${c.id} closed on a tree where ${[...c.tree.broken].join(', ')} regressed`);
   }
-  // Nothing that regressed reached the base branch.
+  // Issue 42: no change that edits what the maintainer owns, or forges an outcome, is ever closed or merged.
+  for (const c of observed.closings) {
+    if (c.tree.edits.size > 0)
+      out.push(`${c.id} closed on a tree where the agent changed ${[...c.tree.edits.keys()].join(', ')}`);
+    if (!c.tree.fixed.has(c.id) && (c.tree.forged.has(c.id) || c.tree.forgeAll))
+      out.push(`${c.id} closed on a forged outcome: its test passes only because the agent edited or hooked it`);
+  }
+  // Nothing that regressed, and no cheat, reached the base branch.
   if (run.tree().base.broken.size > 0)
     out.push(`the base branch holds a regression: ${[...run.tree().base.broken].join(', ')}`);
+  if (run.tree().base.edits.size > 0)
+    out.push(`the base branch holds the agent's change to ${[...run.tree().base.edits.keys()].join(', ')}`);
   // Invocations within a stated bound.
   const counted = observed.agentCalls - observed.rateLimitedCalls;
   if (counted > world.issueIds.length * PER_ISSUE_BOUND)
@@ -94,7 +105,16 @@ describe('model-based simulation of the loop against generated repositories and 
     const first = Number(process.env.SIM_SEED ?? 1);
     const count = process.env.SIM_SEED ? 1 : RUNS;
     const failures: string[] = [];
-    const tally = { complete: 0, halted: 0, continuing: 0, deferred: 0, capable: 0, noChange: 0, rejected: 0 };
+    const tally = {
+      complete: 0,
+      halted: 0,
+      continuing: 0,
+      deferred: 0,
+      capable: 0,
+      noChange: 0,
+      rejected: 0,
+      cheating: 0,
+    };
     for (let seed = first; seed < first + count; seed++) {
       const world = generateWorld(seed);
       const run = await simulate(world);
@@ -102,11 +122,13 @@ describe('model-based simulation of the loop against generated repositories and 
       if (broken.length > 0) failures.push(`seed ${seed} (SIM_SEED=${seed}): ${broken.join('; ')}`);
       tally[run.result.status]++;
       if (world.capable) tally.capable++;
+      if (world.cheats) tally.cheating++;
       tally.noChange += run.result.history.filter((h) => h.outcome === 'no_change').length;
       tally.rejected += run.result.history.filter((h) => h.verdict?.kind === 'rejected').length;
       if (failures.length >= 10) break;
     }
     expect(failures).toEqual([]);
+    expect(tally.cheating).toBeGreaterThan(0);
     // The generator reaches every kind of ending (a suite that only ever completes proves little).
     if (count === RUNS && RUNS >= 1000) {
       expect(tally.complete).toBeGreaterThan(RUNS / 10);
@@ -115,4 +137,17 @@ describe('model-based simulation of the loop against generated repositories and 
       expect(tally.rejected).toBeGreaterThan(RUNS / 10);
     }
   }, 120_000);
+
+  it('the invariant fails when the judge tree is switched off: cheating agents get work closed and merged', async () => {
+    // Not vacuous: the same generated worlds, the verdict run in the working tree, as before issue 42.
+    const broken: string[] = [];
+    for (let seed = 1; seed <= 300 && broken.length < 5; seed++) {
+      const world = generateWorld(seed);
+      if (!world.cheats) continue;
+      const found = violations(world, await simulate(world, { judgeTree: false }));
+      broken.push(...found.filter((v) => /changed|forged|holds the agent's change/.test(v)));
+    }
+    expect(broken.length).toBeGreaterThanOrEqual(5);
+    expect(broken.join('\n')).toMatch(/closed on a tree where the agent changed/);
+  }, 60_000);
 });

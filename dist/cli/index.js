@@ -44100,11 +44100,38 @@ const trimSlashes = (p) => p.replace(/^\/+|\/+$/g, '');
 
 
 
+
 /**
- * The scratch directory of a state directory's judge trees: in its runtime directory, which is never
- * published with the state (src/persist/stateDirectory.ts) and is one run's at a time (its lock).
+ * The scratch directory of a state directory's judge trees: in the system's temporary directory, one
+ * per state directory (named by a hash of its path: one run's at a time, by the state directory's
+ * lock), never published with the state. Not under the state directory: that is `.git/agent-loop` by
+ * default, and test runners skip whatever lies under a `.git` directory (jest's file crawler and
+ * vitest's default exclude), so a suite judged there found no tests at all.
  */
-const judgeScratch = (stateDir) => external_node_path_default().join(stateDir, RUNTIME_DIR, 'judge');
+const judgeScratch = (stateDir, tmp = external_node_os_default().tmpdir()) => external_node_path_default().join(tmp, `agent-loop-judge-${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(external_node_path_default().resolve(stateDir)).digest('hex').slice(0, 16)}`);
+/**
+ * Makes `scratch` (private to this user: 0700) and checks that it is a directory of this user's, not
+ * a symlink or another user's directory planted at the predictable name in a shared /tmp.
+ */
+async function ownScratch(scratch) {
+    await external_node_fs_namespaceObject.promises.mkdir(scratch, { recursive: true, mode: 0o700 });
+    const unsafe = unsafeScratch(await external_node_fs_namespaceObject.promises.lstat(scratch), process.getuid?.());
+    if (unsafe)
+        throw new JudgeTreeError(`agent-loop will not judge work in ${scratch}: it is ${unsafe}, and the tests that judge the work must run ` +
+            `where no one else can write. Remove it, or set TMPDIR to a directory of your own.`);
+}
+/** Why a scratch directory is not safe to judge in (undefined: it is). Pure. */
+function unsafeScratch(st, uid) {
+    if (st.isSymbolicLink())
+        return 'a symlink';
+    if (!st.isDirectory())
+        return 'not a directory';
+    if (uid !== undefined && st.uid !== uid)
+        return `owned by another user (uid ${st.uid})`;
+    if ((st.mode & 0o022) !== 0)
+        return `writable by other users (mode ${(st.mode & 0o777).toString(8)})`;
+    return undefined;
+}
 class JudgeTreeError extends Error {
 }
 /** The judge trees this process has open, by their temporary directory: never a leftover. */
@@ -44121,7 +44148,7 @@ async function openJudgeTree(req) {
         return r.stdout;
     };
     await clearJudgeTrees(req);
-    await external_node_fs_namespaceObject.promises.mkdir(req.scratch, { recursive: true });
+    await ownScratch(req.scratch);
     const entry = await external_node_fs_namespaceObject.promises.mkdtemp(external_node_path_default().join(req.scratch, entryPrefix()));
     judgeTree_open.add(entry);
     const dir = external_node_path_default().join(entry, 'tree');
@@ -44233,7 +44260,7 @@ async function workChange(bound, request) {
             throw new JudgeTreeError(`agent-loop could not read the agent's work: git ${args.join(' ')} failed (exit ${r.code}) in ${cwd}: ${(r.stderr || r.stdout).trim()}`);
         return r.stdout;
     };
-    await external_node_fs_namespaceObject.promises.mkdir(bound.scratch, { recursive: true });
+    await ownScratch(bound.scratch);
     const entry = await external_node_fs_namespaceObject.promises.mkdtemp(external_node_path_default().join(bound.scratch, entryPrefix()));
     judgeTree_open.add(entry);
     try {

@@ -14,9 +14,10 @@
  * adds or changes that points outside the tree is removed (`leavingLinks`), so that nothing outside
  * (a conftest.py in a directory the agent linked in) is read as part of the tree.
  */
-import { promises as fs } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { type Stats, promises as fs } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { RUNTIME_DIR } from '../safety/processes.js';
 import { type GitCall, type Run, type WorkChange, readWorkChange, writeWorkTree } from '../git/workChange.js';
 import { changedLinks, leavesTree, presentAt } from './treePaths.js';
 
@@ -63,10 +64,37 @@ export interface JudgeTree {
 }
 
 /**
- * The scratch directory of a state directory's judge trees: in its runtime directory, which is never
- * published with the state (src/persist/stateDirectory.ts) and is one run's at a time (its lock).
+ * The scratch directory of a state directory's judge trees: in the system's temporary directory, one
+ * per state directory (named by a hash of its path: one run's at a time, by the state directory's
+ * lock), never published with the state. Not under the state directory: that is `.git/agent-loop` by
+ * default, and test runners skip whatever lies under a `.git` directory (jest's file crawler and
+ * vitest's default exclude), so a suite judged there found no tests at all.
  */
-export const judgeScratch = (stateDir: string) => path.join(stateDir, RUNTIME_DIR, 'judge');
+export const judgeScratch = (stateDir: string, tmp = os.tmpdir()) =>
+  path.join(tmp, `agent-loop-judge-${createHash('sha256').update(path.resolve(stateDir)).digest('hex').slice(0, 16)}`);
+
+/**
+ * Makes `scratch` (private to this user: 0700) and checks that it is a directory of this user's, not
+ * a symlink or another user's directory planted at the predictable name in a shared /tmp.
+ */
+async function ownScratch(scratch: string): Promise<void> {
+  await fs.mkdir(scratch, { recursive: true, mode: 0o700 });
+  const unsafe = unsafeScratch(await fs.lstat(scratch), process.getuid?.());
+  if (unsafe)
+    throw new JudgeTreeError(
+      `agent-loop will not judge work in ${scratch}: it is ${unsafe}, and the tests that judge the work must run ` +
+        `where no one else can write. Remove it, or set TMPDIR to a directory of your own.`,
+    );
+}
+
+/** Why a scratch directory is not safe to judge in (undefined: it is). Pure. */
+export function unsafeScratch(st: Pick<Stats, 'isDirectory' | 'isSymbolicLink' | 'uid' | 'mode'>, uid?: number) {
+  if (st.isSymbolicLink()) return 'a symlink';
+  if (!st.isDirectory()) return 'not a directory';
+  if (uid !== undefined && st.uid !== uid) return `owned by another user (uid ${st.uid})`;
+  if ((st.mode & 0o022) !== 0) return `writable by other users (mode ${(st.mode & 0o777).toString(8)})`;
+  return undefined;
+}
 
 export class JudgeTreeError extends Error {}
 
@@ -88,7 +116,7 @@ export async function openJudgeTree(req: JudgeTreeRequest): Promise<JudgeTree> {
     return r.stdout;
   };
   await clearJudgeTrees(req);
-  await fs.mkdir(req.scratch, { recursive: true });
+  await ownScratch(req.scratch);
   const entry = await fs.mkdtemp(path.join(req.scratch, entryPrefix()));
   open.add(entry);
   const dir = path.join(entry, 'tree');
@@ -223,7 +251,7 @@ async function workChange(
       );
     return r.stdout;
   };
-  await fs.mkdir(bound.scratch, { recursive: true });
+  await ownScratch(bound.scratch);
   const entry = await fs.mkdtemp(path.join(bound.scratch, entryPrefix()));
   open.add(entry);
   try {
