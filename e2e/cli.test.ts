@@ -819,7 +819,8 @@ exec sleep 300
   it('issue 40: on a terminal (COLUMNS=72) the halt\'s "What to do" and every line of its own are broken at words to fit, nothing cut; the agent\'s output is left alone', async () => {
     await withSandbox(oneIssue(), async (sb) => {
       const agent = await writeAgent(sb, 'busy', `echo "still working: ${'w'.repeat(90)}"`);
-      const args = runArgs(agent, '--max-iterations', '1').filter((a) => a !== '--json');
+      // --verbose: the agent's output is echoed on the console (issue 42: not by default).
+      const args = runArgs(agent, '--max-iterations', '1', '--verbose').filter((a) => a !== '--json');
       const r = await runCli(sb, args, { env: { COLUMNS: '72' } });
       expectExit(r, 1);
       // halt.md keeps each paragraph on one line: the advice as written.
@@ -847,7 +848,8 @@ exec sleep 300
 
   it('prints readable progress without --json: "[iteration 1/…] <id> "<title>"" lines and the closing summary', async () => {
     await withSandbox(oneIssue(), async (sb) => {
-      const args = runArgs(await writeAgent(sb, 'fixer', FIXER)).filter((a) => a !== '--json');
+      // --verbose: the agent's output is echoed on the console (issue 42: not by default).
+      const args = runArgs(await writeAgent(sb, 'fixer', FIXER), '--verbose').filter((a) => a !== '--json');
       const r = await runCli(sb, args);
       expectExit(r, 0);
       expect(r.stdout).toContain(`[iteration 1/100] bd-1 "${TITLE}"`);

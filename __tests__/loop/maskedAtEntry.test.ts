@@ -89,6 +89,19 @@ async function stateText(): Promise<string> {
   return texts.join('\n');
 }
 
+/** A test command that fails and writes `report` as its JUnit report, run with `mask` at the boundary. */
+async function failingWithReport(report: string, mask: ReturnType<typeof createRedactor>) {
+  await fs.writeFile(path.join(dir, 'report.xml.txt'), report);
+  return runTestCommand('cp report.xml.txt junit.xml; exit 1', {
+    cwd: dir,
+    env: process.env,
+    timeoutMs: 30_000,
+    onLine: () => undefined,
+    mask,
+    junitFile: path.join(dir, 'junit.xml'),
+  });
+}
+
 describe('masked once where data enters the engine (issue 41)', () => {
   it('the prompt quotes the issue, the failed tests and their report masked, with no mask of its own', async () => {
     const h = harness([{ ...done, outputTail: `working with ${SECRET}` }], (n) =>
@@ -141,19 +154,18 @@ describe('masked once where data enters the engine (issue 41)', () => {
     const password = `p&ss<w"rd>'42`;
     const escaped = `p&amp;ss&lt;w&quot;rd&gt;&apos;42`;
     const report = `<testsuite name="s"><testcase classname="s" name="t1"><failure message="${escaped}">${escaped.replace(/&quot;/g, '"').replace(/&apos;/g, "'")}</failure></testcase></testsuite>`;
-    await fs.writeFile(path.join(dir, 'report.xml.txt'), report);
-    const run = await runTestCommand('cp report.xml.txt junit.xml; exit 1', {
-      cwd: dir,
-      env: process.env,
-      timeoutMs: 30_000,
-      onLine: () => undefined,
-      mask: createRedactor([password]),
-      junitFile: path.join(dir, 'junit.xml'),
-    });
+    const run = await failingWithReport(report, createRedactor([password]));
     expect(run.run?.tests['s::t1']).toBe('failed');
     const read = JSON.stringify(run.run);
     expect(read).toContain('***');
     expect(read).not.toContain(password);
     expect(read).not.toContain('p&ss');
+  });
+
+  it("a failing test's own failure text is masked where it is read, a secret the report wrote as character references too (issue 42)", async () => {
+    const encoded = [...SECRET].map((c) => `&#${c.charCodeAt(0)};`).join('');
+    const report = `<testsuite name="s"><testcase classname="s" name="t1"><failure message="rejected">token ${encoded} in the body</failure></testcase></testsuite>`;
+    const run = await failingWithReport(report, redact);
+    expect(run.run?.failureText?.['s::t1']).toBe('rejected\n\ntoken *** in the body');
   });
 });

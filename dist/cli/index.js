@@ -20909,12 +20909,44 @@ const githubOptions = {
  * output of every command.
  */
 
+
+/** Where the whole log is, whatever the console shows, in the words of the surface. */
+const wholeLog = (n, terms) => terms === 'cli'
+    ? `the log file (${n('logFile')}) has everything`
+    : 'the whole log, with that output, is logs/run.log in the state directory (uploaded with it)';
 const commandOptions = {
     json: flagSwitch().register(kinds_registry, {
         flag: 'json',
         commands: ALL,
         help: 'stdout becomes NDJSON events; the last line is the result.',
         expected: 'true or false',
+    }),
+    quiet: flagSwitch().register(kinds_registry, {
+        flag: 'quiet',
+        commands: RUN,
+        help: (n, terms) => `The ${terms === 'cli' ? 'console' : "job's log"} shows only warnings, errors and the final result; ${wholeLog(n, terms)}.` +
+            (terms === 'cli' ? ` With ${n('json')}, every event is written whatever this says.` : ''),
+        expected: 'true or false',
+    }),
+    verbose: flagSwitch().register(kinds_registry, {
+        flag: 'verbose',
+        commands: RUN,
+        help: (n, terms) => `The ${terms === 'cli' ? 'console' : "job's log"} also shows the agent's and the test command's output as it is printed. ` +
+            `Without it (or ${n('quiet')}), it shows what agent-loop does, each verdict and the failing tests with the first lines of their failure; ${wholeLog(n, terms)}.`,
+        expected: 'true or false',
+    }),
+    // Not an input of the action: its log file is the state directory's, uploaded with it.
+    logFile: schemas_string()
+        .trim()
+        .min(1)
+        .optional()
+        .register(kinds_registry, {
+        flag: 'log-file',
+        arg: 'PATH',
+        commands: ['run', 'plan'],
+        defaultText: '<state-dir>/logs/run.log',
+        help: "The run's whole log, whatever the console shows: every event, the agent's and the test command's output, masked; replaced at each run's start, at most 32 MiB.",
+        expected: 'a path',
     }),
     olderThan: nonNegative(36_500)
         .optional()
@@ -21286,6 +21318,11 @@ function checkOptions(command, options) {
             message: actionOnlySource(options.source, ISSUE_SOURCES[options.source].title),
         });
     }
+    if (options.quiet && options.verbose)
+        problems.push({
+            option: '--quiet',
+            message: `${say.option('quiet')} and ${say.option('verbose')} contradict each other: give one of them.`,
+        });
     if ((command === 'plan' || command === 'action') && options.goal && options.goalFile) {
         problems.push({
             option: '--goal',
@@ -32859,6 +32896,9 @@ whole, limit = ECHO_MAX_BYTES) {
     let echoed = 0;
     let capped = false;
     return (line, stream, cut) => {
+        // Not shown on the console (no --verbose): the log file takes it all (it has its own bound).
+        if (logger.showsOutput === false)
+            return logger.output(source, line, stream, cut);
         if (capped)
             return;
         echoed += Buffer.byteLength(line) + 1;
@@ -34625,7 +34665,18 @@ const CycleSchema = object({
     startedAtIteration: schemas_number().int(),
     iterations: schemas_number().int(),
     /** What went wrong last time, given to the agent as context. */
-    lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
+    lastFailure: object({
+        kind: schemas_enum(['agent', 'tests']),
+        message: schemas_string(),
+        /** The end of the output (the test command's or the agent's). */
+        tail: schemas_string(),
+        /**
+         * A rejection read per test: each failing test's id and its own failure text (judge.ts
+         * rejectionDetails), bounded; given to the agent instead of the tail (issue 42).
+         */
+        failures: schemas_string().optional(),
+    })
+        .optional(),
     lastWorkRemaining: schemas_string().optional(),
     sameWorkRemainingCount: schemas_number().int(),
     /** Iterations in a row that ended with no report block (core/continuation.ts); absent is 0. */
@@ -35682,12 +35733,11 @@ function judge({ baseline, now, targetTests, verify = [], say = surface(), withA
     const unjudgeable = unjudgeableBecause(baseline, now);
     if (unjudgeable)
         return { ...verdict, kind: 'cannot_run', summary: unjudgeable };
-    const message = (run, id) => run.messages[id];
     const wasFailing = (id) => failedIn(baseline, id);
     const passesNow = (id) => passedIn(now, id);
     for (const id of failedIds(now))
         if (!wasFailing(id))
-            verdict.broken.push({ id, ...(message(now, id) ? { message: message(now, id) } : {}) });
+            verdict.broken.push(failureOf(now, id));
     verdict.broken.push(...noLongerPassing(baseline, now));
     // The command passed as a whole before and fails now, and no test explains it: what the command does
     // besides the tests (a linter, a coverage threshold, a teardown, a second suite) fails now.
@@ -35710,7 +35760,32 @@ function judge({ baseline, now, targetTests, verify = [], say = surface(), withA
         verdict.targets = [...verdict.fixed];
     }
     verdict.removed = removed.filter((id) => !targetTests.includes(id));
-    return judge_finish(verdict);
+    return judge_finish(withTexts(verdict, now));
+}
+/** Test `id` of `now` as a failure, with its message where the run has one. */
+function failureOf(now, id, message = now.messages[id]) {
+    return { id, ...(message ? { message } : {}) };
+}
+/** The verdict with the own failure text of each broken test and failing target, where `now` read one. */
+function withTexts(verdict, now) {
+    const texts = {};
+    for (const { id } of verdict.broken)
+        if (now.failureText?.[id])
+            texts[id] = now.failureText[id];
+    for (const { id } of verdict.targetsFailing) {
+        const text = textOfTarget(now, id);
+        if (text)
+            texts[id] = text;
+    }
+    return Object.keys(texts).length > 0 ? { ...verdict, failureText: texts } : verdict;
+}
+/** A target's own failure text in `now`: its own, else (a parametrized test named alone) its first failing case's. */
+function textOfTarget(now, id) {
+    const own = now.failureText?.[id];
+    if (own)
+        return own;
+    const first = casesOf(now, id).find((c) => now.failureText?.[c] !== undefined);
+    return first ? `${first}:\n${now.failureText?.[first] ?? ''}` : undefined;
 }
 /**
  * The targets the baseline does not have (issue 42: a test the issue names that does not exist yet is
@@ -35760,12 +35835,9 @@ function failingTargets(baseline, now, targetTests) {
         if (passedIn(now, id))
             continue;
         const status = results_statusOf(now, id);
-        out.push({
-            id,
-            message: now.messages[id] ??
-                now.reasons?.[id] ??
-                (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails'),
-        });
+        out.push(failureOf(now, id, now.messages[id] ??
+            now.reasons?.[id] ??
+            (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails')));
     }
     return out;
 }
@@ -35863,28 +35935,6 @@ function judge_finish(v) {
         kind: 'accepted',
         summary: `${targets}${alsoFixed ? `, ${alsoFixed} other failure(s) fixed` : ''}${pre}`,
     };
-}
-/** What the agent is told after a rejection: each broken test and failing target with its message. Pure. */
-function rejectionDetails(v, limit = 20) {
-    const lines = [];
-    const list = (heading, failures) => {
-        if (failures.length === 0)
-            return;
-        lines.push(heading);
-        for (const f of failures.slice(0, limit))
-            lines.push(`- ${f.id}${f.message ? `: ${f.message.split('\n').slice(0, 6).join('\n    ')}` : ''}`);
-        if (failures.length > limit)
-            lines.push(`- \u2026 and ${failures.length - limit} more`);
-    };
-    list('Tests that passed before this cycle and fail now (you broke them):', v.broken);
-    list("The issue's tests that do not pass yet:", v.targetsFailing);
-    for (const f of v.verifyFailing)
-        lines.push(`The issue's verify command \`${f.command}\` exited with code ${f.exitCode}:`, f.tail.trim().split('\n').slice(-10).join('\n'));
-    if (v.preexisting.length)
-        lines.push(VERDICT_MESSAGES.preexistingForAgent(v.preexisting));
-    if (v.removed?.length)
-        lines.push(`Tests that failed before this cycle and no longer run (removed, not fixed): ${firstIds(v.removed, 10)}.`);
-    return lines.join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/judge/glob.ts
@@ -38672,6 +38722,122 @@ function isPipelineState(state) {
     return typeof p === 'object' && p !== null && typeof p.goal === 'string';
 }
 
+;// CONCATENATED MODULE: ./src/verdict/failureText.ts
+/**
+ * A failing test's own failure text, as its runner printed it: the head of the test's failure
+ * section (pytest's `___ test_x ___` section, jest's and vitest's block, mocha's numbered details,
+ * node's error, a JUnit `<failure>`), kept per test by the readers so that the retry prompt can say
+ * what failed and why instead of the log's tail (issue 42). Bounded per test and per run. Pure.
+ */
+/** Bounds: lines and characters of one test's text; characters of every text of one run. */
+const FAILURE_TEXT = { lines: 40, chars: 4096, runChars: 64 * 1024 };
+/** Lines a reader collects for one test before bounding (more is never kept). */
+const FAILURE_LINES_READ = 400;
+/**
+ * `lines` as one test's failure text: blank lines at its ends dropped, runs of blank lines made one,
+ * at most FAILURE_TEXT.lines lines and FAILURE_TEXT.chars characters (what is cut is said).
+ */
+function boundFailureText(lines) {
+    const kept = [];
+    for (const raw of lines) {
+        const line = raw.trimEnd();
+        if (line === '' && (kept.length === 0 || kept.at(-1) === ''))
+            continue;
+        kept.push(line);
+    }
+    while (kept.at(-1) === '')
+        kept.pop();
+    const more = kept.length - FAILURE_TEXT.lines;
+    const head = more > 0 ? [...kept.slice(0, FAILURE_TEXT.lines), `\u2026 (${more} more line(s))`] : kept;
+    const text = head.join('\n');
+    return text.length <= FAILURE_TEXT.chars ? text : `${text.slice(0, FAILURE_TEXT.chars - 1)}\u2026`;
+}
+/** Keeps `lines` as test `id`'s failure text in `run` (the first one read stands), bounded; nothing when empty. */
+function keepFailureText(run, id, lines) {
+    const text = boundFailureText(lines);
+    if (text === '' || run.failureText?.[id] !== undefined)
+        return;
+    (run.failureText ??= {})[id] = text;
+}
+/** `run`'s failure texts within FAILURE_TEXT.runChars in all: those past the budget are dropped (their messages stay). */
+function boundRunTexts(run) {
+    if (!run.failureText)
+        return;
+    let used = 0;
+    for (const [id, text] of Object.entries(run.failureText)) {
+        used += text.length;
+        if (used > FAILURE_TEXT.runChars)
+            delete run.failureText[id];
+    }
+}
+/** A line of a stack trace (`    at f (file.js:1:2)`): only the first of a run of them is kept. */
+const failureText_STACK_FRAME = /^\s+at /;
+/** `lines` without the stack frames after the first of each run of them. */
+function withoutDeepStack(lines) {
+    return lines.filter((line, i) => !failureText_STACK_FRAME.test(line) || !failureText_STACK_FRAME.test(lines[i - 1] ?? ''));
+}
+/** A pytest traceback line worth keeping when its section is too long: a failing line, an error line, where it was raised, captured output's heading. */
+const PYTEST_KEY = /^(>|E |\S+:\d+: \w+$|-+ Captured )/;
+/** Lines of a pytest section kept from its head (the test's code up to the failing line) when it is long. */
+const PYTEST_HEAD = 12;
+/**
+ * A pytest failure section as its failure text: whole when it fits, else its head (the test's
+ * code) and its `>` lines, `E ` lines and the location of the error (`tests/a.py:10: AssertionError`),
+ * in order, the last of them when they are too many (the error is at the end), with `\u2026` where lines
+ * were left out.
+ */
+function condensePytestSection(lines) {
+    const body = lines.map((l) => l.trimEnd());
+    while (body[0] === '')
+        body.shift();
+    while (body.at(-1) === '')
+        body.pop();
+    if (body.length <= FAILURE_TEXT.lines)
+        return boundFailureText(body);
+    const head = Math.min(PYTEST_HEAD, body.length);
+    const keys = body.map((_, i) => i).filter((i) => i >= head && PYTEST_KEY.test(body[i]));
+    const chosen = new Set([
+        ...Array.from({ length: head }, (_, i) => i),
+        ...keys.slice(-(FAILURE_TEXT.lines - head - 1)),
+    ]);
+    const out = [];
+    let skipped = false;
+    for (const [i, line] of body.entries()) {
+        if (!chosen.has(i)) {
+            skipped = true;
+            continue;
+        }
+        if (skipped)
+            out.push('\u2026');
+        skipped = false;
+        out.push(line);
+    }
+    return boundFailureText(out);
+}
+/** A line of a test that passed or started, in any runner's output: never worth the agent's attention. */
+const PASS_LINE = /^\s*(PASSED |\u2713|\u2714|\u221a|ok \d+ |--- PASS|=== (RUN|PAUSE|CONT|NAME) |test \S.* \.\.\. ok$|\S+::\S.* PASSED\b)/;
+/** Lines and characters of the output's end given after the failing tests' texts. */
+const OUTPUT_END = { lines: 15, chars: 1500 };
+/**
+ * The end of a test run's output without the lines of passing tests (pytest's `-rA` `PASSED` lines,
+ * \u2713 lines): what the command printed besides the tests' own failures (a teardown's error, a summary,
+ * a script's own message), bounded. Empty when nothing is left. Pure.
+ */
+function outputEnd(tail) {
+    const lines = tail
+        .split('\n')
+        .map((l) => l.trimEnd())
+        .filter((l) => l !== '' && !PASS_LINE.test(l))
+        .slice(-OUTPUT_END.lines);
+    const text = lines.join('\n');
+    return text.length <= OUTPUT_END.chars ? text : `\u2026${text.slice(-(OUTPUT_END.chars - 1))}`;
+}
+/** The failing tests' own texts (rejectionDetails), then the output's end without the passing tests' lines. */
+function withOutputEnd(details, tail) {
+    const end = outputEnd(tail);
+    return end ? `${details}\n\nThe end of the test output (passing tests' lines left out):\n${end}` : details;
+}
+
 ;// CONCATENATED MODULE: ./src/verdict/readers/types.ts
 /** Lines as the reader sees them: colours and terminal escapes removed, line ends trimmed. */
 // eslint-disable-next-line no-control-regex
@@ -38780,12 +38946,14 @@ function cargoTestReader() {
  */
 
 
+
 const goTest_RESULT = /^(\s*)--- (PASS|FAIL|SKIP): (\S+) \([\d.]+s\)$/;
 const PKG_OK = /^ok\s+(\S+)\s+(?:[\d.]+s|\(cached\))/;
 const PKG_FAIL = /^FAIL\s+(\S+)\s+(?:[\d.]+s|\[(build failed|setup failed)\])/;
 const NO_FILES = /^\?\s+(\S+)\s+\[no test files\]/;
 function goTestReader() {
     const run = emptyRun(null);
+    /** Each test's result read in the package not yet ended: its message's first lines, and its log (the failure text). */
     let pending = [];
     let last;
     let buildError = [];
@@ -38797,6 +38965,8 @@ function goTestReader() {
             recordOutcome(run, id, p.outcome);
             if (p.message.length > 0)
                 run.messages[id] = clipMessage(p.message.join('\n'));
+            if (p.outcome === 'failed')
+                keepFailureText(run, id, p.text);
         }
         pending = [];
         last = undefined;
@@ -38811,6 +38981,7 @@ function goTestReader() {
                     name: r[3],
                     outcome: (r[2] === 'PASS' ? 'passed' : r[2] === 'SKIP' ? 'skipped' : 'failed'),
                     message: [],
+                    text: [],
                 };
                 pending.push(entry);
                 last = entry;
@@ -38838,8 +39009,11 @@ function goTestReader() {
                 buildError = [];
                 return;
             }
-            if (last && /^\s{4,}\S/.test(line) && last.message.length < 6) {
-                last.message.push(line.trim());
+            if (last && /^\s{4,}\S/.test(line)) {
+                if (last.text.length <= FAILURE_TEXT.lines)
+                    last.text.push(line.trim());
+                if (last.message.length < 6)
+                    last.message.push(line.trim());
                 return;
             }
             if (/^\S+\.go:\d+:\d+: /.test(line) && buildError.length < 6)
@@ -38867,6 +39041,7 @@ function goTestReader() {
  */
 
 
+
 const FILE = /^(PASS|FAIL) (\S+)(?: \([\d.]+ m?s\))?$/;
 const BULLET = /^ {2}\u25cf (.+)$/;
 const VERBOSE = /^(\s+)(\u2713|\u2715|\u25cb|\u221a|\u00d7|\u270e) (?:(?:skipped|todo) )?(.+?)(?: \(\d+ m?s\))?$/;
@@ -38876,6 +39051,8 @@ function closeFailing(s) {
     const { failing, run } = s;
     if (failing && failing.lines.length > 0 && !run.messages[failing.id])
         run.messages[failing.id] = clipMessage(failing.lines.join('\n'));
+    if (failing)
+        keepFailureText(run, failing.id, withoutDeepStack(failing.text));
     s.failing = undefined;
 }
 /** A `\u25cf title` line under a file: a failing test, or the file that could not run. */
@@ -38883,12 +39060,12 @@ function bulletLine(s, file, title) {
     closeFailing(s);
     if (title === 'Test suite failed to run') {
         s.run.groups[file] = 'error';
-        s.failing = { id: `${file}${'::'}*`, lines: [] };
+        s.failing = { id: `${file}${'::'}*`, lines: [], text: [] };
     }
     else {
         const id = testId(file, title);
         s.run.tests[id] = 'failed';
-        s.failing = { id, lines: [] };
+        s.failing = { id, lines: [], text: [] };
     }
 }
 /** A line within a file's section: a failing test, a verbose test line, a failure's message, a describe block. */
@@ -38908,6 +39085,8 @@ function fileLine(s, file, raw, line) {
         return;
     }
     if (s.failing) {
+        if (s.failing.text.length < FAILURE_LINES_READ)
+            s.failing.text.push(dedentBlock(line));
         if (s.failing.lines.length < 8 && line.trim() !== '' && !/^\s+at /.test(line))
             s.failing.lines.push(line.trim());
         return;
@@ -38917,6 +39096,8 @@ function fileLine(s, file, raw, line) {
     if (d)
         s.describe.open(d[1].length, d[2]);
 }
+/** A `\u25cf` block's line without the block's own indentation (4 spaces). */
+const dedentBlock = (line) => line.replace(/^ {4}/, '');
 function feedJest(s, raw) {
     const line = plain(raw);
     if (SUMMARY.test(line) || /^Test Suites: /.test(line)) {
@@ -38980,7 +39161,28 @@ function jestReader() {
  */
 
 
+
 const mocha_TEST = /^(\s+)(\u2714|\u2713|\d+\)|-) (.+?)(?: \(\d+ms\))?$/;
+/** A line of a failure's details: its titles (up to the test's own, `title:`), then the error. */
+function detailsLine(run, details, line) {
+    // The titles end with the test's own, `title:`, then (mostly) a blank line; the error follows.
+    if (!details.body) {
+        const title = details.id.split(' \u203a ').at(-1);
+        details.body = line.trim() === '' || line.trim() === `${title}:`;
+        return;
+    }
+    if (details.text.length < FAILURE_LINES_READ)
+        details.text.push(line);
+    if (line.trim() !== '' && !/^\s+at /.test(line) && details.lines.length < 6) {
+        details.lines.push(line.trim());
+        run.messages[details.id] = clipMessage(details.lines.join('\n'));
+    }
+}
+/** The details read, kept as the test's failure text (mocha's indentation and the deeper stack frames left out). */
+function closeDetails(run, details) {
+    if (details)
+        keepFailureText(run, details.id, withoutDeepStack(details.text).map((l) => l.replace(/^ {1,6}/, '')));
+}
 function mochaReader() {
     const run = emptyRun(null);
     let recognised = false;
@@ -39028,22 +39230,18 @@ function mochaReader() {
             // The details: "  1) Suite" \u2026 "       test:" then the error's first lines.
             const head = /^\s+(\d+\)) /.exec(line);
             if (head) {
+                closeDetails(run, details);
                 details = failingByNumber.has(head[1])
-                    ? { id: failingByNumber.get(head[1]), lines: [], body: false }
+                    ? { id: failingByNumber.get(head[1]), lines: [], body: false, text: [] }
                     : undefined;
                 return;
             }
-            // The titles end at the first blank line; the error follows.
-            if (details && !details.body) {
-                details.body = line.trim() === '';
-                return;
-            }
-            if (details && line.trim() !== '' && !/^\s+at /.test(line) && details.lines.length < 6) {
-                details.lines.push(line.trim());
-                run.messages[details.id] = clipMessage(details.lines.join('\n'));
-            }
+            if (details)
+                detailsLine(run, details, line);
         },
         finish(exitCode) {
+            closeDetails(run, details);
+            details = undefined;
             if (!recognised)
                 return undefined;
             run.reader = 'mocha';
@@ -39068,6 +39266,7 @@ function mochaReader() {
  * test named by its absolute path: it is read as a group that did not load (`<path>::*`), with the
  * error node printed before it (its stderr) as the message.
  */
+
 
 
 const TAP_SUBTEST = /^(\s*)# Subtest: (.+)$/;
@@ -39100,7 +39299,43 @@ function nodeTest_record(s, indent, name, outcome) {
 }
 /** The test whose message the next lines hold: the one just recorded, if it failed and is a test. */
 function failingTest(s, failed, isTest) {
-    return failed && isTest ? { id: s.seen.at(-1)?.path.join(' \u203a ') ?? '', lines: [] } : undefined;
+    closeError(s);
+    return failed && isTest ? { id: s.seen.at(-1)?.path.join(' \u203a ') ?? '', lines: [], text: [] } : undefined;
+}
+/** The failing test's lines read so far kept as its failure text. */
+function closeError(s) {
+    if (s.errorFor)
+        keepFailureText(s.run, s.errorFor.id, withoutDeepStack(s.errorFor.text));
+    s.errorFor = undefined;
+}
+/** TAP YAML keys that say nothing of why a test failed. */
+const TAP_NOISE = /^(duration_ms|failureType|location|code):/;
+/** A line of a failing test's TAP YAML block, kept as its failure text (its `stack:` block left out). */
+function tapTextLine(errorFor, line) {
+    const indent = line.length - line.trimStart().length;
+    const body = line.trim();
+    if (body === '---') {
+        errorFor.indent = indent;
+        return;
+    }
+    if (errorFor.indent === undefined || errorFor.text.length >= FAILURE_LINES_READ)
+        return;
+    if (errorFor.inStack !== undefined) {
+        if (body === '' || indent > errorFor.inStack)
+            return;
+        errorFor.inStack = undefined;
+    }
+    if (/^stack:/.test(body)) {
+        errorFor.inStack = indent;
+        return;
+    }
+    if (body === '...') {
+        errorFor.indent = undefined; // the block's end: nothing after it is this test's
+        return;
+    }
+    if (TAP_NOISE.test(body))
+        return;
+    errorFor.text.push(line.slice(Math.min(indent, errorFor.indent)));
 }
 /** A TAP line after a failing result: its YAML `error:` value, or a line of its block scalar. */
 function tapErrorLine(s, errorFor, line) {
@@ -39140,8 +39375,10 @@ function tapLine(s, line) {
         s.between.push(comment[1].trimEnd());
         return;
     }
-    if (s.errorFor)
+    if (s.errorFor) {
+        tapTextLine(s.errorFor, line);
         tapErrorLine(s, s.errorFor, line);
+    }
 }
 /** A line of the spec reporter (or of a run whose format is not known yet). */
 function specLine(s, line) {
@@ -39162,6 +39399,8 @@ function specLine(s, line) {
     if (line.trim() !== '')
         s.between.push(line.trimEnd());
     const { errorFor } = s;
+    if (errorFor && errorFor.text.length < FAILURE_LINES_READ)
+        errorFor.text.push(line.replace(/^ {4}/, ''));
     if (errorFor && line.trim() !== '' && !/^\s+at /.test(line) && errorFor.lines.length < 4) {
         errorFor.lines.push(line.trim());
         s.run.messages[errorFor.id] = clipMessage(errorFor.lines.join('\n'));
@@ -39180,6 +39419,7 @@ function feedNodeTest(s, raw) {
         return;
     }
     if (s.format !== 'tap' && /^\u2716 failing tests:$/.test(line)) {
+        closeError(s);
         s.afterList = true;
         return;
     }
@@ -39191,6 +39431,7 @@ function feedNodeTest(s, raw) {
         specLine(s, line);
 }
 function finishNodeTest(s, exitCode) {
+    closeError(s);
     const { run, seen } = s;
     if (!s.format || (!s.counted && seen.length === 0))
         return undefined;
@@ -39253,6 +39494,7 @@ function unquoteYaml(value) {
  */
 
 
+
 /**
  * A short summary line: the outcome, the test's id and, after ` - `, a message. An id may hold spaces,
  * brackets and ` - ` in its parameters (`test_x[a b]`, `test_x[[1]]`, `test_x[x - y]`; non-ASCII is
@@ -39269,6 +39511,15 @@ const COUNTED = /(\d+) (passed|failed|skipped|xfailed|xpassed|errors?)\b/g;
 const pytest_VERBOSE = /^(\S+::\S.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b/;
 const PROGRESS = /^(\S+\.py) ([.FEsxX]+)(?:\s+\[\s*\d+%\])?$/;
 const FINAL = /^=*\s*(?:(?:\d+ (?:passed|failed|skipped|deselected|xfailed|xpassed|errors?|warnings?)(?:, )?)+|no tests ran) in [\d.]+s(?: \([^)]*\))?\s*=*$/;
+/** The FAILURES and ERRORS sections' headings, and any other `=== \u2026 ===` heading that ends them. */
+const SECTIONS = /^=+ (FAILURES|ERRORS) =+$/;
+const HEADING = /^=+ .* =+$/;
+/** A test's own section in them: `___ test_x[1] ___`, `___ TestA.test_b ___`, `___ ERROR at setup of test_x ___`. */
+const SECTION = /^_{3,} (.+?) _{3,}$/;
+/** A traceback's location line (`tests/a.py:10: AssertionError`): which file a section is of. */
+const LOCATION = /^(\S+?\.py):\d+:/;
+/** Failure sections kept per run (each bounded): a huge red suite's are not all held. */
+const SECTIONS_KEPT = 2000;
 /**
  * Only a test that ran and passed passes. XFAIL (failed as its mark expected) and XPASS (marked to
  * fail, passed: a non-strict mark) are neither: read as skipped, with why (`reasons`).
@@ -39341,8 +39592,73 @@ function progressLine(run, line) {
             run.groups[file] = /[FE]/.test(marks) ? 'failed' : 'passed';
     }
 }
+/** The test section being read, done: kept as its text (the first SECTIONS_KEPT of them). */
+function closeSection(s) {
+    const { section } = s;
+    s.section = undefined;
+    if (!section || s.sections.length >= SECTIONS_KEPT)
+        return;
+    const files = section.lines.map((l) => LOCATION.exec(l)?.[1]).filter((f) => f !== undefined);
+    s.sections.push({ head: section.head, text: condensePytestSection(section.lines), files });
+}
+/** A line of the FAILURES/ERRORS sections: a test's heading, or a line of its section. */
+function sectionLine(s, line) {
+    if (HEADING.test(line) && !SECTIONS.test(line)) {
+        closeSection(s);
+        s.inSections = false;
+        return;
+    }
+    const head = SECTION.exec(line);
+    if (head) {
+        closeSection(s);
+        s.section = { head: head[1], lines: [] };
+    }
+    else if (s.section && s.section.lines.length < FAILURE_LINES_READ)
+        s.section.lines.push(line);
+}
+/**
+ * The section of test `id` (`tests/a.py::TestA::test_b[1]`): headed by its name as pytest shows it
+ * (`TestA.test_b[1]`), an error at its setup or teardown, or `ERROR collecting tests/a.py` for a
+ * file; of the test's file where two files have a test of that name.
+ */
+function sectionOf(sections, id) {
+    const at = id.indexOf('::');
+    const file = at < 0 ? id : id.slice(0, at);
+    const names = at < 0
+        ? [`ERROR collecting ${file}`]
+        : [id.slice(at + 2).replace(/::/g, '.')].flatMap((n) => [
+            n,
+            `ERROR at setup of ${n}`,
+            `ERROR at teardown of ${n}`,
+        ]);
+    const candidates = sections.filter((c) => names.includes(c.head));
+    return candidates.find((c) => c.files.some((f) => f === file || f.endsWith(`/${file}`))) ?? candidates[0];
+}
+/** Each failed test's (and each file that could not be collected) own section, as its failure text. */
+function keepSections(s) {
+    closeSection(s);
+    if (s.sections.length === 0)
+        return;
+    const { run } = s;
+    const failed = [
+        ...Object.keys(run.tests).filter((id) => run.tests[id] === 'failed'),
+        ...Object.keys(run.groups).filter((g) => run.groups[g] === 'error'),
+    ];
+    for (const id of failed) {
+        const section = sectionOf(s.sections, id);
+        if (section?.text)
+            (run.failureText ??= {})[id.includes('::') ? id : `${id}::*`] = section.text;
+    }
+}
 function feedPytest(s, raw) {
     const line = plain(raw);
+    if (SECTIONS.test(line)) {
+        closeSection(s);
+        s.inSections = true;
+        return;
+    }
+    if (s.inSections)
+        sectionLine(s, line);
     if (/^=+ test session starts =+$/.test(line)) {
         s.recognised = true;
         s.started = true;
@@ -39384,6 +39700,7 @@ function finishPytest(s, exitCode) {
         return undefined;
     run.reader = 'pytest';
     run.exitCode = exitCode;
+    keepSections(s);
     if (s.started && !s.finished) {
         // The process died mid-run (os._exit, a crash, a kill): the tests it listed ran; a file's
         // progress marks say nothing of its tests after the crash, so no file vouches for them.
@@ -39415,6 +39732,8 @@ function pytestReader() {
         noTests: false,
         collectErrors: [],
         listed: {},
+        inSections: false,
+        sections: [],
     };
     return { name: 'pytest', feed: (raw) => feedPytest(s, raw), finish: (exitCode) => finishPytest(s, exitCode) };
 }
@@ -39533,14 +39852,53 @@ function tapeReader() {
  */
 
 
+
 const vitest_FILE = /^ (\u2713|\u276f|\u00d7|\u2193) (\S+) \((\d+) tests?(?: \| (\d+) failed)?(?: \| \d+ skipped)?\)(?: \d+m?s)?$/;
 const vitest_TEST = /^ {3,}(\u2713|\u00d7|\u2193|\u2717) (.+?)(?: \d+m?s)?$/;
 const FAILED = /^ FAIL {1,2}(\S+?)(?: > (.+?))?(?: \[ (\S+) \])?$/;
+/** The rule that ends a failure's block (`\u23af\u23af\u23af[1/2]\u23af`), and the summary that follows the last. */
+const BLOCK_END = /^\u23af|^ {0,6}Test Files /;
+/**
+ * The failure blocks under "Failed Tests" and "Failed Suites": each block's first line is its test's
+ * message, the block its failure text.
+ */
+function failureBlocks(run) {
+    /** The block being read (after ` FAIL  path > name`): its test, its lines, whether its message is read. */
+    let block;
+    const close = () => {
+        if (block)
+            keepFailureText(run, block.id, block.lines);
+        block = undefined;
+    };
+    return {
+        close,
+        /** A ` FAIL  \u2026` line: the block of `id` starts after it. */
+        open: (id) => {
+            block = { id, lines: [], message: false };
+        },
+        /** A line of the output; true when it was the block's message (nothing else to read in it). */
+        feed: (line) => {
+            if (block && (BLOCK_END.test(line) || FAILED.test(line)))
+                close();
+            if (!block)
+                return false;
+            if (block.lines.length < FAILURE_LINES_READ)
+                block.lines.push(line);
+            if (block.message)
+                return false;
+            if (line.trim() !== '') {
+                run.messages[block.id] = clipMessage(line);
+                block.message = true;
+            }
+            return true;
+        },
+    };
+}
 function vitestReader() {
     const run = emptyRun(null);
     let recognised = false;
     let file;
-    let messageFor;
+    const blocks = failureBlocks(run);
     let noFiles = false;
     /** Tests read: a listed test, or a file that passed or was skipped whole by its count; and vitest's own count. */
     let listed = 0;
@@ -39549,6 +39907,8 @@ function vitestReader() {
         name: 'vitest',
         feed(raw) {
             const line = plain(raw);
+            if (blocks.feed(line))
+                return;
             if (/^ RUN {1,2}v\d/.test(line) || /^ {0,6}Test Files /.test(line)) {
                 recognised = true;
                 return;
@@ -39561,13 +39921,6 @@ function vitestReader() {
             if (/No test files found/.test(line)) {
                 recognised = true;
                 noFiles = true;
-                return;
-            }
-            if (messageFor) {
-                if (line.trim() !== '') {
-                    run.messages[messageFor] = clipMessage(line);
-                    messageFor = undefined;
-                }
                 return;
             }
             const f = vitest_FILE.exec(line);
@@ -39585,12 +39938,12 @@ function vitestReader() {
                 const [, path, name, suite] = failed;
                 if (suite !== undefined || name === undefined) {
                     run.groups[path] = 'error';
-                    messageFor = `${path}::*`;
+                    blocks.open(`${path}::*`);
                 }
                 else {
                     const id = testId(path, name);
                     run.tests[id] = 'failed';
-                    messageFor = id;
+                    blocks.open(id);
                 }
                 return;
             }
@@ -39605,6 +39958,7 @@ function vitestReader() {
                 file = undefined;
         },
         finish(exitCode) {
+            blocks.close();
             if (!recognised)
                 return undefined;
             run.reader = 'vitest';
@@ -39627,6 +39981,7 @@ function vitestReader() {
  * else whichever built-in reader understands the console output, fed line by line while it
  * streams. Nothing understood: only the exit code counts (`reader` undefined).
  */
+
 
 
 
@@ -39660,9 +40015,23 @@ function createSuiteReader() {
             const best = fromJUnit ?? read.sort((a, b) => size(b) - size(a))[0] ?? emptyRun(exitCode);
             if (exitCode === 127 || exitCode === 126)
                 best.cannotRun = `the test command could not be run (exit code ${exitCode}: ${exitCode === 127 ? 'command not found' : 'not executable'})`;
+            onlyFailedTexts(best);
             return best;
         },
     };
+}
+/** Failure texts only for what failed (not a suite that fails because a test in it does), within the run's bound. */
+function onlyFailedTexts(run) {
+    if (!run.failureText)
+        return;
+    const failed = new Set(failedIds(run));
+    for (const id of Object.keys(run.failureText))
+        if (!failed.has(id))
+            delete run.failureText[id];
+    if (Object.keys(run.failureText).length === 0)
+        delete run.failureText;
+    else
+        boundRunTexts(run);
 }
 /** Reads a whole console output (tests, benchmarks, recorded fixtures). */
 function readSuiteOutput(output, exitCode, junitXml) {
@@ -39682,8 +40051,12 @@ function readJUnit(xml, exitCode) {
         recordOutcome(run, testId(c.classname ?? c.file, c.name), c.outcome);
     for (const f of report.failed) {
         const id = testId(f.classname ?? f.file, f.name);
-        if (run.tests[id] === 'failed')
-            run.messages[id] = clipMessage(f.message || f.details);
+        if (run.tests[id] !== 'failed')
+            continue;
+        run.messages[id] = clipMessage(f.message || f.details);
+        // The report's own text of the failure: its message, then its body (the assertion, the trace).
+        const body = f.details && f.details.trim() !== f.message.trim() ? f.details.split('\n') : [];
+        keepFailureText(run, id, [...(f.message ? [f.message] : []), ...(f.message && body.length ? [''] : []), ...body]);
     }
     return run;
 }
@@ -39859,6 +40232,7 @@ function maskedRun(run, mask) {
         tests: keys(run.tests, same),
         groups: keys(run.groups, same),
         messages: keys(run.messages, mask),
+        ...(run.failureText ? { failureText: keys(run.failureText, mask) } : {}),
         ...(run.cannotRun !== undefined ? { cannotRun: mask(run.cannotRun) } : {}),
     };
 }
@@ -41941,6 +42315,61 @@ function runSourceFactory(name) {
         : undefined;
 }
 
+;// CONCATENATED MODULE: ./src/report/logFile.ts
+/**
+ * The run's log file (--log-file, default <state-dir>/logs/run.log): the whole text log, whatever
+ * the console shows \u2014 every event, the agent's and the test command's output \u2014 written as it
+ * happens. Replaced when a process first opens it (a run's start; the loggers a run makes later
+ * append to it), at most LOG_FILE_MAX_BYTES, then one line says it was cut. A file that cannot be
+ * written is reported once and left alone: the run goes on with its console.
+ */
+
+
+const LOG_FILE_MAX_BYTES = 32 * 1024 * 1024;
+/** Files this process opened, by absolute path: each is replaced once, then appended to. */
+const opened = new Map();
+/** The log file at `file` (absolute), or why it cannot be written. */
+function openLogFile(file, maxBytes = LOG_FILE_MAX_BYTES) {
+    const known = opened.get(file);
+    if (known)
+        return { path: known.path, write: known.write };
+    let fd;
+    try {
+        (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+        fd = (0,external_node_fs_namespaceObject.openSync)(file, 'w', 0o600);
+    }
+    catch (error) {
+        return {
+            problem: `the log file ${file} cannot be written (${error.code ?? error.message})`,
+        };
+    }
+    let written = 0;
+    let cut = false;
+    const log = {
+        path: file,
+        write(text) {
+            if (cut)
+                return;
+            const bytes = Buffer.byteLength(text);
+            try {
+                if (written + bytes > maxBytes) {
+                    cut = true;
+                    (0,external_node_fs_namespaceObject.writeSync)(fd, `\u2026 the log was cut here at ${Math.round(maxBytes / 1024 / 1024)} MiB.\n`);
+                    (0,external_node_fs_namespaceObject.closeSync)(fd);
+                    return;
+                }
+                (0,external_node_fs_namespaceObject.writeSync)(fd, text);
+                written += bytes;
+            }
+            catch {
+                cut = true; // a full disk: the console goes on
+            }
+        },
+    };
+    opened.set(file, log);
+    return { ...log, fresh: true };
+}
+
 ;// CONCATENATED MODULE: ./src/report/workflowCommands.ts
 /**
  * GitHub's runner reads a workflow command from any line of a step's output: `::name::data` after
@@ -42043,12 +42472,14 @@ function wrapLine(line, max) {
 
 
 
-function createLogger({ json, write: writeRaw, clock, redact, before, width }) {
+function createLogger({ json, write: writeRaw, clock, redact, before, width, level: shown = 'verbose', }) {
     // No line of the log can be a workflow command but those `before` writes (workflowCommands.ts).
     const write = (text) => writeRaw(json ? inertJson(text) : inert(text));
     // Wrapped once masked: a mask is what the line shows.
     const fit = (text) => (width === undefined ? text : wrapText(text, width));
     const emit = (event, level, message, fields) => {
+        if (!json && shown === 'quiet' && (level === 'info' || level === 'debug'))
+            return;
         const prefix = before?.(event, level, message);
         if (prefix)
             writeRaw(redact(prefix));
@@ -42066,7 +42497,10 @@ function createLogger({ json, write: writeRaw, clock, redact, before, width }) {
         info: (e, m, f) => emit(e, 'info', m, f),
         warn: (e, m, f) => emit(e, 'warn', m, f),
         error: (e, m, f) => emit(e, 'error', m, f),
+        showsOutput: json || shown === 'verbose',
         output(source, rawLine, stream, cut) {
+            if (!json && shown !== 'verbose')
+                return;
             // A piece of an overlong line: a secret may straddle the cut, so its edges are masked too.
             const line = cut && 'piece' in redact ? redact.piece(rawLine, cut) : rawLine;
             if (json)
@@ -42083,20 +42517,63 @@ function createLogger({ json, write: writeRaw, clock, redact, before, width }) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/report/teeLogger.ts
+function teeLogger(primary, ...others) {
+    const all = [primary, ...others];
+    return {
+        event: (...a) => all.forEach((l) => l.event(...a)),
+        info: (...a) => all.forEach((l) => l.info(...a)),
+        warn: (...a) => all.forEach((l) => l.warn(...a)),
+        error: (...a) => all.forEach((l) => l.error(...a)),
+        output: (...a) => all.forEach((l) => l.output(...a)),
+        result: (...a) => all.forEach((l) => l.result(...a)),
+        // The echo budget (echo.ts) is the console's: a log file bounds itself.
+        ...(primary.showsOutput !== undefined ? { showsOutput: primary.showsOutput } : {}),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/app/runPorts.ts
 
 
-/** The run's log: text or NDJSON (--json) on the caller's stdout, masked, with the caller's prefix per event. */
-function runLogger(options, io, redact) {
-    return createLogger({
+
+
+
+
+/**
+ * The run's log: text or NDJSON (--json) on the caller's stdout, masked, with the caller's prefix per
+ * event, showing what --quiet / --verbose say; and the whole text log in the run's log file
+ * (--log-file, default <state-dir>/logs/run.log), whatever the console shows.
+ */
+function runLogger(options, io, redact, 
+/** Whether the log file is written: not for a run that ends before it starts (idle, a halt that stands), which writes nothing. */
+withFile = true) {
+    const level = options.quiet ? 'quiet' : options.verbose ? 'verbose' : 'default';
+    const screen = createLogger({
         json: options.json,
         write: io.stdout,
         clock: io.clock,
         redact,
         before: io.beforeEvent,
+        level,
         ...(io.width !== undefined ? { width: io.width } : {}),
     });
+    if (!withFile)
+        return screen;
+    const file = openLogFile(options.logFile ? external_node_path_default().resolve(io.cwd, options.logFile) : external_node_path_default().join(io.stateDir, 'logs', RUN_LOG));
+    if ('problem' in file) {
+        screen.warn('log.file', `${file.problem}: the run goes on with this log only.`, { problem: file.problem });
+        return screen;
+    }
+    const logger = teeLogger(screen, createLogger({ json: false, write: file.write, clock: io.clock, redact }));
+    if (file.fresh && level === 'default' && !options.json)
+        logger.info('log.file', consoleNote(file.path, surface(io.terms ?? 'cli')), { path: file.path });
+    return logger;
 }
+/** The default log file's name, under <state-dir>/logs. */
+const RUN_LOG = 'run.log';
+/** Said once as the run's log file opens, on a console that does not echo the output. */
+const consoleNote = (file, say) => `The agent's and the test command's output are not shown here; the whole log, with them, is in ${file} ` +
+    `(${say.option('verbose')} shows them here too).`;
 /** The caller's issue source (the action's GitHub issues), else the beads source of the options. */
 function sourceOf(options, io, onWarning) {
     if (io.source)
@@ -42119,7 +42596,7 @@ function sourceOf(options, io, onWarning) {
  */
 async function standingHalt(options, io, halt, startedAt) {
     const redact = createRedactor(io.secrets);
-    const logger = runLogger(options, io, redact);
+    const logger = runLogger(options, io, redact, false);
     const { loop } = halt;
     const stood = loop.halt;
     const ways = resumeWays(stood).map((w) => describeResumeWay(w, io.terms ?? 'cli', loop.baseBranch));
@@ -42918,6 +43395,89 @@ function findingsForAgent(findings, removedLinks = [], limit = 20) {
     return lines.join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/verdict/rejectionDetails.ts
+/**
+ * What the agent is told of a rejected verdict (issue 42): each failing test with its own failure
+ * text, bounded. Pure.
+ */
+
+/** Characters of the failing tests' own texts that one rejection gives the agent, in all (each text is bounded too). */
+const DETAILS_TEXT_BUDGET = 12_000;
+/**
+ * What the agent is told after a rejection: each broken test and failing target with its message
+ * and, where the runner's output was read per test, its own failure text (assertion, diff,
+ * traceback head; DETAILS_TEXT_BUDGET in all, the failures past it named with their message). Pure.
+ */
+function rejectionDetails(v, limit = 20) {
+    const lines = [];
+    let budget = DETAILS_TEXT_BUDGET;
+    const list = (heading, failures) => {
+        if (failures.length === 0)
+            return;
+        lines.push(heading);
+        for (const f of failures.slice(0, limit)) {
+            const own = v.failureText?.[f.id];
+            const text = own && own.length <= budget ? own : undefined;
+            if (text) {
+                budget -= text.length;
+                lines.push(`- ${f.id}${f.message ? `: ${f.message.split('\n')[0]}` : ''}`, indent(text));
+            }
+            else
+                lines.push(`- ${f.id}${f.message ? `: ${f.message.split('\n').slice(0, 6).join('\n    ')}` : ''}`);
+        }
+        if (failures.length > limit)
+            lines.push(`- \u2026 and ${failures.length - limit} more`);
+    };
+    list('Tests that passed before this cycle and fail now (you broke them):', v.broken);
+    list("The issue's tests that do not pass yet:", v.targetsFailing);
+    for (const f of v.verifyFailing)
+        lines.push(`The issue's verify command \`${f.command}\` exited with code ${f.exitCode}:`, f.tail.trim().split('\n').slice(-10).join('\n'));
+    if (v.preexisting.length)
+        lines.push(VERDICT_MESSAGES.preexistingForAgent(v.preexisting));
+    if (v.removed?.length)
+        lines.push(`Tests that failed before this cycle and no longer run (removed, not fixed): ${firstIds(v.removed, 10)}.`);
+    return lines.join('\n');
+}
+/** Whether the verdict holds any failing test's own failure text: then the log's tail adds nothing the agent needs. */
+const hasFailureText = (v) => Object.keys(v.failureText ?? {}).length > 0;
+const indent = (text) => text
+    .split('\n')
+    .map((l) => (l === '' ? '' : `    ${l}`))
+    .join('\n');
+
+;// CONCATENATED MODULE: ./src/verdict/failuresSaid.ts
+/** Tests named, and lines of each one's failure text shown. */
+const SAID = { tests: 10, lines: 4 };
+/** The lines of a failure text worth a glance: pytest's `E` lines when it has some, else its first non-blank lines. */
+function glance(text, message) {
+    if (!text)
+        return [];
+    const lines = text.split('\n').filter((l) => l.trim() !== '');
+    const first = message?.split('\n')[0]?.trim();
+    // The message is said already: not again as the text's first line.
+    const news = lines.filter((l) => l.replace(/^E\s+/, '').trim() !== first);
+    const errors = news.filter((l) => /^E /.test(l));
+    return (errors.length > 0 ? errors : news).slice(0, SAID.lines);
+}
+/** The broken tests and failing targets, each with a few lines; empty when there are none. */
+function failuresSaid(v) {
+    const failures = [
+        ...v.broken.map((f) => ({ ...f, what: 'broken' })),
+        ...v.targetsFailing.map((f) => ({ ...f, what: 'target' })),
+    ];
+    if (failures.length === 0)
+        return '';
+    const lines = [`Failing tests (${failures.length}):`];
+    for (const f of failures.slice(0, SAID.tests)) {
+        lines.push(`  ${f.what === 'target' ? 'target ' : ''}${f.id}${f.message ? `: ${f.message.split('\n')[0]}` : ''}`);
+        for (const line of glance(v.failureText?.[f.id], f.message))
+            lines.push(`      ${line}`);
+    }
+    if (failures.length > SAID.tests)
+        lines.push(`  \u2026 and ${failures.length - SAID.tests} more`);
+    return lines.join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/workflows/implement/messages.ts
 
 
@@ -42951,6 +43511,8 @@ const MESSAGES = {
 };
 
 ;// CONCATENATED MODULE: ./src/workflows/implement/afterVerdict.ts
+
+
 
 
 
@@ -43065,15 +43627,21 @@ function rejected({ ctx, model, event, record, state, tag, n }, found = '') {
         ? verdict.summary
         : `\`${ctx.settings.testCommand}\` exited with code ${tests.exitCode}`;
     const message = found ? `${said}\n\n${found}` : said;
-    const failing = setCycle({ ...state, testFailures: state.testFailures + 1 }, 
-    // The per-test details after the output: the prompt keeps the context's end when it is long (a judge
-    // tree's longer paths made node's output push them out).
-    { lastFailure: { kind: 'tests', message, tail: `${tests.tail}${details ? '\n\n' : ''}${details}` } });
+    // Each failing test with its own failure text (issue 42), then the output's last lines without the
+    // passing tests' (which were most of it): not the output's end as it was. Without any text read per
+    // test, the output's end and the details after it: the prompt keeps the context's end when it is long.
+    const lastFailure = hasFailureText(verdict)
+        ? { kind: 'tests', message, tail: tests.tail, failures: withOutputEnd(details, tests.tail) }
+        : { kind: 'tests', message, tail: `${tests.tail}${details ? '\n\n' : ''}${details}` };
+    const failing = setCycle({ ...state, testFailures: state.testFailures + 1 }, { lastFailure });
     const t = stepCycle(ctx, failing, { type: 'failed', reason: `tests: ${verdict.summary}`, resumeAt: 0 });
     const closed = model_close(ctx, t.state, { ...record, outcome: 'tests_failed' }, now);
     const { violation } = model;
+    // With the failing tests and a few lines each: the console shows no test output by default (issue 42).
+    const failingSaid = failuresSaid(verdict);
+    const rejectedSaid = `${MESSAGES.rejected(tag, verdict.summary, tests.exitCode, tests.durationMs)}${failingSaid ? `\n${failingSaid}` : ''}`;
     return model_finish(model, [
-        log('warn', 'tests.failed', MESSAGES.rejected(tag, verdict.summary, tests.exitCode, tests.durationMs), {
+        log('warn', 'tests.failed', rejectedSaid, {
             iteration: n,
             exitCode: tests.exitCode,
             broken: verdict.broken.map((f) => f.id),
@@ -43448,6 +44016,20 @@ function judgeOrEscalate(ctx, model, now) {
 ;// CONCATENATED MODULE: ./src/workflows/implement/prompt.ts
 
 const MAX_CONTEXT = 4000;
+/** The failing tests' own texts are bounded where they are made (rejectionDetails.ts); this is a last guard. */
+const MAX_FAILURES = 16_000;
+/**
+ * What the last attempt's failure shows the agent: each failing test with its own failure text when
+ * the run was read per test (its head kept when long), else the output's end.
+ */
+function failureContext(f) {
+    if (f.failures) {
+        const text = f.failures.length > MAX_FAILURES ? `${f.failures.slice(0, MAX_FAILURES)}\u2026` : f.failures;
+        return ['Each failing test, with what its runner printed for it:', '', ...fencedBlock(text.trim())];
+    }
+    const tail = f.tail.length > MAX_CONTEXT ? `\u2026${f.tail.slice(-MAX_CONTEXT)}` : f.tail;
+    return fencedBlock(tail.trim());
+}
 function buildPrompt(p) {
     const ids = p.issues.map((i) => i.id).join(', ');
     const parts = [
@@ -43462,8 +44044,7 @@ function buildPrompt(p) {
         parts.push('## Plan', '', p.plan.trim(), '');
     if (p.lastFailure) {
         const what = p.lastFailure.kind === 'tests' ? 'The last attempt was not accepted' : 'The last agent run failed';
-        const tail = p.lastFailure.tail.length > MAX_CONTEXT ? `\u2026${p.lastFailure.tail.slice(-MAX_CONTEXT)}` : p.lastFailure.tail;
-        parts.push('## Previous attempt', '', `${what}: ${p.lastFailure.message}`, '', ...fencedBlock(tail.trim()), '');
+        parts.push('## Previous attempt', '', `${what}: ${p.lastFailure.message}`, '', ...failureContext(p.lastFailure), '');
     }
     parts.push('## Done means', '', `- \`${p.testCommand}\`: no test that passes now may fail, and the tests this issue is about pass.`, ...(p.failingBefore?.length
         ? [
@@ -46331,7 +46912,7 @@ async function runCommand(options, given) {
         // decide are the run's first read otherwise, and its warnings go to the run's log either way.
         // (The planning pipeline's loop, on the issues it just created, always has work.)
         const redact = createRedactor(io.secrets);
-        const logger = runLogger(options, io, redact);
+        const logger = runLogger(options, io, redact, false);
         let warn = (message) => logger.warn('source.warning', message);
         const source = await sourceOf(options, io, (message) => warn(message)).catch(() => undefined);
         // --on-success branch: issues finished on their own unmerged branch are no work (said when idle;

@@ -25,7 +25,7 @@ export async function standingHalt(
   startedAt: number,
 ): Promise<number> {
   const redact = createRedactor(io.secrets);
-  const logger = runLogger(options, io, redact);
+  const logger = runLogger(options, io, redact, false);
   const { loop } = halt;
   const stood = loop.halt!;
   const ways = resumeWays(stood).map((w) => describeResumeWay(w, io.terms ?? 'cli', loop.baseBranch));

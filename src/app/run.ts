@@ -73,7 +73,7 @@ export async function runCommand(options: Options, given: RunIO): Promise<number
     // decide are the run's first read otherwise, and its warnings go to the run's log either way.
     // (The planning pipeline's loop, on the issues it just created, always has work.)
     const redact = createRedactor(io.secrets);
-    const logger = runLogger(options, io, redact);
+    const logger = runLogger(options, io, redact, false);
     let warn = (message: string) => logger.warn('source.warning', message);
     const source = await sourceOf(options, io, (message) => warn(message)).catch(() => undefined);
     // --on-success branch: issues finished on their own unmerged branch are no work (said when idle;

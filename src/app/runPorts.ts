@@ -11,7 +11,11 @@ import { SOURCE_FACTORIES, runSourceFactory } from '../issues/registry.js';
 import type { IssueSource } from '../issues/types.js';
 import type { CyclePublisher } from '../loop/publish.js';
 import type { PreflightRefusal } from '../publish/preflight.js';
-import { type Logger, type LoggerOptions, createLogger } from '../report/logger.js';
+import path from 'node:path';
+import { type Surface, surface } from '../config/surface.js';
+import { openLogFile } from '../report/logFile.js';
+import { type ConsoleLevel, type Logger, type LoggerOptions, createLogger } from '../report/logger.js';
+import { teeLogger } from '../report/teeLogger.js';
 import type { Session } from '../safety/session.js';
 import type { Redactor } from '../secrets/redact.js';
 import type { Clock } from '../util/clock.js';
@@ -90,21 +94,49 @@ export interface LandingSoFar {
   landed: { pullRequests: number; issuesClosed: number };
 }
 
-/** The run's log: text or NDJSON (--json) on the caller's stdout, masked, with the caller's prefix per event. */
+/**
+ * The run's log: text or NDJSON (--json) on the caller's stdout, masked, with the caller's prefix per
+ * event, showing what --quiet / --verbose say; and the whole text log in the run's log file
+ * (--log-file, default <state-dir>/logs/run.log), whatever the console shows.
+ */
 export function runLogger(
-  options: Pick<Options, 'json'>,
-  io: Pick<RunIO, 'stdout' | 'clock' | 'beforeEvent' | 'width'>,
+  options: Pick<Options, 'json' | 'quiet' | 'verbose' | 'logFile'>,
+  io: Pick<RunIO, 'stdout' | 'clock' | 'beforeEvent' | 'width' | 'stateDir' | 'cwd' | 'terms'>,
   redact: Redactor,
+  /** Whether the log file is written: not for a run that ends before it starts (idle, a halt that stands), which writes nothing. */
+  withFile = true,
 ): Logger {
-  return createLogger({
+  const level: ConsoleLevel = options.quiet ? 'quiet' : options.verbose ? 'verbose' : 'default';
+  const screen = createLogger({
     json: options.json,
     write: io.stdout,
     clock: io.clock,
     redact,
     before: io.beforeEvent,
+    level,
     ...(io.width !== undefined ? { width: io.width } : {}),
   });
+  if (!withFile) return screen;
+  const file = openLogFile(
+    options.logFile ? path.resolve(io.cwd, options.logFile) : path.join(io.stateDir, 'logs', RUN_LOG),
+  );
+  if ('problem' in file) {
+    screen.warn('log.file', `${file.problem}: the run goes on with this log only.`, { problem: file.problem });
+    return screen;
+  }
+  const logger = teeLogger(screen, createLogger({ json: false, write: file.write, clock: io.clock, redact }));
+  if (file.fresh && level === 'default' && !options.json)
+    logger.info('log.file', consoleNote(file.path, surface(io.terms ?? 'cli')), { path: file.path });
+  return logger;
 }
+
+/** The default log file's name, under <state-dir>/logs. */
+export const RUN_LOG = 'run.log';
+
+/** Said once as the run's log file opens, on a console that does not echo the output. */
+const consoleNote = (file: string, say: Surface) =>
+  `The agent's and the test command's output are not shown here; the whole log, with them, is in ${file} ` +
+  `(${say.option('verbose')} shows them here too).`;
 
 /** The caller's issue source (the action's GitHub issues), else the beads source of the options. */
 export function sourceOf(

@@ -39,6 +39,11 @@ export function checkOptions(command: Scope, options: Options): ConfigProblem[] 
       message: actionOnlySource(options.source, ISSUE_SOURCES[options.source].title),
     });
   }
+  if (options.quiet && options.verbose)
+    problems.push({
+      option: '--quiet',
+      message: `${say.option('quiet')} and ${say.option('verbose')} contradict each other: give one of them.`,
+    });
   if ((command === 'plan' || command === 'action') && options.goal && options.goalFile) {
     problems.push({
       option: '--goal',

@@ -103,7 +103,19 @@ export const CycleSchema = z.object({
   startedAtIteration: z.number().int(),
   iterations: z.number().int(),
   /** What went wrong last time, given to the agent as context. */
-  lastFailure: z.object({ kind: z.enum(['agent', 'tests']), message: z.string(), tail: z.string() }).optional(),
+  lastFailure: z
+    .object({
+      kind: z.enum(['agent', 'tests']),
+      message: z.string(),
+      /** The end of the output (the test command's or the agent's). */
+      tail: z.string(),
+      /**
+       * A rejection read per test: each failing test's id and its own failure text (judge.ts
+       * rejectionDetails), bounded; given to the agent instead of the tail (issue 42).
+       */
+      failures: z.string().optional(),
+    })
+    .optional(),
   lastWorkRemaining: z.string().optional(),
   sameWorkRemainingCount: z.number().int(),
   /** Iterations in a row that ended with no report block (core/continuation.ts); absent is 0. */

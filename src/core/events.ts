@@ -237,11 +237,7 @@ export type Event =
       removedLinks?: string[];
       /** Issue 42: with an accepted verdict, what proves the fix (src/verdict/evidence.ts); `none`: unverified. */
       evidence?: Evidence;
-      /**
-       * Issue 42: why the verdict has no evidence that the work fixes the issue (no target that failed
-       * on the base passes now); absent when it has. Accepted work without evidence is held for a
-       * person (`unverified`) unless --accept-unverified.
-       */
+      /** Issue 42: why an accepted verdict has no evidence (held for a person unless --accept-unverified). */
       unverified?: string;
       now: number;
     }

@@ -188,6 +188,7 @@ function maskedRun(run: SuiteRun, mask: (text: string) => string): SuiteRun {
     tests: keys(run.tests, same),
     groups: keys(run.groups, same),
     messages: keys(run.messages, mask),
+    ...(run.failureText ? { failureText: keys(run.failureText, mask) } : {}),
     ...(run.cannotRun !== undefined ? { cannotRun: mask(run.cannotRun) } : {}),
   };
 }

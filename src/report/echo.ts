@@ -12,7 +12,7 @@ export const ECHO_MAX_BYTES = 4 * 1024 * 1024;
 type OnLine = (line: string, stream: 'stdout' | 'stderr', cut?: { before: boolean; after: boolean }) => void;
 
 export function cappedEcho(
-  logger: Pick<Logger, 'output' | 'warn'>,
+  logger: Pick<Logger, 'output' | 'warn' | 'showsOutput'>,
   source: 'agent' | 'tests',
   /** Where the whole output is, for the warning (a log file), if anywhere. */
   whole: string | undefined,
@@ -21,6 +21,8 @@ export function cappedEcho(
   let echoed = 0;
   let capped = false;
   return (line, stream, cut) => {
+    // Not shown on the console (no --verbose): the log file takes it all (it has its own bound).
+    if (logger.showsOutput === false) return logger.output(source, line, stream, cut);
     if (capped) return;
     echoed += Buffer.byteLength(line) + 1;
     if (echoed > limit) {

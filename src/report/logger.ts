@@ -7,6 +7,13 @@ import { wrapText } from './wrap.js';
 export type Level = 'debug' | 'info' | 'warn' | 'error';
 
 /**
+ * What the text console shows (--quiet, --verbose): `quiet` warnings, errors and the final result;
+ * `default` every event of agent-loop's own (each verdict, the failing tests), not the output it
+ * echoes; `verbose` the agent's and the test command's output too. NDJSON (--json) is every event.
+ */
+export type ConsoleLevel = 'quiet' | 'default' | 'verbose';
+
+/**
  * Progress for people (text) or for programs (NDJSON, one event per line with a stable `event`
  * name). Everything passes through the redactor on its way out.
  */
@@ -24,6 +31,8 @@ export interface Logger {
   ): void;
   /** The final result: in JSON mode, the last line. */
   result(result: object, text: string): void;
+  /** Whether `output` lines are shown (absent: they are); echo.ts's budget counts only what is shown. */
+  readonly showsOutput?: boolean;
 }
 
 export interface LoggerOptions {
@@ -39,14 +48,25 @@ export interface LoggerOptions {
    * nothing is wrapped.
    */
   width?: number;
+  /** What the text log shows (default: `verbose`, everything); NDJSON is every event whatever it says. */
+  level?: ConsoleLevel;
 }
 
-export function createLogger({ json, write: writeRaw, clock, redact, before, width }: LoggerOptions): Logger {
+export function createLogger({
+  json,
+  write: writeRaw,
+  clock,
+  redact,
+  before,
+  width,
+  level: shown = 'verbose',
+}: LoggerOptions): Logger {
   // No line of the log can be a workflow command but those `before` writes (workflowCommands.ts).
   const write = (text: string) => writeRaw(json ? inertJson(text) : inert(text));
   // Wrapped once masked: a mask is what the line shows.
   const fit = (text: string) => (width === undefined ? text : wrapText(text, width));
   const emit = (event: string, level: Level, message: string, fields?: Record<string, unknown>) => {
+    if (!json && shown === 'quiet' && (level === 'info' || level === 'debug')) return;
     const prefix = before?.(event, level, message);
     if (prefix) writeRaw(redact(prefix));
     const time = rfc3339(clock.now());
@@ -62,7 +82,9 @@ export function createLogger({ json, write: writeRaw, clock, redact, before, wid
     info: (e, m, f) => emit(e, 'info', m, f),
     warn: (e, m, f) => emit(e, 'warn', m, f),
     error: (e, m, f) => emit(e, 'error', m, f),
+    showsOutput: json || shown === 'verbose',
     output(source, rawLine, stream, cut) {
+      if (!json && shown !== 'verbose') return;
       // A piece of an overlong line: a secret may straddle the cut, so its edges are masked too.
       const line = cut && 'piece' in redact ? (redact as SecretRedactor).piece(rawLine, cut) : rawLine;
       if (json)

@@ -59,6 +59,11 @@ export interface Verdict {
   unread?: number;
   /** The targets judged: the issue's named tests, else the baseline failures fixed now. */
   targets: string[];
+  /**
+   * The own failure text (results.ts `failureText`) of a broken test or failing target, by its id
+   * here, where the run read one: what rejectionDetails gives the agent. Absent when none was read.
+   */
+  failureText?: Record<string, string>;
 }
 
 export interface JudgeInput {
@@ -130,12 +135,10 @@ export function judge({ baseline, now, targetTests, verify = [], say = surface()
   const unjudgeable = unjudgeableBecause(baseline, now);
   if (unjudgeable) return { ...verdict, kind: 'cannot_run', summary: unjudgeable };
 
-  const message = (run: SuiteRun, id: string) => run.messages[id];
   const wasFailing = (id: string) => failedIn(baseline, id);
   const passesNow = (id: string) => passedIn(now, id);
 
-  for (const id of failedIds(now))
-    if (!wasFailing(id)) verdict.broken.push({ id, ...(message(now, id) ? { message: message(now, id) } : {}) });
+  for (const id of failedIds(now)) if (!wasFailing(id)) verdict.broken.push(failureOf(now, id));
   verdict.broken.push(...noLongerPassing(baseline, now));
   // The command passed as a whole before and fails now, and no test explains it: what the command does
   // besides the tests (a linter, a coverage threshold, a teardown, a second suite) fails now.
@@ -156,7 +159,31 @@ export function judge({ baseline, now, targetTests, verify = [], say = surface()
     verdict.targets = [...verdict.fixed];
   }
   verdict.removed = removed.filter((id) => !targetTests.includes(id));
-  return finish(verdict);
+  return finish(withTexts(verdict, now));
+}
+
+/** Test `id` of `now` as a failure, with its message where the run has one. */
+function failureOf(now: SuiteRun, id: string, message = now.messages[id]): Failure {
+  return { id, ...(message ? { message } : {}) };
+}
+
+/** The verdict with the own failure text of each broken test and failing target, where `now` read one. */
+function withTexts(verdict: Verdict, now: SuiteRun): Verdict {
+  const texts: Record<string, string> = {};
+  for (const { id } of verdict.broken) if (now.failureText?.[id]) texts[id] = now.failureText[id];
+  for (const { id } of verdict.targetsFailing) {
+    const text = textOfTarget(now, id);
+    if (text) texts[id] = text;
+  }
+  return Object.keys(texts).length > 0 ? { ...verdict, failureText: texts } : verdict;
+}
+
+/** A target's own failure text in `now`: its own, else (a parametrized test named alone) its first failing case's. */
+function textOfTarget(now: SuiteRun, id: string): string | undefined {
+  const own = now.failureText?.[id];
+  if (own) return own;
+  const first = casesOf(now, id).find((c) => now.failureText?.[c] !== undefined);
+  return first ? `${first}:\n${now.failureText?.[first] ?? ''}` : undefined;
 }
 
 /**
@@ -225,13 +252,15 @@ function failingTargets(baseline: SuiteRun, now: SuiteRun, targetTests: readonly
     }
     if (passedIn(now, id)) continue;
     const status = statusOf(now, id);
-    out.push({
-      id,
-      message:
+    out.push(
+      failureOf(
+        now,
+        id,
         now.messages[id] ??
-        now.reasons?.[id] ??
-        (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails'),
-    });
+          now.reasons?.[id] ??
+          (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails'),
+      ),
+    );
   }
   return out;
 }
@@ -328,29 +357,4 @@ function finish(v: Verdict): Verdict {
     kind: 'accepted',
     summary: `${targets}${alsoFixed ? `, ${alsoFixed} other failure(s) fixed` : ''}${pre}`,
   };
-}
-
-/** What the agent is told after a rejection: each broken test and failing target with its message. Pure. */
-export function rejectionDetails(v: Verdict, limit = 20): string {
-  const lines: string[] = [];
-  const list = (heading: string, failures: Failure[]) => {
-    if (failures.length === 0) return;
-    lines.push(heading);
-    for (const f of failures.slice(0, limit))
-      lines.push(`- ${f.id}${f.message ? `: ${f.message.split('\n').slice(0, 6).join('\n    ')}` : ''}`);
-    if (failures.length > limit) lines.push(`- … and ${failures.length - limit} more`);
-  };
-  list('Tests that passed before this cycle and fail now (you broke them):', v.broken);
-  list("The issue's tests that do not pass yet:", v.targetsFailing);
-  for (const f of v.verifyFailing)
-    lines.push(
-      `The issue's verify command \`${f.command}\` exited with code ${f.exitCode}:`,
-      f.tail.trim().split('\n').slice(-10).join('\n'),
-    );
-  if (v.preexisting.length) lines.push(SAY.preexistingForAgent(v.preexisting));
-  if (v.removed?.length)
-    lines.push(
-      `Tests that failed before this cycle and no longer run (removed, not fixed): ${firstIds(v.removed, 10)}.`,
-    );
-  return lines.join('\n');
 }

@@ -22,6 +22,12 @@ export interface SuiteRun {
   groups: Record<string, GroupOutcome>;
   /** Why a failed test or a group that did not load failed (its first lines, bounded), by id. */
   messages: Record<string, string>;
+  /**
+   * A failed test's (or a group's) own failure text, by id: the head of its failure section as the
+   * runner printed it (assertion, diff, traceback head), bounded per test and per run
+   * (failureText.ts). What the retry prompt gives the agent; absent where the reader read none.
+   */
+  failureText?: Record<string, string>;
   /** The suite could not run at all: nothing collected, the command not found, an error before any test. */
   cannotRun?: string;
   /** With cannotRun: the runner found no test at all (an empty suite), rather than failing before any test ran. */

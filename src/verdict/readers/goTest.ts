@@ -4,6 +4,7 @@
  * `FAIL pkg 0.02s`, `FAIL pkg [build failed]` (nothing in it ran), `? pkg [no test files]`.
  * With -v, `--- PASS:` and `--- SKIP:` lines name the rest.
  */
+import { FAILURE_TEXT, keepFailureText } from '../failureText.js';
 import { type Outcome, clipMessage, emptyRun, recordOutcome, testId } from '../results.js';
 import { type RunnerReader, plain } from './types.js';
 
@@ -14,8 +15,9 @@ const NO_FILES = /^\?\s+(\S+)\s+\[no test files\]/;
 
 export function goTestReader(): RunnerReader {
   const run = emptyRun(null);
-  let pending: Array<{ name: string; outcome: Outcome; message: string[] }> = [];
-  let last: { message: string[] } | undefined;
+  /** Each test's result read in the package not yet ended: its message's first lines, and its log (the failure text). */
+  let pending: Array<{ name: string; outcome: Outcome; message: string[]; text: string[] }> = [];
+  let last: { message: string[]; text: string[] } | undefined;
   let buildError: string[] = [];
   let packages = 0;
   const settle = (pkg: string) => {
@@ -24,6 +26,7 @@ export function goTestReader(): RunnerReader {
       const id = testId(pkg, p.name);
       recordOutcome(run, id, p.outcome);
       if (p.message.length > 0) run.messages[id] = clipMessage(p.message.join('\n'));
+      if (p.outcome === 'failed') keepFailureText(run, id, p.text);
     }
     pending = [];
     last = undefined;
@@ -38,6 +41,7 @@ export function goTestReader(): RunnerReader {
           name: r[3] as string,
           outcome: (r[2] === 'PASS' ? 'passed' : r[2] === 'SKIP' ? 'skipped' : 'failed') as Outcome,
           message: [] as string[],
+          text: [] as string[],
         };
         pending.push(entry);
         last = entry;
@@ -63,8 +67,9 @@ export function goTestReader(): RunnerReader {
         buildError = [];
         return;
       }
-      if (last && /^\s{4,}\S/.test(line) && last.message.length < 6) {
-        last.message.push(line.trim());
+      if (last && /^\s{4,}\S/.test(line)) {
+        if (last.text.length <= FAILURE_TEXT.lines) last.text.push(line.trim());
+        if (last.message.length < 6) last.message.push(line.trim());
         return;
       }
       if (/^\S+\.go:\d+:\d+: /.test(line) && buildError.length < 6) buildError.push(line);

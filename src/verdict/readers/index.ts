@@ -3,8 +3,9 @@
  * else whichever built-in reader understands the console output, fed line by line while it
  * streams. Nothing understood: only the exit code counts (`reader` undefined).
  */
+import { boundRunTexts, keepFailureText } from '../failureText.js';
 import { parseJUnitXml } from '../junit.js';
-import { type SuiteRun, clipMessage, emptyRun, recordOutcome, testId } from '../results.js';
+import { type SuiteRun, clipMessage, emptyRun, failedIds, recordOutcome, testId } from '../results.js';
 import { cargoTestReader } from './cargoTest.js';
 import { goTestReader } from './goTest.js';
 import { jestReader } from './jest.js';
@@ -43,9 +44,19 @@ export function createSuiteReader(): SuiteReader {
       const best = fromJUnit ?? read.sort((a, b) => size(b) - size(a))[0] ?? emptyRun(exitCode);
       if (exitCode === 127 || exitCode === 126)
         best.cannotRun = `the test command could not be run (exit code ${exitCode}: ${exitCode === 127 ? 'command not found' : 'not executable'})`;
+      onlyFailedTexts(best);
       return best;
     },
   };
+}
+
+/** Failure texts only for what failed (not a suite that fails because a test in it does), within the run's bound. */
+function onlyFailedTexts(run: SuiteRun): void {
+  if (!run.failureText) return;
+  const failed = new Set(failedIds(run));
+  for (const id of Object.keys(run.failureText)) if (!failed.has(id)) delete run.failureText[id];
+  if (Object.keys(run.failureText).length === 0) delete run.failureText;
+  else boundRunTexts(run);
 }
 
 /** Reads a whole console output (tests, benchmarks, recorded fixtures). */
@@ -64,7 +75,11 @@ export function readJUnit(xml: string, exitCode: number | null): SuiteRun | unde
   for (const c of report.cases) recordOutcome(run, testId(c.classname ?? c.file, c.name), c.outcome);
   for (const f of report.failed) {
     const id = testId(f.classname ?? f.file, f.name);
-    if (run.tests[id] === 'failed') run.messages[id] = clipMessage(f.message || f.details);
+    if (run.tests[id] !== 'failed') continue;
+    run.messages[id] = clipMessage(f.message || f.details);
+    // The report's own text of the failure: its message, then its body (the assertion, the trace).
+    const body = f.details && f.details.trim() !== f.message.trim() ? f.details.split('\n') : [];
+    keepFailureText(run, id, [...(f.message ? [f.message] : []), ...(f.message && body.length ? [''] : []), ...body]);
   }
   return run;
 }

@@ -4,6 +4,7 @@
  * a single test file) every test is listed with ✓ ✕ ○ ✎ under its describe blocks, by indentation,
  * and the tests read are compared with jest's own count (`Tests: … 7 total`).
  */
+import { FAILURE_LINES_READ, keepFailureText, withoutDeepStack } from '../failureText.js';
 import { type SuiteRun, clipMessage, emptyRun, testId, markNoTests, recordOutcome } from '../results.js';
 import { Nesting, type RunnerReader, plain } from './types.js';
 
@@ -19,7 +20,8 @@ interface JestState {
   recognised: boolean;
   file?: string;
   describe: Nesting;
-  failing?: { id: string; lines: string[] };
+  /** The `●` block being read: its message's first lines, and its whole text (the failure text). */
+  failing?: { id: string; lines: string[]; text: string[] };
   noTests: boolean;
   /** Test lines read (--verbose: every test has one), and jest's own count (`Tests: … 7 total`). */
   listed: number;
@@ -30,6 +32,7 @@ function closeFailing(s: JestState): void {
   const { failing, run } = s;
   if (failing && failing.lines.length > 0 && !run.messages[failing.id])
     run.messages[failing.id] = clipMessage(failing.lines.join('\n'));
+  if (failing) keepFailureText(run, failing.id, withoutDeepStack(failing.text));
   s.failing = undefined;
 }
 
@@ -38,11 +41,11 @@ function bulletLine(s: JestState, file: string, title: string): void {
   closeFailing(s);
   if (title === 'Test suite failed to run') {
     s.run.groups[file] = 'error';
-    s.failing = { id: `${file}${'::'}*`, lines: [] };
+    s.failing = { id: `${file}${'::'}*`, lines: [], text: [] };
   } else {
     const id = testId(file, title);
     s.run.tests[id] = 'failed';
-    s.failing = { id, lines: [] };
+    s.failing = { id, lines: [], text: [] };
   }
 }
 
@@ -65,6 +68,7 @@ function fileLine(s: JestState, file: string, raw: string, line: string): void {
     return;
   }
   if (s.failing) {
+    if (s.failing.text.length < FAILURE_LINES_READ) s.failing.text.push(dedentBlock(line));
     if (s.failing.lines.length < 8 && line.trim() !== '' && !/^\s+at /.test(line)) s.failing.lines.push(line.trim());
     return;
   }
@@ -72,6 +76,9 @@ function fileLine(s: JestState, file: string, raw: string, line: string): void {
   const d = /^(\s+)(\S.*)$/.exec(line);
   if (d) s.describe.open((d[1] as string).length, d[2] as string);
 }
+
+/** A `●` block's line without the block's own indentation (4 spaces). */
+const dedentBlock = (line: string) => line.replace(/^ {4}/, '');
 
 function feedJest(s: JestState, raw: string): void {
   const line = plain(raw);

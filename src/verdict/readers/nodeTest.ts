@@ -6,6 +6,7 @@
  * test named by its absolute path: it is read as a group that did not load (`<path>::*`), with the
  * error node printed before it (its stderr) as the message.
  */
+import { FAILURE_LINES_READ, keepFailureText, withoutDeepStack } from '../failureText.js';
 import { type SuiteRun, clipMessage, emptyRun, markNoTests, recordOutcome } from '../results.js';
 import { Nesting, type RunnerReader, plain } from './types.js';
 
@@ -33,8 +34,11 @@ interface NodeTestState {
   counted: boolean;
   stack: Nesting;
   seen: Array<{ path: string[]; outcome: SuiteRun['tests'][string] }>;
-  /** The failing test whose message the lines after its result hold. */
-  errorFor?: { id: string; lines: string[] };
+  /**
+   * The failing test whose message the lines after its result hold: its message's lines, and its
+   * failure text (spec: the error printed under it; TAP: its YAML block without timings and stack).
+   */
+  errorFor?: { id: string; lines: string[]; text: string[]; indent?: number; inStack?: number };
   /** A TAP block scalar (`error: |-`) being read. */
   block?: { indent: number; lines: string[] };
   /** After the spec reporter's `✖ failing tests:` list, which repeats the failures: nothing more is read. */
@@ -60,7 +64,42 @@ function record(s: NodeTestState, indent: number, name: string, outcome: SuiteRu
 
 /** The test whose message the next lines hold: the one just recorded, if it failed and is a test. */
 function failingTest(s: NodeTestState, failed: boolean, isTest: boolean): NodeTestState['errorFor'] {
-  return failed && isTest ? { id: s.seen.at(-1)?.path.join(' › ') ?? '', lines: [] } : undefined;
+  closeError(s);
+  return failed && isTest ? { id: s.seen.at(-1)?.path.join(' › ') ?? '', lines: [], text: [] } : undefined;
+}
+
+/** The failing test's lines read so far kept as its failure text. */
+function closeError(s: NodeTestState): void {
+  if (s.errorFor) keepFailureText(s.run, s.errorFor.id, withoutDeepStack(s.errorFor.text));
+  s.errorFor = undefined;
+}
+
+/** TAP YAML keys that say nothing of why a test failed. */
+const TAP_NOISE = /^(duration_ms|failureType|location|code):/;
+
+/** A line of a failing test's TAP YAML block, kept as its failure text (its `stack:` block left out). */
+function tapTextLine(errorFor: NonNullable<NodeTestState['errorFor']>, line: string): void {
+  const indent = line.length - line.trimStart().length;
+  const body = line.trim();
+  if (body === '---') {
+    errorFor.indent = indent;
+    return;
+  }
+  if (errorFor.indent === undefined || errorFor.text.length >= FAILURE_LINES_READ) return;
+  if (errorFor.inStack !== undefined) {
+    if (body === '' || indent > errorFor.inStack) return;
+    errorFor.inStack = undefined;
+  }
+  if (/^stack:/.test(body)) {
+    errorFor.inStack = indent;
+    return;
+  }
+  if (body === '...') {
+    errorFor.indent = undefined; // the block's end: nothing after it is this test's
+    return;
+  }
+  if (TAP_NOISE.test(body)) return;
+  errorFor.text.push(line.slice(Math.min(indent, errorFor.indent)));
 }
 
 /** A TAP line after a failing result: its YAML `error:` value, or a line of its block scalar. */
@@ -105,7 +144,10 @@ function tapLine(s: NodeTestState, line: string): void {
     s.between.push((comment[1] as string).trimEnd());
     return;
   }
-  if (s.errorFor) tapErrorLine(s, s.errorFor, line);
+  if (s.errorFor) {
+    tapTextLine(s.errorFor, line);
+    tapErrorLine(s, s.errorFor, line);
+  }
 }
 
 /** A line of the spec reporter (or of a run whose format is not known yet). */
@@ -126,6 +168,7 @@ function specLine(s: NodeTestState, line: string): void {
   }
   if (line.trim() !== '') s.between.push(line.trimEnd());
   const { errorFor } = s;
+  if (errorFor && errorFor.text.length < FAILURE_LINES_READ) errorFor.text.push(line.replace(/^ {4}/, ''));
   if (errorFor && line.trim() !== '' && !/^\s+at /.test(line) && errorFor.lines.length < 4) {
     errorFor.lines.push(line.trim());
     s.run.messages[errorFor.id] = clipMessage(errorFor.lines.join('\n'));
@@ -145,6 +188,7 @@ function feedNodeTest(s: NodeTestState, raw: string): void {
     return;
   }
   if (s.format !== 'tap' && /^✖ failing tests:$/.test(line)) {
+    closeError(s);
     s.afterList = true;
     return;
   }
@@ -154,6 +198,7 @@ function feedNodeTest(s: NodeTestState, raw: string): void {
 }
 
 function finishNodeTest(s: NodeTestState, exitCode: number | null): SuiteRun | undefined {
+  closeError(s);
   const { run, seen } = s;
   if (!s.format || (!s.counted && seen.length === 0)) return undefined;
   run.reader = 'node-test';

@@ -5,6 +5,7 @@
  * (`tests/a.py::test_x PASSED`) tell which files ran. A collection error interrupts the whole
  * session: nothing ran.
  */
+import { FAILURE_LINES_READ, condensePytestSection } from '../failureText.js';
 import { type SuiteRun, clipMessage, emptyRun, markNoTests, recordOutcome } from '../results.js';
 import { type RunnerReader, plain } from './types.js';
 
@@ -26,6 +27,23 @@ const PROGRESS = /^(\S+\.py) ([.FEsxX]+)(?:\s+\[\s*\d+%\])?$/;
 const FINAL =
   /^=*\s*(?:(?:\d+ (?:passed|failed|skipped|deselected|xfailed|xpassed|errors?|warnings?)(?:, )?)+|no tests ran) in [\d.]+s(?: \([^)]*\))?\s*=*$/;
 
+/** The FAILURES and ERRORS sections' headings, and any other `=== … ===` heading that ends them. */
+const SECTIONS = /^=+ (FAILURES|ERRORS) =+$/;
+const HEADING = /^=+ .* =+$/;
+/** A test's own section in them: `___ test_x[1] ___`, `___ TestA.test_b ___`, `___ ERROR at setup of test_x ___`. */
+const SECTION = /^_{3,} (.+?) _{3,}$/;
+/** A traceback's location line (`tests/a.py:10: AssertionError`): which file a section is of. */
+const LOCATION = /^(\S+?\.py):\d+:/;
+/** Failure sections kept per run (each bounded): a huge red suite's are not all held. */
+const SECTIONS_KEPT = 2000;
+
+/** A test's failure section as read: its heading's name, its text (bounded), the files its traceback names. */
+interface Section {
+  head: string;
+  text: string;
+  files: string[];
+}
+
 /** What the reader keeps between lines. */
 interface PytestState {
   run: SuiteRun;
@@ -43,6 +61,10 @@ interface PytestState {
    * then errored at teardown, counts twice, as pytest counts it).
    */
   listed: Record<string, number>;
+  /** Inside the FAILURES or ERRORS section; the test section being read there; those read. */
+  inSections: boolean;
+  section?: { head: string; lines: string[] };
+  sections: Section[];
 }
 
 /**
@@ -120,8 +142,72 @@ function progressLine(run: SuiteRun, line: string): void {
   }
 }
 
+/** The test section being read, done: kept as its text (the first SECTIONS_KEPT of them). */
+function closeSection(s: PytestState): void {
+  const { section } = s;
+  s.section = undefined;
+  if (!section || s.sections.length >= SECTIONS_KEPT) return;
+  const files = section.lines.map((l) => LOCATION.exec(l)?.[1]).filter((f): f is string => f !== undefined);
+  s.sections.push({ head: section.head, text: condensePytestSection(section.lines), files });
+}
+
+/** A line of the FAILURES/ERRORS sections: a test's heading, or a line of its section. */
+function sectionLine(s: PytestState, line: string): void {
+  if (HEADING.test(line) && !SECTIONS.test(line)) {
+    closeSection(s);
+    s.inSections = false;
+    return;
+  }
+  const head = SECTION.exec(line);
+  if (head) {
+    closeSection(s);
+    s.section = { head: head[1] as string, lines: [] };
+  } else if (s.section && s.section.lines.length < FAILURE_LINES_READ) s.section.lines.push(line);
+}
+
+/**
+ * The section of test `id` (`tests/a.py::TestA::test_b[1]`): headed by its name as pytest shows it
+ * (`TestA.test_b[1]`), an error at its setup or teardown, or `ERROR collecting tests/a.py` for a
+ * file; of the test's file where two files have a test of that name.
+ */
+function sectionOf(sections: readonly Section[], id: string): Section | undefined {
+  const at = id.indexOf('::');
+  const file = at < 0 ? id : id.slice(0, at);
+  const names =
+    at < 0
+      ? [`ERROR collecting ${file}`]
+      : [id.slice(at + 2).replace(/::/g, '.')].flatMap((n) => [
+          n,
+          `ERROR at setup of ${n}`,
+          `ERROR at teardown of ${n}`,
+        ]);
+  const candidates = sections.filter((c) => names.includes(c.head));
+  return candidates.find((c) => c.files.some((f) => f === file || f.endsWith(`/${file}`))) ?? candidates[0];
+}
+
+/** Each failed test's (and each file that could not be collected) own section, as its failure text. */
+function keepSections(s: PytestState): void {
+  closeSection(s);
+  if (s.sections.length === 0) return;
+  const { run } = s;
+  const failed = [
+    ...Object.keys(run.tests).filter((id) => run.tests[id] === 'failed'),
+    ...Object.keys(run.groups).filter((g) => run.groups[g] === 'error'),
+  ];
+  for (const id of failed) {
+    const section = sectionOf(s.sections, id);
+    if (section?.text) (run.failureText ??= {})[id.includes('::') ? id : `${id}::*`] = section.text;
+  }
+}
+
 function feedPytest(s: PytestState, raw: string): void {
   const line = plain(raw);
+  if (SECTIONS.test(line)) {
+    closeSection(s);
+    s.inSections = true;
+    return;
+  }
+  if (s.inSections) sectionLine(s, line);
   if (/^=+ test session starts =+$/.test(line)) {
     s.recognised = true;
     s.started = true;
@@ -160,6 +246,7 @@ function finishPytest(s: PytestState, exitCode: number | null): SuiteRun | undef
   if (!s.recognised && Object.keys(run.tests).length === 0) return undefined;
   run.reader = 'pytest';
   run.exitCode = exitCode;
+  keepSections(s);
   if (s.started && !s.finished) {
     // The process died mid-run (os._exit, a crash, a kill): the tests it listed ran; a file's
     // progress marks say nothing of its tests after the crash, so no file vouches for them.
@@ -188,6 +275,8 @@ export function pytestReader(): RunnerReader {
     noTests: false,
     collectErrors: [],
     listed: {},
+    inSections: false,
+    sections: [],
   };
   return { name: 'pytest', feed: (raw) => feedPytest(s, raw), finish: (exitCode) => finishPytest(s, exitCode) };
 }

@@ -4,18 +4,53 @@
  * load are listed under "Failed Suites" as ` FAIL  path [ path ]`; failing tests again under
  * "Failed Tests" as ` FAIL  path > describe > name`, with their message on the next line.
  */
-import { clipMessage, emptyRun, testId, markNoTests, recordOutcome } from '../results.js';
+import { FAILURE_LINES_READ, keepFailureText } from '../failureText.js';
+import { type SuiteRun, clipMessage, emptyRun, testId, markNoTests, recordOutcome } from '../results.js';
 import { type RunnerReader, plain } from './types.js';
 
 const FILE = /^ (✓|❯|×|↓) (\S+) \((\d+) tests?(?: \| (\d+) failed)?(?: \| \d+ skipped)?\)(?: \d+m?s)?$/;
 const TEST = /^ {3,}(✓|×|↓|✗) (.+?)(?: \d+m?s)?$/;
 const FAILED = /^ FAIL {1,2}(\S+?)(?: > (.+?))?(?: \[ (\S+) \])?$/;
+/** The rule that ends a failure's block (`⎯⎯⎯[1/2]⎯`), and the summary that follows the last. */
+const BLOCK_END = /^⎯|^ {0,6}Test Files /;
+
+/**
+ * The failure blocks under "Failed Tests" and "Failed Suites": each block's first line is its test's
+ * message, the block its failure text.
+ */
+function failureBlocks(run: SuiteRun) {
+  /** The block being read (after ` FAIL  path > name`): its test, its lines, whether its message is read. */
+  let block: { id: string; lines: string[]; message: boolean } | undefined;
+  const close = () => {
+    if (block) keepFailureText(run, block.id, block.lines);
+    block = undefined;
+  };
+  return {
+    close,
+    /** A ` FAIL  …` line: the block of `id` starts after it. */
+    open: (id: string) => {
+      block = { id, lines: [], message: false };
+    },
+    /** A line of the output; true when it was the block's message (nothing else to read in it). */
+    feed: (line: string): boolean => {
+      if (block && (BLOCK_END.test(line) || FAILED.test(line))) close();
+      if (!block) return false;
+      if (block.lines.length < FAILURE_LINES_READ) block.lines.push(line);
+      if (block.message) return false;
+      if (line.trim() !== '') {
+        run.messages[block.id] = clipMessage(line);
+        block.message = true;
+      }
+      return true;
+    },
+  };
+}
 
 export function vitestReader(): RunnerReader {
   const run = emptyRun(null);
   let recognised = false;
   let file: string | undefined;
-  let messageFor: string | undefined;
+  const blocks = failureBlocks(run);
   let noFiles = false;
   /** Tests read: a listed test, or a file that passed or was skipped whole by its count; and vitest's own count. */
   let listed = 0;
@@ -24,6 +59,7 @@ export function vitestReader(): RunnerReader {
     name: 'vitest',
     feed(raw) {
       const line = plain(raw);
+      if (blocks.feed(line)) return;
       if (/^ RUN {1,2}v\d/.test(line) || /^ {0,6}Test Files /.test(line)) {
         recognised = true;
         return;
@@ -36,13 +72,6 @@ export function vitestReader(): RunnerReader {
       if (/No test files found/.test(line)) {
         recognised = true;
         noFiles = true;
-        return;
-      }
-      if (messageFor) {
-        if (line.trim() !== '') {
-          run.messages[messageFor] = clipMessage(line);
-          messageFor = undefined;
-        }
         return;
       }
       const f = FILE.exec(line);
@@ -59,11 +88,11 @@ export function vitestReader(): RunnerReader {
         const [, path, name, suite] = failed as unknown as [string, string, string | undefined, string | undefined];
         if (suite !== undefined || name === undefined) {
           run.groups[path] = 'error';
-          messageFor = `${path}::*`;
+          blocks.open(`${path}::*`);
         } else {
           const id = testId(path, name);
           run.tests[id] = 'failed';
-          messageFor = id;
+          blocks.open(id);
         }
         return;
       }
@@ -77,6 +106,7 @@ export function vitestReader(): RunnerReader {
       if (!/^ {3,}/.test(line)) file = undefined;
     },
     finish(exitCode) {
+      blocks.close();
       if (!recognised) return undefined;
       run.reader = 'vitest';
       run.exitCode = exitCode;

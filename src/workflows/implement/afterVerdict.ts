@@ -14,7 +14,10 @@ import { inlineCode } from '../../report/markdown.js';
 import { findingsForAgent, findingsHeldWhy, findingsSummary } from '../../judge/findingWords.js';
 import { type Held, heldLabel, heldNote } from '../../core/held.js';
 import type { Finding } from '../../judge/protectedPaths.js';
-import { type Verdict, rejectionDetails } from '../../verdict/judge.js';
+import type { Verdict } from '../../verdict/judge.js';
+import { hasFailureText, rejectionDetails } from '../../verdict/rejectionDetails.js';
+import { failuresSaid } from '../../verdict/failuresSaid.js';
+import { withOutputEnd } from '../../verdict/failureText.js';
 import { isReadable } from '../../verdict/results.js';
 import {
   type IterationContext,
@@ -154,19 +157,23 @@ function rejected({ ctx, model, event, record, state, tag, n }: Judged, found = 
       ? verdict.summary
       : `\`${ctx.settings.testCommand}\` exited with code ${tests.exitCode}`;
   const message = found ? `${said}\n\n${found}` : said;
-  const failing = setCycle(
-    { ...state, testFailures: state.testFailures + 1 },
-    // The per-test details after the output: the prompt keeps the context's end when it is long (a judge
-    // tree's longer paths made node's output push them out).
-    { lastFailure: { kind: 'tests', message, tail: `${tests.tail}${details ? '\n\n' : ''}${details}` } },
-  );
+  // Each failing test with its own failure text (issue 42), then the output's last lines without the
+  // passing tests' (which were most of it): not the output's end as it was. Without any text read per
+  // test, the output's end and the details after it: the prompt keeps the context's end when it is long.
+  const lastFailure = hasFailureText(verdict)
+    ? { kind: 'tests' as const, message, tail: tests.tail, failures: withOutputEnd(details, tests.tail) }
+    : { kind: 'tests' as const, message, tail: `${tests.tail}${details ? '\n\n' : ''}${details}` };
+  const failing = setCycle({ ...state, testFailures: state.testFailures + 1 }, { lastFailure });
   const t = stepCycle(ctx, failing, { type: 'failed', reason: `tests: ${verdict.summary}`, resumeAt: 0 });
   const closed = close(ctx, t.state, { ...record, outcome: 'tests_failed' }, now);
   const { violation } = model;
+  // With the failing tests and a few lines each: the console shows no test output by default (issue 42).
+  const failingSaid = failuresSaid(verdict);
+  const rejectedSaid = `${MESSAGES.rejected(tag, verdict.summary, tests.exitCode, tests.durationMs)}${failingSaid ? `\n${failingSaid}` : ''}`;
   return finish(
     model,
     [
-      log('warn', 'tests.failed', MESSAGES.rejected(tag, verdict.summary, tests.exitCode, tests.durationMs), {
+      log('warn', 'tests.failed', rejectedSaid, {
         iteration: n,
         exitCode: tests.exitCode,
         broken: verdict.broken.map((f) => f.id),

@@ -21,6 +21,21 @@ export interface PromptInput {
 }
 
 const MAX_CONTEXT = 4000;
+/** The failing tests' own texts are bounded where they are made (rejectionDetails.ts); this is a last guard. */
+const MAX_FAILURES = 16_000;
+
+/**
+ * What the last attempt's failure shows the agent: each failing test with its own failure text when
+ * the run was read per test (its head kept when long), else the output's end.
+ */
+function failureContext(f: NonNullable<PromptInput['lastFailure']>): string[] {
+  if (f.failures) {
+    const text = f.failures.length > MAX_FAILURES ? `${f.failures.slice(0, MAX_FAILURES)}…` : f.failures;
+    return ['Each failing test, with what its runner printed for it:', '', ...fencedBlock(text.trim())];
+  }
+  const tail = f.tail.length > MAX_CONTEXT ? `…${f.tail.slice(-MAX_CONTEXT)}` : f.tail;
+  return fencedBlock(tail.trim());
+}
 
 export function buildPrompt(p: PromptInput): string {
   const ids = p.issues.map((i) => i.id).join(', ');
@@ -35,9 +50,14 @@ export function buildPrompt(p: PromptInput): string {
   if (p.plan) parts.push('## Plan', '', p.plan.trim(), '');
   if (p.lastFailure) {
     const what = p.lastFailure.kind === 'tests' ? 'The last attempt was not accepted' : 'The last agent run failed';
-    const tail =
-      p.lastFailure.tail.length > MAX_CONTEXT ? `…${p.lastFailure.tail.slice(-MAX_CONTEXT)}` : p.lastFailure.tail;
-    parts.push('## Previous attempt', '', `${what}: ${p.lastFailure.message}`, '', ...fencedBlock(tail.trim()), '');
+    parts.push(
+      '## Previous attempt',
+      '',
+      `${what}: ${p.lastFailure.message}`,
+      '',
+      ...failureContext(p.lastFailure),
+      '',
+    );
   }
   parts.push(
     '## Done means',
