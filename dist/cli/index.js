@@ -36976,10 +36976,26 @@ const readClosed = async (_effect, ctx) => {
     const ids = cycleInFlight(ctx.run.model.loop).issueIds;
     const closed = await Promise.all(ids.map(async (id) => {
         const issue = await deps.source.get(id);
-        return issue ? isClosed(issue) : false;
+        return issue && isClosed(issue) ? !(await reopenedIfAToken(deps, id)) : false;
     }));
     return { type: 'closedRead', closed, now: deps.clock.now().getTime() };
 };
+/**
+ * Issue 42: a cycle's issue found closed before the verdict, where closing is not the agent's word
+ * for done (GitHub): only agent-loop closes, after its verdict. Closed by a token (the agent's), it is
+ * reopened with a comment and judged as open; a person's close stands. Whether it was reopened.
+ */
+async function reopenedIfAToken(deps, id) {
+    if (!deps.source.reopenClosedByToken)
+        return false;
+    const by = await deps.source.reopenClosedByToken(id, 'agent-loop: this issue was closed while agent-loop was working on it, before its verdict: reopened. ' +
+        "agent-loop closes an issue itself once the maintainer's tests accept the work (or a person does).");
+    if (by === undefined)
+        return false;
+    deps.logger.warn('issue.reopened', `Issue ${id} was closed by ${by} during its cycle, before the verdict (an agent holding a token can close it): ` +
+        'reopened with a comment; the work is judged as for an open issue.', { issueId: id, closedBy: by });
+    return true;
+}
 const judge_judge = async (effect, ctx) => {
     const { deps } = ctx;
     const base = ctx.run.model.loop.baseBranch;
@@ -40318,6 +40334,9 @@ function guardIssues(source, redact) {
         ...(source.markHeld
             ? { markHeld: (id, note, label) => source.markHeld(id, redact(note), label) }
             : {}),
+        ...(source.reopenClosedByToken
+            ? { reopenClosedByToken: (id, note) => source.reopenClosedByToken(id, redact(note)) }
+            : {}),
     };
 }
 /**
@@ -40351,6 +40370,9 @@ function forwarding(source) {
             : {}),
         ...(source.markHeld
             ? { markHeld: (id, note, label) => source.markHeld(id, note, label) }
+            : {}),
+        ...(source.reopenClosedByToken
+            ? { reopenClosedByToken: (id, note) => source.reopenClosedByToken(id, note) }
             : {}),
         ...(source.tickChecklistItem
             ? { tickChecklistItem: (id, item) => source.tickChecklistItem(id, item) }
@@ -40927,6 +40949,8 @@ const cachedIssueSchema = object({
     authorAssociation: schemas_string().optional(),
     pullRequest: schemas_boolean().optional(),
     comments: schemas_number().int().nonnegative().optional(),
+    /** Who closed a closed issue (GitHub's `closed_by`): its login and whether it is a bot (an app's token). */
+    closedBy: object({ login: schemas_string(), bot: schemas_boolean() }).optional(),
 });
 /** The issue numbers of "Blocked by #N" lines in a body. */
 function issueFields_blockedBy(body) {
@@ -40998,6 +41022,8 @@ function toCached(raw) {
         item.pullRequest = true;
     if (typeof raw.comments === 'number')
         item.comments = raw.comments;
+    if (json_isObject(raw.closed_by) && typeof raw.closed_by.login === 'string')
+        item.closedBy = { login: raw.closed_by.login, bot: raw.closed_by.type === 'Bot' };
     return item;
 }
 /** The number of an issue id ("42" or "#42"); undefined when the id is not a GitHub issue number. */
@@ -41755,6 +41781,31 @@ async function addLabel(ctx, id, label) {
     await addLabelTo(ctx, number, label);
     ctx.cache.forget(number);
 }
+/**
+ * GitHubIssueSource.reopenClosedByToken (see its contract there): the issue read fresh; when it is
+ * closed by a bot (an app's token: the job's, as an agent that read it would use) or by no one GitHub
+ * names, one comment (`note`, then who closed it) and `state: open`. The login that closed it; undefined
+ * when the issue is open, or a person closed it (their decision stands).
+ */
+async function reopenClosedByToken(ctx, id, note) {
+    const number = issueNumber(id);
+    if (number !== undefined)
+        ctx.cache.forget(number);
+    const { number: n, item } = await readIssue(ctx, id, 'reopen', (k) => `reading issue #${k} to see who closed it`);
+    if (item.state !== 'closed' || (item.closedBy && !item.closedBy.bot))
+        return undefined;
+    const by = item.closedBy?.login ?? 'an unknown actor';
+    await postOnce(ctx.api, ctx.redact, {
+        number: n,
+        comments: item.comments ?? 0,
+        kind: 'reopened',
+        note: `${note} It was closed by ${by}.`,
+        what: `commenting on issue #${n} before reopening it`,
+    });
+    await ctx.api.send('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: n, state: 'open' }, `reopening issue #${n}`);
+    ctx.cache.forget(n);
+    return by;
+}
 
 ;// CONCATENATED MODULE: ./src/issues/github/listingFilter.ts
 /**
@@ -42182,6 +42233,14 @@ class GitHubIssueSource {
      */
     markHeld(id, note, label) {
         return issueMarks_markHeld(this.marks, id, note, label);
+    }
+    /**
+     * An issue of a cycle found closed before agent-loop closed it (issue 42): when GitHub says a bot
+     * closed it (an app's token: the job's, as an agent that read it would use) or names no one, one
+     * comment and `state: open` (2 calls after the read); a person's close stands. Who closed it, when reopened.
+     */
+    reopenClosedByToken(id, note) {
+        return reopenClosedByToken(this.marks, id, note);
     }
     /**
      * The open pull request from `head` (a branch of this repository), or a new one: 1 GET, plus 1

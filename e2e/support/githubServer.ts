@@ -10,7 +10,7 @@
  *   case-insensitively), `sort` created|updated|comments (default created), `direction` asc|desc
  *   (default desc), `since`, `per_page` (default 30, max 100: larger values are clamped), `page`.
  *   `GET …/issues/{n}`: 404 for an unknown number, 410 Gone for a deleted issue.
- *   `PATCH …/issues/{n}`: `state` open|closed, `state_reason` completed|not_planned|duplicate|
+ *   `PATCH …/issues/{n}` (`closed_by` the token's user when it closes): `state` open|closed, `state_reason` completed|not_planned|duplicate|
  *   reopened, "ignored unless `state` is changed" (closing defaults to completed).
  * - Labels (rest/issues/labels): `POST …/issues/{n}/labels` with `{labels: [...]}` (or a bare array,
  *   names or `{name}` objects) adds to the existing labels, creating unknown repository labels, and
@@ -116,6 +116,8 @@ export interface FakeIssue {
   createdAt: string;
   updatedAt: string;
   closedAt: string | null;
+  /** Who closed it (GitHub's `closed_by`): the token's user for a PATCH, the person given to updateIssue. */
+  closedBy: string | null;
   pullRequest: boolean;
   /** A pull request's branches (pull requests opened through `POST …/pulls`). */
   pull?: { head: string; base: string; draft: boolean; merged: boolean };
@@ -285,7 +287,10 @@ export interface GitHubServer {
   /** Changes an issue as a person on the web would (bumps updated_at, so its ETags change). */
   updateIssue(
     number: number,
-    change: Partial<Pick<FakeIssue, 'title' | 'body' | 'state' | 'labels' | 'authorAssociation'>>,
+    change: Partial<Pick<FakeIssue, 'title' | 'body' | 'state' | 'labels' | 'authorAssociation'>> & {
+      /** Who closes it (default octocat, a person). */
+      closedBy?: string;
+    },
   ): FakeIssue;
   deleteIssue(number: number): void;
   /** The primary-limit window as the headers report it. */
@@ -416,6 +421,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       number: issue.number,
       state: issue.state,
       state_reason: issue.stateReason,
+      closed_by: issue.state === 'closed' && issue.closedBy ? userObject(issue.closedBy) : null,
       title: issue.title,
       body: issue.body,
       user: userObject(issue.user),
@@ -479,6 +485,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       createdAt: created,
       updatedAt: created,
       closedAt: state === 'closed' ? created : null,
+      closedBy: state === 'closed' ? (spec.user ?? 'octocat') : null,
       pullRequest: spec.pullRequest ?? false,
       comments: [],
       deleted: false,
@@ -1051,9 +1058,11 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
           if (issue.state === 'closed') {
             issue.stateReason = typeof body.state_reason === 'string' ? body.state_reason : 'completed';
             issue.closedAt = iso(now());
+            issue.closedBy = viewer.login;
           } else {
             issue.stateReason = 'reopened';
             issue.closedAt = null;
+            issue.closedBy = null;
           }
         }
         touch(issue);
@@ -1469,6 +1478,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         issue.state = change.state;
         issue.stateReason = change.state === 'closed' ? 'completed' : 'reopened';
         issue.closedAt = change.state === 'closed' ? iso(now()) : null;
+        issue.closedBy = change.state === 'closed' ? (change.closedBy ?? 'octocat') : null;
       }
       touch(issue);
       return issue;

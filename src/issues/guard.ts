@@ -58,6 +58,9 @@ export function guardIssues(source: IssueSource, redact: (text: string) => strin
     ...(source.markHeld
       ? { markHeld: (id: string, note: string, label: string) => source.markHeld!(id, redact(note), label) }
       : {}),
+    ...(source.reopenClosedByToken
+      ? { reopenClosedByToken: (id: string, note: string) => source.reopenClosedByToken!(id, redact(note)) }
+      : {}),
   };
 }
 
@@ -93,6 +96,9 @@ function forwarding(source: IssueSource): IssueSource {
       : {}),
     ...(source.markHeld
       ? { markHeld: (id: string, note: string, label: string) => source.markHeld!(id, note, label) }
+      : {}),
+    ...(source.reopenClosedByToken
+      ? { reopenClosedByToken: (id: string, note: string) => source.reopenClosedByToken!(id, note) }
       : {}),
     ...(source.tickChecklistItem
       ? { tickChecklistItem: (id: string, item: string) => source.tickChecklistItem!(id, item) }

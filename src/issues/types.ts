@@ -67,6 +67,12 @@ export interface IssueSource {
    */
   markHeld?(id: string, note: string, label: string): Promise<void>;
   /**
+   * Issue 42: an issue found closed during its own cycle, before agent-loop closed it, reopened with
+   * `note` when a token closed it (the agent's, not a person): who closed it; undefined when it is
+   * open or a person closed it. Sources where closing is the agent's word for done (beads) have none.
+   */
+  reopenClosedByToken?(id: string, note: string): Promise<string | undefined>;
+  /**
    * Ticks the box of the checklist item `item` (`- [ ] item` → `- [x] item`) in the issue's text as
    * it is now (read again first, so a person's edit since is kept), changing nothing else; whether a
    * box was ticked (false: already ticked, or no such item). Idempotent. --workflow tdd, as each

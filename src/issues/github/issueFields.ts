@@ -23,6 +23,8 @@ export const cachedIssueSchema = z.object({
   authorAssociation: z.string().optional(),
   pullRequest: z.boolean().optional(),
   comments: z.number().int().nonnegative().optional(),
+  /** Who closed a closed issue (GitHub's `closed_by`): its login and whether it is a bot (an app's token). */
+  closedBy: z.object({ login: z.string(), bot: z.boolean() }).optional(),
 });
 
 /** The fields of a GitHub issue this source uses. */
@@ -87,6 +89,8 @@ export function toCached(raw: unknown): CachedIssue | undefined {
   if (typeof raw.author_association === 'string') item.authorAssociation = raw.author_association;
   if (raw.pull_request !== undefined && raw.pull_request !== null) item.pullRequest = true;
   if (typeof raw.comments === 'number') item.comments = raw.comments;
+  if (isObject(raw.closed_by) && typeof raw.closed_by.login === 'string')
+    item.closedBy = { login: raw.closed_by.login, bot: raw.closed_by.type === 'Bot' };
   return item;
 }
 

@@ -163,3 +163,31 @@ export async function addLabel(ctx: MarkContext, id: string, label: string): Pro
   await addLabelTo(ctx, number, label);
   ctx.cache.forget(number);
 }
+
+/**
+ * GitHubIssueSource.reopenClosedByToken (see its contract there): the issue read fresh; when it is
+ * closed by a bot (an app's token: the job's, as an agent that read it would use) or by no one GitHub
+ * names, one comment (`note`, then who closed it) and `state: open`. The login that closed it; undefined
+ * when the issue is open, or a person closed it (their decision stands).
+ */
+export async function reopenClosedByToken(ctx: MarkContext, id: string, note: string): Promise<string | undefined> {
+  const number = issueNumber(id);
+  if (number !== undefined) ctx.cache.forget(number);
+  const { number: n, item } = await readIssue(ctx, id, 'reopen', (k) => `reading issue #${k} to see who closed it`);
+  if (item.state !== 'closed' || (item.closedBy && !item.closedBy.bot)) return undefined;
+  const by = item.closedBy?.login ?? 'an unknown actor';
+  await postOnce(ctx.api, ctx.redact, {
+    number: n,
+    comments: item.comments ?? 0,
+    kind: 'reopened',
+    note: `${note} It was closed by ${by}.`,
+    what: `commenting on issue #${n} before reopening it`,
+  });
+  await ctx.api.send(
+    'PATCH /repos/{owner}/{repo}/issues/{issue_number}',
+    { issue_number: n, state: 'open' },
+    `reopening issue #${n}`,
+  );
+  ctx.cache.forget(n);
+  return by;
+}

@@ -39,6 +39,7 @@ import {
   closeWithReason,
   markEscalated,
   markHeld,
+  reopenClosedByToken,
   markNoChange,
   requireNumber,
   tickChecklistItem,
@@ -281,6 +282,15 @@ export class GitHubIssueSource implements IssueSource {
    */
   markHeld(id: string, note: string, label: string): Promise<void> {
     return markHeld(this.marks, id, note, label);
+  }
+
+  /**
+   * An issue of a cycle found closed before agent-loop closed it (issue 42): when GitHub says a bot
+   * closed it (an app's token: the job's, as an agent that read it would use) or names no one, one
+   * comment and `state: open` (2 calls after the read); a person's close stands. Who closed it, when reopened.
+   */
+  reopenClosedByToken(id: string, note: string): Promise<string | undefined> {
+    return reopenClosedByToken(this.marks, id, note);
   }
 
   /**

@@ -22,11 +22,33 @@ export const readClosed: Handler<'readClosed'> = async (_effect, ctx) => {
   const closed = await Promise.all(
     ids.map(async (id) => {
       const issue = await deps.source.get(id);
-      return issue ? isClosed(issue) : false;
+      return issue && isClosed(issue) ? !(await reopenedIfAToken(deps, id)) : false;
     }),
   );
   return { type: 'closedRead', closed, now: deps.clock.now().getTime() };
 };
+
+/**
+ * Issue 42: a cycle's issue found closed before the verdict, where closing is not the agent's word
+ * for done (GitHub): only agent-loop closes, after its verdict. Closed by a token (the agent's), it is
+ * reopened with a comment and judged as open; a person's close stands. Whether it was reopened.
+ */
+async function reopenedIfAToken(deps: SliceDeps, id: string): Promise<boolean> {
+  if (!deps.source.reopenClosedByToken) return false;
+  const by = await deps.source.reopenClosedByToken(
+    id,
+    'agent-loop: this issue was closed while agent-loop was working on it, before its verdict: reopened. ' +
+      "agent-loop closes an issue itself once the maintainer's tests accept the work (or a person does).",
+  );
+  if (by === undefined) return false;
+  deps.logger.warn(
+    'issue.reopened',
+    `Issue ${id} was closed by ${by} during its cycle, before the verdict (an agent holding a token can close it): ` +
+      'reopened with a comment; the work is judged as for an open issue.',
+    { issueId: id, closedBy: by },
+  );
+  return true;
+}
 
 export const judge: Handler<'judge'> = async (effect, ctx) => {
   const { deps } = ctx;
