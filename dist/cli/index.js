@@ -42590,6 +42590,25 @@ function teeLogger(primary, ...others) {
         ...(primary.showsOutput !== undefined ? { showsOutput: primary.showsOutput } : {}),
     };
 }
+/** `logger`, which first says `preamble` just before the first thing it writes (nothing written before a run starts). */
+function withPreamble(logger, preamble) {
+    let said = false;
+    const first = () => {
+        if (said)
+            return;
+        said = true;
+        preamble(logger);
+    };
+    return {
+        event: (...a) => (first(), logger.event(...a)),
+        info: (...a) => (first(), logger.info(...a)),
+        warn: (...a) => (first(), logger.warn(...a)),
+        error: (...a) => (first(), logger.error(...a)),
+        output: (...a) => (first(), logger.output(...a)),
+        result: (...a) => (first(), logger.result(...a)),
+        ...(logger.showsOutput !== undefined ? { showsOutput: logger.showsOutput } : {}),
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/app/runPorts.ts
 
@@ -42624,9 +42643,10 @@ withFile = true) {
         return screen;
     }
     const logger = teeLogger(screen, createLogger({ json: false, write: file.write, clock: io.clock, redact }));
-    if (file.fresh && level === 'default' && !options.json)
-        logger.info('log.file', consoleNote(file.path, surface(io.terms ?? 'cli')), { path: file.path });
-    return logger;
+    if (!(file.fresh && level === 'default' && !options.json))
+        return logger;
+    // Said with the run's first line: a run prepared and not yet run has written nothing.
+    return withPreamble(logger, (to) => to.info('log.file', consoleNote(file.path, surface(io.terms ?? 'cli')), { path: file.path }));
 }
 /** The default log file's name, under <state-dir>/logs. */
 const RUN_LOG = 'run.log';

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { type Surface, surface } from '../config/surface.js';
 import { openLogFile } from '../report/logFile.js';
 import { type ConsoleLevel, type Logger, type LoggerOptions, createLogger } from '../report/logger.js';
-import { teeLogger } from '../report/teeLogger.js';
+import { teeLogger, withPreamble } from '../report/teeLogger.js';
 import type { Session } from '../safety/session.js';
 import type { Redactor } from '../secrets/redact.js';
 import type { Clock } from '../util/clock.js';
@@ -125,9 +125,11 @@ export function runLogger(
     return screen;
   }
   const logger = teeLogger(screen, createLogger({ json: false, write: file.write, clock: io.clock, redact }));
-  if (file.fresh && level === 'default' && !options.json)
-    logger.info('log.file', consoleNote(file.path, surface(io.terms ?? 'cli')), { path: file.path });
-  return logger;
+  if (!(file.fresh && level === 'default' && !options.json)) return logger;
+  // Said with the run's first line: a run prepared and not yet run has written nothing.
+  return withPreamble(logger, (to) =>
+    to.info('log.file', consoleNote(file.path, surface(io.terms ?? 'cli')), { path: file.path }),
+  );
 }
 
 /** The default log file's name, under <state-dir>/logs. */

@@ -14,3 +14,22 @@ export function teeLogger(primary: Logger, ...others: Logger[]): Logger {
     ...(primary.showsOutput !== undefined ? { showsOutput: primary.showsOutput } : {}),
   };
 }
+
+/** `logger`, which first says `preamble` just before the first thing it writes (nothing written before a run starts). */
+export function withPreamble(logger: Logger, preamble: (to: Logger) => void): Logger {
+  let said = false;
+  const first = () => {
+    if (said) return;
+    said = true;
+    preamble(logger);
+  };
+  return {
+    event: (...a) => (first(), logger.event(...a)),
+    info: (...a) => (first(), logger.info(...a)),
+    warn: (...a) => (first(), logger.warn(...a)),
+    error: (...a) => (first(), logger.error(...a)),
+    output: (...a) => (first(), logger.output(...a)),
+    result: (...a) => (first(), logger.result(...a)),
+    ...(logger.showsOutput !== undefined ? { showsOutput: logger.showsOutput } : {}),
+  };
+}
