@@ -61,7 +61,7 @@ function violations(world: World, run: Awaited<ReturnType<typeof simulate>>): st
   }
   // Issue 42: no change is closed without evidence: the test the issue names passes (the maintainer's
   // word for done), or a test that failed as its cycle began passes now. Known limit: a flaky test
-  // that failed in the baseline by chance and passes now counts as that test (docs/how-a-run-goes.md).
+  // that failed in both baseline runs by chance and passes now counts as evidence (docs/how-a-run-goes.md).
   for (const c of observed.closings) {
     const evidence = world.named.has(c.id) || [...c.tree.fixed].some((id) => !c.base.fixed.has(id)) || world.flaky;
     if (c.tree.changed && !evidence) out.push(`${c.id} closed on a change that fixed no failing test (no evidence)`);
