@@ -33919,6 +33919,194 @@ const rethrow = async (_effect, { run }) => {
     throw run.crash;
 };
 
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
+
+
+
+function iso_datetime(params) {
+    return _isoDateTime(ZodISODateTime, params);
+}
+function iso_date(params) {
+    return core._isoDate(ZodISODate, params);
+}
+function iso_time(params) {
+    return core._isoTime(ZodISOTime, params);
+}
+function iso_duration(params) {
+    return core._isoDuration(ZodISODuration, params);
+}
+
+;// CONCATENATED MODULE: ./src/core/tddNote.ts
+/**
+ * The red/green/refactor workflow's handoff state (seed 003, "Error State in Git Notes"): one JSON
+ * note on each phase commit, under `refs/notes/agent-loop`; here its schema and how its text is
+ * read, pure (the core's vocabulary carries notes: src/core/events.ts). src/loop/notes.ts reads and
+ * writes them with git; src/workflows/tdd/notes.ts re-exports both.
+ */
+
+const NOTES_REF = 'refs/notes/agent-loop';
+/** Seed 003's "Error Types" table, in its order. */
+const TDD_ERROR_TYPES = [
+    'COMPILATION_ERROR',
+    'TEST_UNEXPECTED_PASS',
+    'TEST_UNEXPECTED_FAIL',
+    'IMPLEMENTATION_FAILED',
+    'REGRESSION',
+    'DUPLICATE_TEST',
+    'API_RATE_LIMIT',
+    'NETWORK_TIMEOUT',
+    'WORKFLOW_ABORTED',
+];
+/** The workflow's phases, spelled as in the seed's example (`"phase": "GREEN"`). */
+const TDD_PHASES = ['RED', 'GREEN', 'REFACTOR'];
+const TDD_TEST_RESULTS = ['PASS', 'FAIL'];
+const TddErrorSchema = object({
+    type: schemas_enum(TDD_ERROR_TYPES),
+    message: schemas_string(),
+    details: schemas_string(),
+    /** Attempts made so far (the seed's example: 6 after "5 retries (6 total attempts)"). */
+    retry_count: schemas_number().int().min(0),
+    /** RFC 3339, e.g. "2025-01-22T10:30:00Z". */
+    timestamp: iso_datetime({ offset: true }),
+});
+/**
+ * The note. Field names are the seed's (snake_case, as stored); `error` is present only "when an
+ * error occurs": absent or null otherwise. Unknown keys are dropped on read.
+ */
+const TddNoteSchema = object({
+    /** The phase this commit finished (or failed in). */
+    phase: schemas_enum(TDD_PHASES),
+    /** Where a resumed run starts. */
+    next_phase: schemas_enum(TDD_PHASES),
+    /** The red/green/refactor cycle, from 1. */
+    cycle: schemas_number().int().min(1),
+    current_test: object({
+        description: schemas_string(),
+        test_file: schemas_string(),
+    }),
+    test_result: schemas_enum(TDD_TEST_RESULTS),
+    error: TddErrorSchema.nullable().optional(),
+});
+/** Parses a note's text. Pure. */
+function parseNote(text, commit) {
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch (error) {
+        return { invalid: `the ${NOTES_REF} note on ${commit} is not JSON (${error.message})` };
+    }
+    const parsed = TddNoteSchema.safeParse(json);
+    if (parsed.success)
+        return parsed.data;
+    return { invalid: `the ${NOTES_REF} note on ${commit} is not a valid TDD note (${describeIssue(parsed.error)})` };
+}
+function isInvalidNote(value) {
+    return value !== undefined && 'invalid' in value;
+}
+/**
+ * `git` arguments to fetch the notes from `remote`, replacing the local notes (actions/checkout does
+ * not fetch notes). git fails when the remote has no notes yet: callers treat that as "no state".
+ */
+function fetchNotesArgs(remote) {
+    return ['fetch', remote, `+${NOTES_REF}:${NOTES_REF}`];
+}
+/** `git` arguments to push the notes to `remote` (a fast-forward of the remote's notes ref). */
+function pushNotesArgs(remote) {
+    return ['push', remote, NOTES_REF];
+}
+/** How many commits back from the tip newestNote looks; TDD phase commits sit near the tip. */
+const NEWEST_NOTE_DEPTH = 10_000;
+function describeIssue(error) {
+    const first = error.issues[0];
+    return first ? `${first.path.join('.') || 'note'}: ${first.message}` : 'unknown';
+}
+
+;// CONCATENATED MODULE: ./src/loop/notes.ts
+/**
+ * The red/green/refactor workflow's handoff state (seed 003, "Error State in Git Notes") read and
+ * written with git: one JSON note on each phase commit, under `refs/notes/agent-loop` (its schema:
+ * src/core/tddNote.ts). The note travels with the branch's history, so a run resumes from the newest
+ * note on the branch without a `--resume` flag, and a rollback (`git reset --hard`) takes the state
+ * back with the commits.
+ */
+
+
+
+
+
+/** Git in `cwd`, with agent-loop's identity when none is configured (writing a note makes a commit). */
+const notesGit = gitRunner;
+async function must(git, args) {
+    const r = await git.run(args);
+    if (r.code !== 0)
+        throw new errors_GitError(args, r.code, r.stderr || r.stdout);
+    return r.stdout;
+}
+/**
+ * Puts `note` on `commit`, replacing any note there. The JSON goes through a temporary file
+ * (`-F`), not `-m`: a long `error.details` would exceed the kernel's limit on one argument.
+ * Throws on a note that does not match the schema (it could not be read back) and on git failure.
+ */
+async function writeNote(git, commit, note) {
+    const valid = TddNoteSchema.safeParse(note);
+    if (!valid.success)
+        throw new Error(`Refusing to write an invalid agent-loop note on ${commit}: ${describeIssue(valid.error)}`);
+    const dir = await external_node_fs_namespaceObject.promises.mkdtemp(external_node_path_default().join(external_node_os_default().tmpdir(), 'agent-loop-note-'));
+    try {
+        const file = external_node_path_default().join(dir, 'note.json');
+        await external_node_fs_namespaceObject.promises.writeFile(file, `${JSON.stringify(valid.data, null, 2)}\n`);
+        await must(git, ['notes', '--ref', NOTES_REF, 'add', '-f', '-F', file, commit]);
+    }
+    finally {
+        await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
+    }
+}
+/**
+ * The note on `commit`: undefined when it has none, `{ invalid }` with the reason when the note is
+ * not JSON or not a note this version understands (never a throw for those). Throws GitError when
+ * git fails otherwise, e.g. `commit` does not exist.
+ */
+async function readNote(git, commit) {
+    const args = ['notes', '--ref', NOTES_REF, 'show', commit];
+    const r = await git.run(args);
+    // `git notes show` exits 1 ("no note found for object"); an unknown object dies with 128.
+    if (r.code === 1)
+        return undefined;
+    if (r.code !== 0)
+        throw new errors_GitError(args, r.code, r.stderr || r.stdout);
+    return parseNote(r.stdout, commit);
+}
+/**
+ * The newest commit on `branch` (first in `git rev-list` order) carrying a valid note, and the note:
+ * where an interrupted run resumes. Invalid notes are skipped for the next older valid one. Only
+ * commits listed by `git notes list` are read, and only the newest `depth` commits are considered.
+ * `onInvalid` hears about each invalid note skipped.
+ */
+async function newestNote(git, branch = 'HEAD', options = {}) {
+    const noted = new Set((await must(git, ['notes', '--ref', NOTES_REF, 'list']))
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/)[1])
+        .filter((commit) => commit !== undefined && commit !== ''));
+    if (noted.size === 0)
+        return undefined;
+    const commits = (await must(git, ['rev-list', `--max-count=${options.depth ?? NEWEST_NOTE_DEPTH}`, branch, '--']))
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((commit) => noted.has(commit));
+    for (const commit of commits) {
+        const note = await readNote(git, commit);
+        if (note === undefined)
+            continue;
+        if (isInvalidNote(note)) {
+            options.onInvalid?.(commit, note.invalid);
+            continue;
+        }
+        return { commit, note };
+    }
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/loop/ownIssues.ts
 /** The records of `ids` in the source now; undefined when it cannot say or put them back (then nothing is). */
 async function ownRecords(deps, ids) {
@@ -33981,6 +34169,7 @@ async function putBackOwnIssues(deps, atStart, ids) {
 
 
 
+
 const openCycle = async (effect, ctx) => {
     const loop = ctx.run.model.loop;
     const cycle = await openBranch(ctx.deps, effect.cycle, loop.baseBranch, loop.cycleTips);
@@ -34029,6 +34218,14 @@ async function leftAt(ctx, branch) {
         ctx.run.tipsLeft.set(branch, tip);
 }
 /**
+ * Whether `tip` is a phase commit of --workflow tdd that agent-loop noted (refs/notes/agent-loop): the
+ * record that resumes a cycle whose checkpoints are lost (docs/tdd.md), so its branch is agent-loop's too.
+ */
+async function phaseNoted(git, tip) {
+    const note = await readNote(notesGit(git.topLevel, undefined, git.author), tip).catch(() => undefined);
+    return note !== undefined && !('invalid' in note);
+}
+/**
  * A new cycle's branch: fetched when an earlier run pushed it, brought up to date with the base,
  * checked out. An existing one whose tip agent-loop did not leave it at is moved aside first
  * (src/core/cycleTips.ts): renamed, so that nothing on it is lost and nothing on it is landed.
@@ -34054,7 +34251,7 @@ async function openBranch(deps, cycle, baseBranch, cycleTips) {
     const found = earlier ? await git.tipOf(cycle.branch) : undefined;
     if (!earlier)
         earlier = await fetch();
-    else if (found && !adoptable(cycleTips, cycle.branch, found)) {
+    else if (found && !adoptable(cycleTips, cycle.branch, found) && !(await phaseNoted(git, found))) {
         const aside = asideName(cycle.branch, found);
         if (!git.renameBranch)
             throw new Error(`${cycle.branch} exists at a commit agent-loop did not leave it at; move it aside and run again`);
@@ -34587,7 +34784,7 @@ const FailureSchema = object({
     retryAfterMs: schemas_number().optional(),
 });
 const TDD_PHASE = schemas_enum(['RED', 'GREEN', 'REFACTOR']);
-const TddErrorSchema = object({ type: schemas_string(), message: schemas_string(), details: schemas_string() });
+const cycleSchema_TddErrorSchema = object({ type: schemas_string(), message: schemas_string(), details: schemas_string() });
 /** A red/green/refactor cycle's progress (--workflow tdd); the phase commits' git notes mirror it. */
 const TddCycleSchema = object({
     tests: array(object({ description: schemas_string(), status: schemas_enum(['pending', 'done', 'problematic', 'duplicate']) })),
@@ -34606,7 +34803,7 @@ const TddCycleSchema = object({
     /** The last phase commit this cycle wrote (a newer note on the branch means a run died after writing it). */
     lastCommit: schemas_string().optional(),
     /** Why the previous attempt of this phase failed, for the retry prompt. */
-    lastError: TddErrorSchema.optional(),
+    lastError: cycleSchema_TddErrorSchema.optional(),
     /** Steps back this cycle took because a phase's precondition failed at its start (issue 12). */
     bounces: schemas_number().int().optional(),
 });
@@ -34921,7 +35118,7 @@ const LoopStateSchema = object({
     /** The outbox's other effects (escalation labels and comments, Discord posts) not yet done, oldest first. */
     notices: array(NoticeSchema).default([]),
     /** The error that aborted a red/green/refactor workflow (seed 003's types), as in its git note. */
-    tddError: TddErrorSchema.extend({ retry_count: schemas_number().int(), timestamp: schemas_string() }).optional(),
+    tddError: cycleSchema_TddErrorSchema.extend({ retry_count: schemas_number().int(), timestamp: schemas_string() }).optional(),
     /**
      * The baselines this run recorded or trusted, by key (src/verdict/baseline.ts): a digest of each as
      * the run first had it, the newest BASELINES_REMEMBERED. A kept file that no longer matches is not
@@ -37177,194 +37374,6 @@ async function judgeWork(deps, baseline, targets, place) {
     if (flaky.length)
         logger.warn('tests.flaky', `Flaky: ${flaky.join(', ')} failed once and passed on the second run; not counted against the agent.`, { flaky });
     return second;
-}
-
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
-
-
-
-function iso_datetime(params) {
-    return _isoDateTime(ZodISODateTime, params);
-}
-function iso_date(params) {
-    return core._isoDate(ZodISODate, params);
-}
-function iso_time(params) {
-    return core._isoTime(ZodISOTime, params);
-}
-function iso_duration(params) {
-    return core._isoDuration(ZodISODuration, params);
-}
-
-;// CONCATENATED MODULE: ./src/core/tddNote.ts
-/**
- * The red/green/refactor workflow's handoff state (seed 003, "Error State in Git Notes"): one JSON
- * note on each phase commit, under `refs/notes/agent-loop`; here its schema and how its text is
- * read, pure (the core's vocabulary carries notes: src/core/events.ts). src/loop/notes.ts reads and
- * writes them with git; src/workflows/tdd/notes.ts re-exports both.
- */
-
-const NOTES_REF = 'refs/notes/agent-loop';
-/** Seed 003's "Error Types" table, in its order. */
-const TDD_ERROR_TYPES = [
-    'COMPILATION_ERROR',
-    'TEST_UNEXPECTED_PASS',
-    'TEST_UNEXPECTED_FAIL',
-    'IMPLEMENTATION_FAILED',
-    'REGRESSION',
-    'DUPLICATE_TEST',
-    'API_RATE_LIMIT',
-    'NETWORK_TIMEOUT',
-    'WORKFLOW_ABORTED',
-];
-/** The workflow's phases, spelled as in the seed's example (`"phase": "GREEN"`). */
-const TDD_PHASES = ['RED', 'GREEN', 'REFACTOR'];
-const TDD_TEST_RESULTS = ['PASS', 'FAIL'];
-const tddNote_TddErrorSchema = object({
-    type: schemas_enum(TDD_ERROR_TYPES),
-    message: schemas_string(),
-    details: schemas_string(),
-    /** Attempts made so far (the seed's example: 6 after "5 retries (6 total attempts)"). */
-    retry_count: schemas_number().int().min(0),
-    /** RFC 3339, e.g. "2025-01-22T10:30:00Z". */
-    timestamp: iso_datetime({ offset: true }),
-});
-/**
- * The note. Field names are the seed's (snake_case, as stored); `error` is present only "when an
- * error occurs": absent or null otherwise. Unknown keys are dropped on read.
- */
-const TddNoteSchema = object({
-    /** The phase this commit finished (or failed in). */
-    phase: schemas_enum(TDD_PHASES),
-    /** Where a resumed run starts. */
-    next_phase: schemas_enum(TDD_PHASES),
-    /** The red/green/refactor cycle, from 1. */
-    cycle: schemas_number().int().min(1),
-    current_test: object({
-        description: schemas_string(),
-        test_file: schemas_string(),
-    }),
-    test_result: schemas_enum(TDD_TEST_RESULTS),
-    error: tddNote_TddErrorSchema.nullable().optional(),
-});
-/** Parses a note's text. Pure. */
-function parseNote(text, commit) {
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch (error) {
-        return { invalid: `the ${NOTES_REF} note on ${commit} is not JSON (${error.message})` };
-    }
-    const parsed = TddNoteSchema.safeParse(json);
-    if (parsed.success)
-        return parsed.data;
-    return { invalid: `the ${NOTES_REF} note on ${commit} is not a valid TDD note (${describeIssue(parsed.error)})` };
-}
-function isInvalidNote(value) {
-    return value !== undefined && 'invalid' in value;
-}
-/**
- * `git` arguments to fetch the notes from `remote`, replacing the local notes (actions/checkout does
- * not fetch notes). git fails when the remote has no notes yet: callers treat that as "no state".
- */
-function fetchNotesArgs(remote) {
-    return ['fetch', remote, `+${NOTES_REF}:${NOTES_REF}`];
-}
-/** `git` arguments to push the notes to `remote` (a fast-forward of the remote's notes ref). */
-function pushNotesArgs(remote) {
-    return ['push', remote, NOTES_REF];
-}
-/** How many commits back from the tip newestNote looks; TDD phase commits sit near the tip. */
-const NEWEST_NOTE_DEPTH = 10_000;
-function describeIssue(error) {
-    const first = error.issues[0];
-    return first ? `${first.path.join('.') || 'note'}: ${first.message}` : 'unknown';
-}
-
-;// CONCATENATED MODULE: ./src/loop/notes.ts
-/**
- * The red/green/refactor workflow's handoff state (seed 003, "Error State in Git Notes") read and
- * written with git: one JSON note on each phase commit, under `refs/notes/agent-loop` (its schema:
- * src/core/tddNote.ts). The note travels with the branch's history, so a run resumes from the newest
- * note on the branch without a `--resume` flag, and a rollback (`git reset --hard`) takes the state
- * back with the commits.
- */
-
-
-
-
-
-/** Git in `cwd`, with agent-loop's identity when none is configured (writing a note makes a commit). */
-const notesGit = gitRunner;
-async function must(git, args) {
-    const r = await git.run(args);
-    if (r.code !== 0)
-        throw new errors_GitError(args, r.code, r.stderr || r.stdout);
-    return r.stdout;
-}
-/**
- * Puts `note` on `commit`, replacing any note there. The JSON goes through a temporary file
- * (`-F`), not `-m`: a long `error.details` would exceed the kernel's limit on one argument.
- * Throws on a note that does not match the schema (it could not be read back) and on git failure.
- */
-async function writeNote(git, commit, note) {
-    const valid = TddNoteSchema.safeParse(note);
-    if (!valid.success)
-        throw new Error(`Refusing to write an invalid agent-loop note on ${commit}: ${describeIssue(valid.error)}`);
-    const dir = await external_node_fs_namespaceObject.promises.mkdtemp(external_node_path_default().join(external_node_os_default().tmpdir(), 'agent-loop-note-'));
-    try {
-        const file = external_node_path_default().join(dir, 'note.json');
-        await external_node_fs_namespaceObject.promises.writeFile(file, `${JSON.stringify(valid.data, null, 2)}\n`);
-        await must(git, ['notes', '--ref', NOTES_REF, 'add', '-f', '-F', file, commit]);
-    }
-    finally {
-        await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
-    }
-}
-/**
- * The note on `commit`: undefined when it has none, `{ invalid }` with the reason when the note is
- * not JSON or not a note this version understands (never a throw for those). Throws GitError when
- * git fails otherwise, e.g. `commit` does not exist.
- */
-async function readNote(git, commit) {
-    const args = ['notes', '--ref', NOTES_REF, 'show', commit];
-    const r = await git.run(args);
-    // `git notes show` exits 1 ("no note found for object"); an unknown object dies with 128.
-    if (r.code === 1)
-        return undefined;
-    if (r.code !== 0)
-        throw new errors_GitError(args, r.code, r.stderr || r.stdout);
-    return parseNote(r.stdout, commit);
-}
-/**
- * The newest commit on `branch` (first in `git rev-list` order) carrying a valid note, and the note:
- * where an interrupted run resumes. Invalid notes are skipped for the next older valid one. Only
- * commits listed by `git notes list` are read, and only the newest `depth` commits are considered.
- * `onInvalid` hears about each invalid note skipped.
- */
-async function newestNote(git, branch = 'HEAD', options = {}) {
-    const noted = new Set((await must(git, ['notes', '--ref', NOTES_REF, 'list']))
-        .split('\n')
-        .map((line) => line.trim().split(/\s+/)[1])
-        .filter((commit) => commit !== undefined && commit !== ''));
-    if (noted.size === 0)
-        return undefined;
-    const commits = (await must(git, ['rev-list', `--max-count=${options.depth ?? NEWEST_NOTE_DEPTH}`, branch, '--']))
-        .split('\n')
-        .map((line) => line.trim())
-        .filter((commit) => noted.has(commit));
-    for (const commit of commits) {
-        const note = await readNote(git, commit);
-        if (note === undefined)
-            continue;
-        if (isInvalidNote(note)) {
-            options.onInvalid?.(commit, note.invalid);
-            continue;
-        }
-        return { commit, note };
-    }
-    return undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/loop/effects/notes.ts

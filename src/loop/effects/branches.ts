@@ -1,5 +1,6 @@
 /** A cycle's branch: opened (fetched, brought up to date with the base), entered again on resume, left when no agent worked on it. */
 import { adoptable, asideName, foreignBranchMessage } from '../../core/cycleTips.js';
+import { notesGit, readNote } from '../notes.js';
 import type { CycleState, LoopState } from '../../core/state.js';
 import { MergeConflictError } from '../../git/git.js';
 import type { SliceDeps } from '../deps.js';
@@ -57,6 +58,15 @@ export async function leftAt(ctx: Pick<SliceContext, 'deps' | 'run'>, branch: st
 }
 
 /**
+ * Whether `tip` is a phase commit of --workflow tdd that agent-loop noted (refs/notes/agent-loop): the
+ * record that resumes a cycle whose checkpoints are lost (docs/tdd.md), so its branch is agent-loop's too.
+ */
+async function phaseNoted(git: NonNullable<SliceDeps['git']>, tip: string): Promise<boolean> {
+  const note = await readNote(notesGit(git.topLevel, undefined, git.author), tip).catch(() => undefined);
+  return note !== undefined && !('invalid' in note);
+}
+
+/**
  * A new cycle's branch: fetched when an earlier run pushed it, brought up to date with the base,
  * checked out. An existing one whose tip agent-loop did not leave it at is moved aside first
  * (src/core/cycleTips.ts): renamed, so that nothing on it is lost and nothing on it is landed.
@@ -84,7 +94,7 @@ async function openBranch(
   let earlier = await git.branchExists(cycle.branch);
   const found = earlier ? await git.tipOf(cycle.branch) : undefined;
   if (!earlier) earlier = await fetch();
-  else if (found && !adoptable(cycleTips, cycle.branch, found)) {
+  else if (found && !adoptable(cycleTips, cycle.branch, found) && !(await phaseNoted(git, found))) {
     const aside = asideName(cycle.branch, found);
     if (!git.renameBranch)
       throw new Error(`${cycle.branch} exists at a commit agent-loop did not leave it at; move it aside and run again`);
