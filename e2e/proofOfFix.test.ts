@@ -124,7 +124,7 @@ describe('issue 42: proof of fix on pytest when the issue names no test', () => 
     expect(addedRuns(r.stdout)).toBe(0);
   });
 
-  it('an added test that passes only through a conftest.py the agent added (add() patched for tests): the conftest is a finding and is dropped from both runs, so the test fails with the change: evidence `none`, never merged', async () => {
+  it('an added test that passes only through a conftest.py the agent added (add() patched for tests): the conftest is a finding and is dropped from both runs, so the test fails with the change: evidence `none`; held for a person (tests-changed), never merged', async () => {
     const sb = await pythonRepository();
     const mainBefore = git(sb, 'rev-parse', 'main');
     const conftest = `cat > conftest.py <<'PY'
@@ -136,10 +136,12 @@ PY`;
       sb,
       args(await writeAgent(sb, 'forger', agentDoing(`${conftest}\n${TEST_ADD_PY}`)), '--max-iterations', '1'),
     );
-    expectExit(r, 1);
+    // The maintainer's tests pass without the conftest (nothing broken, no target): the change to the
+    // infrastructure is held for a person, not merged (issue 42's held landing).
+    expectExit(r, 0);
     const res = lastResult(r.stdout);
-    expect(res).toMatchObject({ issuesClosed: [] });
-    expect(res.history.map((h) => h.outcome)).toEqual(['tests_failed']);
+    expect(res).toMatchObject({ issuesClosed: [], issuesHeld: [{ id: 'bd-add', reason: 'tests-changed' }] });
+    expect(res.history.map((h) => h.outcome)).toEqual(['held']);
     expect(res.history[0]?.verdict?.summary).toMatch(/conftest\.py \(infrastructure-added\)/);
     expect(evidenceOf(r.stdout)).toEqual([
       {
@@ -150,7 +152,8 @@ PY`;
           'not passing with the change: tests/test_add.py::test_add',
       },
     ]);
-    expect(git(sb, 'rev-parse', 'main')).toBe(mainBefore);
+    // Only the issue's held label and note reach main (a bookkeeping commit); nothing of the work.
+    expect(git(sb, 'diff', '--name-only', mainBefore, 'main')).toBe('.beads/issues.jsonl');
   });
 });
 
