@@ -110,7 +110,7 @@ describe('the log file beside the console (issue 42)', () => {
     if ('problem' in blocker) throw new Error(blocker.problem);
     const under = openLogFile(path.join(dir, 'blocker', 'run.log'));
     expect('problem' in under && under.problem).toMatch(
-      /the log file .*blocker\/run\.log cannot be written \((ENOTDIR|EEXIST)\)/,
+      /the log file .*blocker\/run\.log"? cannot be written \((ENOTDIR|EEXIST)\)/,
     );
   });
 });

@@ -42401,6 +42401,20 @@ function openLogFile(file, maxBytes = LOG_FILE_MAX_BYTES) {
     const known = opened.get(file);
     if (known)
         return { path: known.path, write: known.write };
+    const named = JSON.stringify(file);
+    // Only a regular file is replaced: a FIFO would block the run, a symlink (planted where the state
+    // directory is writable by the agent) would have the log overwrite whatever it points at.
+    const st = lstatOrUndefined(file);
+    if (st && !st.isFile()) {
+        const kind = st.isSymbolicLink()
+            ? 'a symlink'
+            : st.isDirectory()
+                ? 'a directory'
+                : st.isFIFO()
+                    ? 'a FIFO'
+                    : 'a special file';
+        return { problem: `the log file ${named} is not a regular file (${kind}): nothing is written to it` };
+    }
     let fd;
     try {
         (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
@@ -42408,7 +42422,7 @@ function openLogFile(file, maxBytes = LOG_FILE_MAX_BYTES) {
     }
     catch (error) {
         return {
-            problem: `the log file ${file} cannot be written (${error.code ?? error.message})`,
+            problem: `the log file ${named} cannot be written (${error.code ?? error.message})`,
         };
     }
     let written = 0;
@@ -42436,6 +42450,34 @@ function openLogFile(file, maxBytes = LOG_FILE_MAX_BYTES) {
     };
     opened.set(file, log);
     return { ...log, fresh: true };
+}
+function lstatOrUndefined(file) {
+    try {
+        return (0,external_node_fs_namespaceObject.lstatSync)(file);
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * The git working tree of the run (the first directory from `cwd` up holding `.git`) when it would
+ * hold `file` as an untracked file (undefined: none, or `file` is under its `.git`): a --log-file
+ * there makes the tree dirty, which the next run refuses, and the agent's commit could take it along.
+ */
+function workTreeHolding(file, cwd) {
+    let top;
+    for (let dir = external_node_path_default().resolve(cwd);; dir = external_node_path_default().dirname(dir)) {
+        if ((0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(dir, '.git'))) {
+            top = dir;
+            break;
+        }
+        if (external_node_path_default().dirname(dir) === dir)
+            return undefined;
+    }
+    const inside = external_node_path_default().relative(top, external_node_path_default().resolve(file));
+    if (inside === '' || inside.startsWith('..') || external_node_path_default().isAbsolute(inside))
+        return undefined;
+    return inside.split((external_node_path_default()).sep).includes('.git') ? undefined : top;
 }
 
 ;// CONCATENATED MODULE: ./src/report/workflowCommands.ts
@@ -42646,7 +42688,15 @@ withFile = true) {
     });
     if (!withFile)
         return screen;
-    const file = openLogFile(options.logFile ? external_node_path_default().resolve(io.cwd, options.logFile) : external_node_path_default().join(io.stateDir, 'logs', RUN_LOG));
+    const chosen = options.logFile ? external_node_path_default().resolve(io.cwd, options.logFile) : undefined;
+    const tree = chosen ? workTreeHolding(chosen, io.cwd) : undefined;
+    const file = tree
+        ? {
+            problem: `the log file ${JSON.stringify(chosen)} (--log-file) is inside the git working tree ${JSON.stringify(tree)}, ` +
+                'where it would be an untracked file (a dirty tree the next run refuses); name a file outside it, or leave ' +
+                '--log-file unset (<state-dir>/logs/run.log)',
+        }
+        : openLogFile(chosen ?? external_node_path_default().join(io.stateDir, 'logs', RUN_LOG));
     if ('problem' in file) {
         screen.warn('log.file', `${file.problem}: the run goes on with this log only.`, { problem: file.problem });
         return screen;

@@ -13,7 +13,7 @@ import type { CyclePublisher } from '../loop/publish.js';
 import type { PreflightRefusal } from '../publish/preflight.js';
 import path from 'node:path';
 import { type Surface, surface } from '../config/surface.js';
-import { openLogFile } from '../report/logFile.js';
+import { openLogFile, workTreeHolding } from '../report/logFile.js';
 import { type ConsoleLevel, type Logger, type LoggerOptions, createLogger } from '../report/logger.js';
 import { teeLogger, withPreamble } from '../report/teeLogger.js';
 import type { Session } from '../safety/session.js';
@@ -117,9 +117,16 @@ export function runLogger(
     ...(io.width !== undefined ? { width: io.width } : {}),
   });
   if (!withFile) return screen;
-  const file = openLogFile(
-    options.logFile ? path.resolve(io.cwd, options.logFile) : path.join(io.stateDir, 'logs', RUN_LOG),
-  );
+  const chosen = options.logFile ? path.resolve(io.cwd, options.logFile) : undefined;
+  const tree = chosen ? workTreeHolding(chosen, io.cwd) : undefined;
+  const file = tree
+    ? {
+        problem:
+          `the log file ${JSON.stringify(chosen)} (--log-file) is inside the git working tree ${JSON.stringify(tree)}, ` +
+          'where it would be an untracked file (a dirty tree the next run refuses); name a file outside it, or leave ' +
+          '--log-file unset (<state-dir>/logs/run.log)',
+      }
+    : openLogFile(chosen ?? path.join(io.stateDir, 'logs', RUN_LOG));
   if ('problem' in file) {
     screen.warn('log.file', `${file.problem}: the run goes on with this log only.`, { problem: file.problem });
     return screen;

@@ -1,6 +1,7 @@
 /** A cycle's branch: opened (fetched, brought up to date with the base), entered again on resume, left when no agent worked on it. */
 import { adoptable, asideName, foreignBranchMessage } from '../../core/cycleTips.js';
 import { notesGit, readNote } from '../notes.js';
+import type { Git } from '../../git/git.js';
 import type { CycleState, LoopState } from '../../core/state.js';
 import { MergeConflictError } from '../../git/git.js';
 import type { SliceDeps } from '../deps.js';
@@ -61,7 +62,7 @@ export async function leftAt(ctx: Pick<SliceContext, 'deps' | 'run'>, branch: st
  * Whether `tip` is a phase commit of --workflow tdd that agent-loop noted (refs/notes/agent-loop): the
  * record that resumes a cycle whose checkpoints are lost (docs/tdd.md), so its branch is agent-loop's too.
  */
-async function phaseNoted(git: NonNullable<SliceDeps['git']>, tip: string): Promise<boolean> {
+async function phaseNoted(git: Git, tip: string): Promise<boolean> {
   const note = await readNote(notesGit(git.topLevel, undefined, git.author), tip).catch(() => undefined);
   return note !== undefined && !('invalid' in note);
 }
