@@ -31443,6 +31443,8 @@ function groupOf(run, id) {
     }
     return undefined;
 }
+/** The ids of `id`'s parametrized cases in `run` (`id[\u2026]`), when `id` itself did not run; else none. Pure. */
+const casesOf = (run, id) => id in run.tests ? [] : Object.keys(run.tests).filter((t) => t.startsWith(`${id}[`));
 function results_statusOf(run, id) {
     const listed = run.tests[id];
     if (listed)
@@ -35841,7 +35843,7 @@ function failToPass(added, runs) {
 }
 /** Whether the test `id` (a created target, as the issue names it) does not pass in `run` (fails, is skipped or did not run). */
 const failsOnBase = (run, id) => {
-    const cases = Object.keys(run.tests).filter((t) => t.startsWith(`${id}[`));
+    const cases = casesOf(run, id);
     return cases.length > 0 ? cases.some((c) => run.tests[c] !== 'passed') : results_statusOf(run, id) !== 'passed';
 };
 /**
@@ -35859,8 +35861,8 @@ function addedStatus(run, path, name) {
     if (name in run.tests)
         ids.push(name);
     const statuses = ids.flatMap((id) => {
-        const cases = Object.keys(run.tests).filter((t) => t.startsWith(`${id}[`));
-        return cases.length > 0 && !(id in run.tests) ? cases.map((c) => results_statusOf(run, c)) : [results_statusOf(run, id)];
+        const cases = casesOf(run, id);
+        return cases.length > 0 ? cases.map((c) => results_statusOf(run, c)) : [results_statusOf(run, id)];
     });
     for (const s of ['failed', 'passed', 'skipped'])
         if (statuses.includes(s))
@@ -36012,7 +36014,6 @@ function targetFailures(baseline, now, targetTests, withAdded) {
 /** Whether `id` (a test, or `group::*`) did not run in `now` at all. */
 const goneFrom = (now, id) => id.endsWith(`${GROUP_SEPARATOR}*`) ? !(id.slice(0, -3) in now.groups) : results_statusOf(now, id) === 'absent';
 /** The cases of a parametrized test `id` (`id[\u2026]`) that `run` lists, when it lists none by `id` itself. */
-const casesOf = (run, id) => id in run.tests ? [] : Object.keys(run.tests).filter((t) => t.startsWith(`${id}[`));
 /**
  * The targets that do not pass in `now` (read per test), each with why: only a test that ran and
  * passed passes (skipped, xfail, xpass and not run do not). A target that names a parametrized test

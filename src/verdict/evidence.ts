@@ -7,7 +7,7 @@
  * them (SWE-bench's FAIL_TO_PASS: both runs with the maintainer's test infrastructure). No evidence:
  * `none`, with why. Pure: the runs are made by the judge (src/loop/effects/judge.ts).
  */
-import { GROUP_SEPARATOR, type Status, type SuiteRun, isReadable, statusOf } from './results.js';
+import { GROUP_SEPARATOR, type Status, type SuiteRun, casesOf, isReadable, statusOf } from './results.js';
 import { firstIds } from './messages.js';
 import type { Verdict } from './judge.js';
 
@@ -169,7 +169,7 @@ export function failToPass(added: readonly AddedTests[], runs: AddedRuns): FailT
 
 /** Whether the test `id` (a created target, as the issue names it) does not pass in `run` (fails, is skipped or did not run). */
 const failsOnBase = (run: SuiteRun, id: string): boolean => {
-  const cases = Object.keys(run.tests).filter((t) => t.startsWith(`${id}[`));
+  const cases = casesOf(run, id);
   return cases.length > 0 ? cases.some((c) => run.tests[c] !== 'passed') : statusOf(run, id) !== 'passed';
 };
 
@@ -187,8 +187,8 @@ export function addedStatus(run: SuiteRun, path: string, name: string): Status {
     .map((g) => `${g}${GROUP_SEPARATOR}${name}`);
   if (name in run.tests) ids.push(name);
   const statuses = ids.flatMap((id) => {
-    const cases = Object.keys(run.tests).filter((t) => t.startsWith(`${id}[`));
-    return cases.length > 0 && !(id in run.tests) ? cases.map((c) => statusOf(run, c)) : [statusOf(run, id)];
+    const cases = casesOf(run, id);
+    return cases.length > 0 ? cases.map((c) => statusOf(run, c)) : [statusOf(run, id)];
   });
   for (const s of ['failed', 'passed', 'skipped'] as const) if (statuses.includes(s)) return s;
   return 'absent';

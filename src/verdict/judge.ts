@@ -9,6 +9,7 @@ import { type Surface, surface } from '../config/surface.js';
 import {
   GROUP_SEPARATOR,
   type SuiteRun,
+  casesOf,
   failedIds,
   failedIn,
   groupOf,
@@ -232,9 +233,6 @@ const goneFrom = (now: SuiteRun, id: string): boolean =>
   id.endsWith(`${GROUP_SEPARATOR}*`) ? !(id.slice(0, -3) in now.groups) : statusOf(now, id) === 'absent';
 
 /** The cases of a parametrized test `id` (`id[…]`) that `run` lists, when it lists none by `id` itself. */
-const casesOf = (run: SuiteRun, id: string): string[] =>
-  id in run.tests ? [] : Object.keys(run.tests).filter((t) => t.startsWith(`${id}[`));
-
 /**
  * The targets that do not pass in `now` (read per test), each with why: only a test that ran and
  * passed passes (skipped, xfail, xpass and not run do not). A target that names a parametrized test

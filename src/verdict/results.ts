@@ -84,6 +84,10 @@ export function groupOf(run: Pick<SuiteRun, 'groups'>, id: string): string | und
  * `absent` (the run did not run it, as far as can be told).
  */
 export type Status = Outcome | 'absent';
+/** The ids of `id`'s parametrized cases in `run` (`id[…]`), when `id` itself did not run; else none. Pure. */
+export const casesOf = (run: SuiteRun, id: string): string[] =>
+  id in run.tests ? [] : Object.keys(run.tests).filter((t) => t.startsWith(`${id}[`));
+
 export function statusOf(run: SuiteRun, id: string): Status {
   const listed = run.tests[id];
   if (listed) return listed;
