@@ -56,4 +56,27 @@ describe('a killed run’s judge tree (issue 42)', () => {
       `Removed 1 judge tree(s) an earlier run left when it was killed: ${path.dirname(left)}.`,
     );
   });
+  it('a record git locked while the killed run was inside `git worktree add` (no directory yet) is unlocked and pruned', async () => {
+    const trees = judgeTrees({ git: execGit, env: GIT_ENV, repo, scratch: judgeScratch(stateDir, stateDir) });
+    const left = path.join(judgeScratch(stateDir, stateDir), '999998-killed', 'tree');
+    git('worktree', 'add', '-q', '--detach', left, 'HEAD');
+    git('worktree', 'lock', '--reason', 'initializing', left);
+    await fs.rm(left, { recursive: true, force: true });
+    git('worktree', 'prune');
+    // Before the fix: git keeps a locked record whatever prune is asked, and `worktree list` shows it for ever.
+    expect(git('worktree', 'list', '--porcelain')).toContain(left);
+
+    expect(await trees.clear()).toEqual([path.dirname(left)]);
+    expect(git('worktree', 'list', '--porcelain')).not.toContain(left);
+  });
+
+  it('the scratch directory goes with the last judge tree closed: none piles up in the temporary directory', async () => {
+    const scratch = judgeScratch(stateDir, stateDir);
+    const trees = judgeTrees({ git: execGit, env: GIT_ENV, repo, scratch });
+    const tree = await trees.open({ base: 'HEAD', work: 'working-tree', restore: [], drop: [] });
+    expect(existsSync(scratch)).toBe(true);
+    await tree.close();
+    expect(existsSync(scratch)).toBe(false);
+    expect(git('worktree', 'list', '--porcelain')).not.toContain(scratch);
+  });
 });

@@ -45774,6 +45774,9 @@ async function openJudgeTree(req) {
         await external_node_fs_namespaceObject.promises.rm(entry, { recursive: true, force: true });
         await req.git(req.repo, env, ['worktree', 'prune']);
         judgeTree_open.delete(entry);
+        // The scratch directory itself goes with its last tree: one per state directory would pile up in /tmp.
+        if (judgeTree_open.size === 0)
+            await external_node_fs_namespaceObject.promises.rmdir(req.scratch).catch(() => undefined);
     };
     try {
         await external_node_fs_namespaceObject.promises.mkdir(reportDir);
@@ -45842,20 +45845,38 @@ const workTree = (run, req, indexFile) => writeWorkTree(run, req.repo, req.work,
 /**
  * Removes the judge trees a killed run left in `scratch` (their worktrees, git's records of them
  * and their files); the ones this process has open stay. `scratch` is one run's at a time (the
- * state directory's lock), so any other entry is a leftover.
+ * state directory's lock), so any other entry is a leftover. A run killed inside `git worktree add`
+ * leaves a record git itself locked ("initializing") and never prunes: it is unlocked first.
  */
 async function clearJudgeTrees(req) {
     const names = await external_node_fs_namespaceObject.promises.readdir(req.scratch).catch(() => []);
     const left = names.map((name) => external_node_path_default().join(req.scratch, name)).filter((entry) => !judgeTree_open.has(entry));
+    const records = await recordsUnder(req, left);
+    for (const tree of records)
+        await req.git(req.repo, req.env, ['worktree', 'unlock', tree]);
     for (const entry of left) {
         const tree = external_node_path_default().join(entry, 'tree');
         if ((await external_node_fs_namespaceObject.promises.lstat(tree).catch(() => undefined))?.isDirectory())
             await req.git(req.repo, req.env, ['worktree', 'remove', '--force', '--force', tree]);
         await external_node_fs_namespaceObject.promises.rm(entry, { recursive: true, force: true });
     }
-    if (left.length > 0)
+    if (left.length > 0 || records.length > 0)
         await req.git(req.repo, req.env, ['worktree', 'prune']);
     return left;
+}
+/** The worktrees git records in `entries` (leftover judge trees, as git names them), locked ones included. */
+async function recordsUnder(req, entries) {
+    if (entries.length === 0)
+        return [];
+    const listed = await req.git(req.repo, req.env, ['worktree', 'list', '--porcelain', '-z']);
+    if (listed.code !== 0)
+        return [];
+    const inside = await Promise.all(entries.map(async (e) => [e, await external_node_fs_namespaceObject.promises.realpath(e).catch(() => e)]));
+    return listed.stdout
+        .split('\0')
+        .filter((field) => field.startsWith('worktree '))
+        .map((field) => field.slice('worktree '.length))
+        .filter((tree) => inside.some((names) => names.some((e) => tree.startsWith(`${e}${(external_node_path_default()).sep}`))));
 }
 /** The judge trees of `repo`, made in `scratch` with `git` (execGit) and `env`. */
 function judgeTrees(bound) {
@@ -45889,6 +45910,8 @@ async function workChange(bound, request) {
     finally {
         await external_node_fs_namespaceObject.promises.rm(entry, { recursive: true, force: true });
         judgeTree_open.delete(entry);
+        if (judgeTree_open.size === 0)
+            await external_node_fs_namespaceObject.promises.rmdir(bound.scratch).catch(() => undefined);
     }
 }
 
@@ -48867,9 +48890,12 @@ async function keepHaltedJob(input) {
 ;// CONCATENATED MODULE: ./src/app/effects/waveClear.ts
 /**
  * A wave of run --parallel cleared: the jobs that halted the run kept first (their work on a branch,
- * their halt.md: src/app/haltedJob.ts), then the wave's worktrees, branches and scratch removed,
+ * their halt.md: src/app/haltedJob.ts), then the wave's worktrees, branches and scratch removed (the
+ * jobs' judge trees a killed job left included),
  * the jobs' agent logs kept in <state-dir>/logs/<wave>/<issue>/.
  */
+
+
 
 
 
@@ -48913,6 +48939,12 @@ async function removeWave(c, wave) {
         await external_node_fs_namespaceObject.promises.rename(logs, kept).catch(() => undefined);
     }
     await c.trees.remove(...wave.jobs.map((job) => jobPlace(stateDir, wave.id, job.issueId).tree));
+    // A job killed while it judged (its coordinator killed, the job ended by the next run) left its judge tree.
+    for (const job of wave.jobs) {
+        const scratch = judgeScratch(jobPlace(stateDir, wave.id, job.issueId).stateDir);
+        await judgeTrees({ git: execGit, env: c.io.env, repo: c.io.cwd, scratch }).clear();
+        await external_node_fs_namespaceObject.promises.rmdir(scratch).catch(() => undefined);
+    }
     await c.trees.deleteBranches(...wave.jobs.map((job) => jobBranch(job.issueId)));
     await external_node_fs_namespaceObject.promises.rm(external_node_path_default().join(stateDir, 'parallel', wave.id), { recursive: true, force: true });
 }

@@ -127,6 +127,8 @@ export async function openJudgeTree(req: JudgeTreeRequest): Promise<JudgeTree> {
     await fs.rm(entry, { recursive: true, force: true });
     await req.git(req.repo, env, ['worktree', 'prune']);
     open.delete(entry);
+    // The scratch directory itself goes with its last tree: one per state directory would pile up in /tmp.
+    if (open.size === 0) await fs.rmdir(req.scratch).catch(() => undefined);
   };
   try {
     await fs.mkdir(reportDir);
@@ -197,21 +199,37 @@ const workTree = (run: Run, req: JudgeTreeRequest, indexFile: string): Promise<s
 /**
  * Removes the judge trees a killed run left in `scratch` (their worktrees, git's records of them
  * and their files); the ones this process has open stay. `scratch` is one run's at a time (the
- * state directory's lock), so any other entry is a leftover.
+ * state directory's lock), so any other entry is a leftover. A run killed inside `git worktree add`
+ * leaves a record git itself locked ("initializing") and never prunes: it is unlocked first.
  */
 export async function clearJudgeTrees(
   req: Omit<JudgeTreeRequest, 'base' | 'work' | 'restore' | 'drop' | 'link'>,
 ): Promise<string[]> {
   const names = await fs.readdir(req.scratch).catch(() => [] as string[]);
   const left = names.map((name) => path.join(req.scratch, name)).filter((entry) => !open.has(entry));
+  const records = await recordsUnder(req, left);
+  for (const tree of records) await req.git(req.repo, req.env, ['worktree', 'unlock', tree]);
   for (const entry of left) {
     const tree = path.join(entry, 'tree');
     if ((await fs.lstat(tree).catch(() => undefined))?.isDirectory())
       await req.git(req.repo, req.env, ['worktree', 'remove', '--force', '--force', tree]);
     await fs.rm(entry, { recursive: true, force: true });
   }
-  if (left.length > 0) await req.git(req.repo, req.env, ['worktree', 'prune']);
+  if (left.length > 0 || records.length > 0) await req.git(req.repo, req.env, ['worktree', 'prune']);
   return left;
+}
+
+/** The worktrees git records in `entries` (leftover judge trees, as git names them), locked ones included. */
+async function recordsUnder(req: Pick<JudgeTreeRequest, 'env' | 'repo'> & { git: GitIn }, entries: readonly string[]) {
+  if (entries.length === 0) return [];
+  const listed = await req.git(req.repo, req.env, ['worktree', 'list', '--porcelain', '-z']);
+  if (listed.code !== 0) return [];
+  const inside = await Promise.all(entries.map(async (e) => [e, await fs.realpath(e).catch(() => e)]));
+  return listed.stdout
+    .split('\0')
+    .filter((field) => field.startsWith('worktree '))
+    .map((field) => field.slice('worktree '.length))
+    .filter((tree) => inside.some((names) => names.some((e) => tree.startsWith(`${e}${path.sep}`))));
 }
 
 /** The judge trees of one repository and state directory: what the engine is given (SliceDeps.judgeTrees). */
@@ -267,5 +285,6 @@ async function workChange(
   } finally {
     await fs.rm(entry, { recursive: true, force: true });
     open.delete(entry);
+    if (open.size === 0) await fs.rmdir(bound.scratch).catch(() => undefined);
   }
 }

@@ -1,13 +1,16 @@
 /**
  * A wave of run --parallel cleared: the jobs that halted the run kept first (their work on a branch,
- * their halt.md: src/app/haltedJob.ts), then the wave's worktrees, branches and scratch removed,
+ * their halt.md: src/app/haltedJob.ts), then the wave's worktrees, branches and scratch removed (the
+ * jobs' judge trees a killed job left included),
  * the jobs' agent logs kept in <state-dir>/logs/<wave>/<issue>/.
  */
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { KeptJob } from '../../core/wave.js';
 import type { Wave } from '../../core/state.js';
+import { execGit } from '../../git/exec.js';
 import { gitRunner } from '../../git/git.js';
+import { judgeScratch, judgeTrees } from '../../judge/judgeTree.js';
 import { keepHaltedJob } from '../haltedJob.js';
 import { jobBranch, jobPlace } from '../parallelJob.js';
 import type { WaveContext, WaveHandler } from './waveContext.js';
@@ -49,6 +52,12 @@ async function removeWave(c: WaveContext, wave: Wave): Promise<void> {
     await fs.rename(logs, kept).catch(() => undefined);
   }
   await c.trees.remove(...wave.jobs.map((job) => jobPlace(stateDir, wave.id, job.issueId).tree));
+  // A job killed while it judged (its coordinator killed, the job ended by the next run) left its judge tree.
+  for (const job of wave.jobs) {
+    const scratch = judgeScratch(jobPlace(stateDir, wave.id, job.issueId).stateDir);
+    await judgeTrees({ git: execGit, env: c.io.env, repo: c.io.cwd, scratch }).clear();
+    await fs.rmdir(scratch).catch(() => undefined);
+  }
   await c.trees.deleteBranches(...wave.jobs.map((job) => jobBranch(job.issueId)));
   await fs.rm(path.join(stateDir, 'parallel', wave.id), { recursive: true, force: true });
 }
