@@ -8,6 +8,7 @@ import { main } from '../../src/cli/main.js';
 import { parseArgs } from '../../src/config/argv.js';
 import { WAVE_COUNTS_ENV, jobArgs, jobPlace, waveJobCounts } from '../../src/app/parallelJob.js';
 import { parallelProblems } from '../../src/app/parallel.js';
+import { jobConfig } from '../../src/app/parallelOptions.js';
 import { load, problemsOf } from '../config/support.js';
 
 describe('--parallel and --issue options', () => {
@@ -96,6 +97,28 @@ describe("a job's place and command line", () => {
     ]);
     // Resumed after a crash: no --fresh, so the job continues its own checkpoint.
     expect(jobArgs(flags, { issueId: 'bd-7', title: 'T', maxIterations: 10 }, place, false)).not.toContain('--fresh');
+  });
+
+  it("gives every job the coordinator's configuration file, never one its agent could write in the job's worktree (issue 42)", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'agent-loop-jobconfig-'));
+    try {
+      const job = { issueId: 'bd-7', title: 'T', maxIterations: 10 };
+      const place = { ...jobPlace('/state', 'wave-1', 'bd-7'), noConfig: '/state/parallel/wave-1/bd-7/no-config.yml' };
+      // The checkout has none: the job reads an empty file of the coordinator's.
+      const none = jobConfig(new Map(), {}, dir);
+      expect(none.has('config')).toBe(false);
+      expect(jobArgs(none, job, place, true).join(' ')).toContain(`--config ${place.noConfig}`);
+      // The checkout's .agent-loop.yml, absolute; --config and AGENT_LOOP_CONFIG resolved where the user is.
+      writeFileSync(path.join(dir, '.agent-loop.yml'), 'max-iterations: 3\n');
+      expect(jobConfig(new Map(), {}, dir).get('config')).toBe(path.join(dir, '.agent-loop.yml'));
+      expect(jobConfig(new Map([['config', 'c.yml']]), {}, dir).get('config')).toBe(path.join(dir, 'c.yml'));
+      expect(jobConfig(new Map(), { AGENT_LOOP_CONFIG: 'e.yml' }, dir).get('config')).toBe(path.join(dir, 'e.yml'));
+      const given = jobArgs(jobConfig(new Map(), {}, dir), job, place, true);
+      expect(given).toContain(`--config=${path.join(dir, '.agent-loop.yml')}`);
+      expect(given).not.toContain(place.noConfig);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("reads the counts its coordinator gave it in AGENT_LOOP_WAVE_COUNTS; none, or unreadable ones, start the job's cycle from 0", () => {

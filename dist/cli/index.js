@@ -21408,13 +21408,18 @@ var dist = __nccwpck_require__(8815);
 
 
 
+/** The configuration file a command line names: --config, else AGENT_LOOP_CONFIG, else `.agent-loop.yml`. */
+function configFileNamed(flags, env) {
+    const explicit = flags.get('config') ?? env.AGENT_LOOP_CONFIG;
+    return typeof explicit === 'string' ? explicit : '.agent-loop.yml';
+}
 /** The values the config file gives the options of this command, and the problems of the file. */
 function readConfigFile(input) {
     const { flags, env, allowed } = input;
     const problems = [];
     const values = new Map();
     const explicitConfig = flags.get('config') ?? env.AGENT_LOOP_CONFIG;
-    const configPath = typeof explicitConfig === 'string' ? explicitConfig : '.agent-loop.yml';
+    const configPath = configFileNamed(flags, env);
     // The action has no input for the file (it reads .agent-loop.yml, or AGENT_LOOP_CONFIG): it names the file.
     const label = input.terms === 'action' ? 'the config file' : surface('cli').option('config');
     const named = `${label} '${configPath}'`;
@@ -46577,6 +46582,9 @@ function jobArgs(flags, job, place, fresh) {
         args.push('--max-cost-usd', String(Math.max(job.maxCostUsd, 0.0001)));
     if (place.planFile)
         args.push('--plan', place.planFile);
+    // The checkout has no configuration file: the job reads an empty one, never one its agent wrote in its worktree.
+    if (!flags.has('config') && place.noConfig)
+        args.push('--config', place.noConfig);
     if (fresh)
         args.push('--fresh');
     return args;
@@ -46677,6 +46685,13 @@ async function writeJobPlan(dir, userPlan, context) {
     await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
     const file = external_node_path_default().join(dir, 'plan.md');
     await external_node_fs_namespaceObject.promises.writeFile(file, text);
+    return file;
+}
+/** JobPlace.noConfig: an empty configuration file in the job's directory `dir` (outside its worktree). */
+async function writeNoConfig(dir) {
+    await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
+    const file = external_node_path_default().join(dir, 'no-config.yml');
+    await external_node_fs_namespaceObject.promises.writeFile(file, '');
     return file;
 }
 
@@ -47550,6 +47565,8 @@ async function mergeJob(main, job, message, issuesFile) {
 /** run --parallel's options: what it refuses (each with what to do instead), and the flags passed on to its jobs. Pure. */
 
 
+
+
 /** Jobs at once on one machine. */
 const MAX_LOCAL_PARALLEL = 32;
 const REFUSALS = {
@@ -47579,12 +47596,18 @@ function parallelProblems(options) {
         out.push(REFUSALS.source);
     return out;
 }
-/** --config given relative to where the user is: absolute, so each job (in its worktree) reads the same file. */
-function absoluteConfig(flags, cwd) {
+/**
+ * The configuration file every job reads: the coordinator's, absolute (--config or AGENT_LOOP_CONFIG
+ * given relative to where the user is, or the checkout's `.agent-loop.yml`), so that a job never
+ * reads a `.agent-loop.yml` its agent wrote in the job's worktree (a resumed job would obey it).
+ * Where the checkout has none, no `config` is set: each job is given an empty one (jobArgs).
+ */
+function jobConfig(flags, env, cwd) {
     const out = new Map(flags);
-    const config = flags.get('config');
-    if (typeof config === 'string')
-        out.set('config', external_node_path_default().resolve(cwd, config));
+    const named = external_node_path_default().resolve(cwd, configFileNamed(flags, env));
+    const given = typeof flags.get('config') === 'string' || typeof env.AGENT_LOOP_CONFIG === 'string';
+    if (given || (0,external_node_fs_namespaceObject.existsSync)(named))
+        out.set('config', named);
     return out;
 }
 
@@ -47658,7 +47681,7 @@ function jobDepsOf(options, io, registry, logger) {
     return {
         self: io.self,
         env: io.env,
-        flags: absoluteConfig(io.flags, io.cwd),
+        flags: jobConfig(io.flags, io.env, io.cwd),
         logger,
         json: options.json,
         stderr: io.stderr,
@@ -49245,6 +49268,7 @@ async function startJob(c, job, wave, resuming) {
     const place = jobPlace(io.stateDir, wave.id, job.issueId);
     const tag = `[${job.issueId}]`;
     const planFile = () => writeJobPlan(external_node_path_default().dirname(place.tree), c.userPlan, job.context);
+    const files = async () => ({ planFile: await planFile(), noConfig: await writeNoConfig(external_node_path_default().dirname(place.tree)) });
     if (resuming && (0,external_node_fs_namespaceObject.existsSync)(place.tree)) {
         const stood = await readJobState(place.stateDir, io.clock);
         if (stood.finished) {
@@ -49254,7 +49278,7 @@ async function startJob(c, job, wave, resuming) {
             return { ...stood, exitCode: 0, stderrTail: '' };
         }
         logger.info('job.resume', `${tag} resumes in ${place.tree}.`, { issue: job.issueId });
-        return runJob(c.jobDeps, job, { ...place, planFile: await planFile() }, false);
+        return runJob(c.jobDeps, job, { ...place, ...(await files()) }, false);
     }
     // One git worktree operation at a time: concurrent ones race on the repository's files.
     const turn = c.gitTurn.then(async () => {
@@ -49267,7 +49291,7 @@ async function startJob(c, job, wave, resuming) {
     logger.info('job.start', `${tag} ${job.title}: in worktree ${place.tree} on ${jobBranch(job.issueId)}.`, {
         issue: job.issueId,
     });
-    return runJob(c.jobDeps, job, { ...place, planFile: await planFile() }, true);
+    return runJob(c.jobDeps, job, { ...place, ...(await files()) }, true);
 }
 
 ;// CONCATENATED MODULE: ./src/app/effects/waveHandlers.ts
@@ -49675,6 +49699,100 @@ function ids(value) {
         .map(String);
 }
 
+;// CONCATENATED MODULE: ./src/app/configAtBase.ts
+/**
+ * Issue 42: the configuration comes from the maintainer only \u2014 the flags, the environment, and the
+ * configuration file as it is on the base branch. A run started on a cycle branch (the checkout a
+ * halted cycle left: `agent-loop/<id>`, its wip commit holding whatever the agent wrote) would read
+ * the agent's `.agent-loop.yml`; this finds the base branch's version instead, so that the caller
+ * parses that. On the base branch itself the working tree's file is the maintainer's (their own
+ * uncommitted edit included): it is read as it is.
+ */
+
+
+
+
+
+
+
+/**
+ * The base branch's configuration file when the run starts on another branch than the base of the
+ * checkpoint it continues and the file differs there; undefined when the checkout's file is the one
+ * to read (no checkpoint, on the base branch, outside the repository, the same text).
+ */
+async function configAtBase(input) {
+    const git = await openGit(input.cwd, input.env);
+    if (!git)
+        return undefined;
+    const relative = insideRepository(git, input.file);
+    if (relative === undefined)
+        return undefined;
+    const base = await checkpointBase(input);
+    const head = await git.currentRef().catch(() => undefined);
+    if (!base || !head || head === base)
+        return undefined;
+    const runner = gitRunner(git.topLevel, input.env);
+    if ((await runner.run(['rev-parse', '--verify', '--quiet', `refs/heads/${base}`])).code !== 0)
+        return undefined;
+    const blob = await runner.run(['cat-file', 'blob', `refs/heads/${base}:${relative}`]);
+    const text = blob.code === 0 ? blob.stdout : undefined;
+    const here = await external_node_fs_namespaceObject.promises.readFile(input.file, 'utf8').catch(() => undefined);
+    if (here === text)
+        return undefined;
+    return { file: input.file, relative, head, base, text };
+}
+/** What the run says when it reads the base's file. */
+function configAtBaseNote(found) {
+    const at = `${found.relative} on the checked-out branch ${found.head}`;
+    return found.text === undefined
+        ? `${at} is not the maintainer's: the base branch ${found.base} has no such file, so the run reads none ` +
+            '(the configuration comes from the flags, the environment and the base branch only; a change the agent made to it is never obeyed).'
+        : `${at} differs from the base branch ${found.base}'s: the run reads ${found.base}'s ` +
+            '(the configuration comes from the flags, the environment and the base branch only; a change the agent made to it is never obeyed).';
+}
+/** `file` relative to the repository's top level with `/`, or undefined when it is outside the repository. */
+function insideRepository(git, file) {
+    const real = (p) => {
+        try {
+            return (0,external_node_fs_namespaceObject.realpathSync)(p);
+        }
+        catch {
+            return external_node_path_default().join((0,external_node_fs_namespaceObject.realpathSync)(external_node_path_default().dirname(p)), external_node_path_default().basename(p));
+        }
+    };
+    let rel;
+    try {
+        rel = external_node_path_default().relative(real(git.topLevel), real(file));
+    }
+    catch {
+        return undefined;
+    }
+    if (rel === '' || rel.startsWith('..') || external_node_path_default().isAbsolute(rel))
+        return undefined;
+    return rel.split((external_node_path_default()).sep).join('/');
+}
+/**
+ * The base branch of the newest checkpoint a run continues (resumable, or halted: --resume-halted
+ * continues it); undefined when there is none (a finished loop's next run starts on the branch
+ * checked out), or none can be read.
+ */
+async function checkpointBase(input) {
+    try {
+        const store = new FileCheckpointStore(input.stateDir, { clock: input.clock });
+        for (const checkpoint of resume_newestFirst((await store.list()).checkpoints)) {
+            if (!isResumable(checkpoint) && !isHaltedCheckpoint(checkpoint))
+                continue;
+            const loop = parseLoopState(checkpoint.state);
+            if (typeof loop === 'object' && loop.baseBranch)
+                return loop.baseBranch;
+        }
+    }
+    catch {
+        // The run reads the checkpoints again and says what is wrong with them.
+    }
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/cli/main.ts
 /** Dispatches a command line to run, status or cleanup. Exit codes: 0 ok/continuing, 1 halted, 2 usage. */
 
@@ -49697,8 +49815,10 @@ function ids(value) {
 
 
 
+
+
 const VERSION = '0.1.0';
-function readCommandLine(argv, io) {
+function readCommandLine(argv, io, readFile = (p) => readInput(external_node_path_default().resolve(io.cwd, p), MiB)) {
     const args = parseArgs(argv);
     if (args.version) {
         io.stdout(`${VERSION}\n`);
@@ -49726,7 +49846,7 @@ function readCommandLine(argv, io) {
             command: args.command,
             flags: args.values,
             env: io.env,
-            readFile: (p) => readInput(external_node_path_default().resolve(io.cwd, p), MiB),
+            readFile,
         });
         if (args.problems.length > 0)
             return {
@@ -49747,19 +49867,46 @@ async function main(argv, given) {
     const parsed = readCommandLine(argv, io);
     if ('exit' in parsed)
         return parsed.exit;
-    const { command, secrets } = parsed;
-    let { options } = parsed;
+    const { command } = parsed;
+    let { options, secrets } = parsed;
     const clock = io.clock ?? systemClock;
     // Started in a subdirectory of a repository: work at its root (the issues, the tests, the agent),
     // with the paths given relative to where the user is.
     const top = command === 'run' || command === 'plan' ? await gitTopLevel(io.cwd, io.env) : undefined;
-    if (top && external_node_path_default().resolve(top) !== external_node_path_default().resolve(io.cwd)) {
+    const rooted = top !== undefined && external_node_path_default().resolve(top) !== external_node_path_default().resolve(io.cwd);
+    if (rooted) {
         options = atRoot(options, io.cwd);
         io.stderr(`agent-loop: working at the repository's root ${top} (started in ${io.cwd}).\n`);
         io = { ...io, cwd: top };
     }
     // Outside the working tree by default (under the git directory); an old in-tree one is moved there once.
-    const { dir: stateDir, notes } = await resolveStateDir(options.stateDir, io.cwd, io.env);
+    let { dir: stateDir, notes } = await resolveStateDir(options.stateDir, io.cwd, io.env);
+    // Issue 42: on a branch other than the base of the checkpoint a run continues, the configuration
+    // file is read as the base branch has it: the agent's version (on a halted cycle's branch) is never obeyed.
+    const atBase = top
+        ? await configAtBase({
+            cwd: io.cwd,
+            env: io.env,
+            stateDir,
+            clock,
+            file: external_node_path_default().resolve(given.cwd, configFileNamed(parsed.flags, io.env)),
+        })
+        : undefined;
+    if (atBase) {
+        const fromBase = readCommandLine(argv, given, (p) => {
+            if (external_node_path_default().resolve(given.cwd, p) !== atBase.file)
+                return readInput(external_node_path_default().resolve(given.cwd, p), MiB);
+            if (atBase.text === undefined)
+                throw Object.assign(new Error(`not on ${atBase.base}`), { code: 'ENOENT' });
+            return atBase.text;
+        });
+        if ('exit' in fromBase)
+            return fromBase.exit;
+        io.stderr(`agent-loop: ${configAtBaseNote(atBase)}\n`);
+        options = rooted ? atRoot(fromBase.options, given.cwd) : fromBase.options;
+        secrets = fromBase.secrets;
+        ({ dir: stateDir, notes } = await resolveStateDir(options.stateDir, io.cwd, io.env));
+    }
     // status only reads: it creates nothing.
     const unusable = await stateDirProblem(stateDir, { create: command !== 'status' });
     if (unusable)

@@ -19,7 +19,7 @@ import { openCheckpoint } from '../loop/slice.js';
 import { type Redactor, createRedactor } from '../secrets/redact.js';
 import { discordNotifier } from './discordNotify.js';
 import type { RunJobDeps } from './parallelJob.js';
-import { absoluteConfig } from './parallelOptions.js';
+import { jobConfig } from './parallelOptions.js';
 import { type RunIO, type runLogger, sourceOf } from './run.js';
 
 export interface ParallelIO extends RunIO {
@@ -120,7 +120,7 @@ function jobDepsOf(
   return {
     self: io.self,
     env: io.env,
-    flags: absoluteConfig(io.flags, io.cwd),
+    flags: jobConfig(io.flags, io.env, io.cwd),
     logger,
     json: options.json,
     stderr: io.stderr,

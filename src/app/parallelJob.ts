@@ -56,6 +56,8 @@ export interface JobPlace {
   stateDir: string;
   /** A plan file for the job's prompt (the user's plan and why the issue is worked again), when there is one. */
   planFile?: string;
+  /** An empty configuration file outside the worktree, for a job whose checkout has none (jobArgs). */
+  noConfig?: string;
 }
 
 /** The branch a job's worktree is on: its work is merged from here into the base branch. */
@@ -86,6 +88,8 @@ export function jobArgs(
   args.push('--state-dir', place.stateDir, '--on-success', 'merge');
   if (job.maxCostUsd !== undefined) args.push('--max-cost-usd', String(Math.max(job.maxCostUsd, 0.0001)));
   if (place.planFile) args.push('--plan', place.planFile);
+  // The checkout has no configuration file: the job reads an empty one, never one its agent wrote in its worktree.
+  if (!flags.has('config') && place.noConfig) args.push('--config', place.noConfig);
   if (fresh) args.push('--fresh');
   return args;
 }
@@ -214,5 +218,13 @@ export async function writeJobPlan(
   await fs.mkdir(dir, { recursive: true });
   const file = path.join(dir, 'plan.md');
   await fs.writeFile(file, text);
+  return file;
+}
+
+/** JobPlace.noConfig: an empty configuration file in the job's directory `dir` (outside its worktree). */
+export async function writeNoConfig(dir: string): Promise<string> {
+  await fs.mkdir(dir, { recursive: true });
+  const file = path.join(dir, 'no-config.yml');
+  await fs.writeFile(file, '');
   return file;
 }

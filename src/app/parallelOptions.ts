@@ -1,5 +1,7 @@
 /** run --parallel's options: what it refuses (each with what to do instead), and the flags passed on to its jobs. Pure. */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { configFileNamed } from '../config/configFile.js';
 import type { Options } from '../config/options.js';
 import { ISSUE_SOURCES } from '../issues/catalog.js';
 
@@ -32,10 +34,20 @@ export function parallelProblems(options: Options): string[] {
   return out;
 }
 
-/** --config given relative to where the user is: absolute, so each job (in its worktree) reads the same file. */
-export function absoluteConfig(flags: ReadonlyMap<string, string | true>, cwd: string): Map<string, string | true> {
+/**
+ * The configuration file every job reads: the coordinator's, absolute (--config or AGENT_LOOP_CONFIG
+ * given relative to where the user is, or the checkout's `.agent-loop.yml`), so that a job never
+ * reads a `.agent-loop.yml` its agent wrote in the job's worktree (a resumed job would obey it).
+ * Where the checkout has none, no `config` is set: each job is given an empty one (jobArgs).
+ */
+export function jobConfig(
+  flags: ReadonlyMap<string, string | true>,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Map<string, string | true> {
   const out = new Map(flags);
-  const config = flags.get('config');
-  if (typeof config === 'string') out.set('config', path.resolve(cwd, config));
+  const named = path.resolve(cwd, configFileNamed(flags, env));
+  const given = typeof flags.get('config') === 'string' || typeof env.AGENT_LOOP_CONFIG === 'string';
+  if (given || existsSync(named)) out.set('config', named);
   return out;
 }

@@ -19,6 +19,8 @@ import { parallelCommand } from '../app/parallel.js';
 import { statusCommand } from './status.js';
 import { consoleWidth } from '../report/wrap.js';
 import { invalidUsage } from './messages.js';
+import { configAtBase, configAtBaseNote } from '../app/configAtBase.js';
+import { configFileNamed } from '../config/configFile.js';
 
 export const VERSION = '0.1.0';
 
@@ -38,7 +40,11 @@ export interface CliIO {
 /** The command line read and checked: the command, its options and secrets; or the exit code already given. */
 type Parsed = { exit: number } | { command: Command; options: Options; secrets: string[]; flags: ParsedArgs['values'] };
 
-function readCommandLine(argv: readonly string[], io: CliIO): Parsed {
+function readCommandLine(
+  argv: readonly string[],
+  io: CliIO,
+  readFile = (p: string) => readInput(path.resolve(io.cwd, p), MiB),
+): Parsed {
   const args = parseArgs(argv);
   if (args.version) {
     io.stdout(`${VERSION}\n`);
@@ -70,7 +76,7 @@ function readCommandLine(argv: readonly string[], io: CliIO): Parsed {
       command: args.command,
       flags: args.values,
       env: io.env,
-      readFile: (p) => readInput(path.resolve(io.cwd, p), MiB),
+      readFile,
     });
     if (args.problems.length > 0)
       return {
@@ -98,19 +104,43 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
   let io = given;
   const parsed = readCommandLine(argv, io);
   if ('exit' in parsed) return parsed.exit;
-  const { command, secrets } = parsed;
-  let { options } = parsed;
+  const { command } = parsed;
+  let { options, secrets } = parsed;
   const clock = io.clock ?? systemClock;
   // Started in a subdirectory of a repository: work at its root (the issues, the tests, the agent),
   // with the paths given relative to where the user is.
   const top = command === 'run' || command === 'plan' ? await gitTopLevel(io.cwd, io.env) : undefined;
-  if (top && path.resolve(top) !== path.resolve(io.cwd)) {
+  const rooted = top !== undefined && path.resolve(top) !== path.resolve(io.cwd);
+  if (rooted) {
     options = atRoot(options, io.cwd);
     io.stderr(`agent-loop: working at the repository's root ${top} (started in ${io.cwd}).\n`);
     io = { ...io, cwd: top };
   }
   // Outside the working tree by default (under the git directory); an old in-tree one is moved there once.
-  const { dir: stateDir, notes } = await resolveStateDir(options.stateDir, io.cwd, io.env);
+  let { dir: stateDir, notes } = await resolveStateDir(options.stateDir, io.cwd, io.env);
+  // Issue 42: on a branch other than the base of the checkpoint a run continues, the configuration
+  // file is read as the base branch has it: the agent's version (on a halted cycle's branch) is never obeyed.
+  const atBase = top
+    ? await configAtBase({
+        cwd: io.cwd,
+        env: io.env,
+        stateDir,
+        clock,
+        file: path.resolve(given.cwd, configFileNamed(parsed.flags, io.env)),
+      })
+    : undefined;
+  if (atBase) {
+    const fromBase = readCommandLine(argv, given, (p) => {
+      if (path.resolve(given.cwd, p) !== atBase.file) return readInput(path.resolve(given.cwd, p), MiB);
+      if (atBase.text === undefined) throw Object.assign(new Error(`not on ${atBase.base}`), { code: 'ENOENT' });
+      return atBase.text;
+    });
+    if ('exit' in fromBase) return fromBase.exit;
+    io.stderr(`agent-loop: ${configAtBaseNote(atBase)}\n`);
+    options = rooted ? atRoot(fromBase.options, given.cwd) : fromBase.options;
+    secrets = fromBase.secrets;
+    ({ dir: stateDir, notes } = await resolveStateDir(options.stateDir, io.cwd, io.env));
+  }
   // status only reads: it creates nothing.
   const unusable = await stateDirProblem(stateDir, { create: command !== 'status' });
   if (unusable) return usageError(io, command, [unusable]);

@@ -9,6 +9,12 @@ import type { ConfigProblem } from './problems.js';
 import { type Terms, surface } from './surface.js';
 import { pausedInConfigFile, unknownKeysHidden } from './messages.js';
 
+/** The configuration file a command line names: --config, else AGENT_LOOP_CONFIG, else `.agent-loop.yml`. */
+export function configFileNamed(flags: ReadonlyMap<string, string | true>, env: NodeJS.ProcessEnv): string {
+  const explicit = flags.get('config') ?? env.AGENT_LOOP_CONFIG;
+  return typeof explicit === 'string' ? explicit : '.agent-loop.yml';
+}
+
 /** A value and the layer it came from (the file, an environment variable, a flag), for messages. */
 export type Origin = { value: unknown; from: string };
 
@@ -25,7 +31,7 @@ export function readConfigFile(input: {
   const problems: ConfigProblem[] = [];
   const values = new Map<OptionKey, Origin>();
   const explicitConfig = flags.get('config') ?? env.AGENT_LOOP_CONFIG;
-  const configPath = typeof explicitConfig === 'string' ? explicitConfig : '.agent-loop.yml';
+  const configPath = configFileNamed(flags, env);
   // The action has no input for the file (it reads .agent-loop.yml, or AGENT_LOOP_CONFIG): it names the file.
   const label = input.terms === 'action' ? 'the config file' : surface('cli').option('config');
   const named = `${label} '${configPath}'`;

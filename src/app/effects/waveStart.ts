@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Wave } from '../../core/state.js';
 import { branchTip } from '../../git/git.js';
-import { type JobEnd, jobBranch, jobPlace, readJobState, runJob, writeJobPlan } from '../parallelJob.js';
+import { type JobEnd, jobBranch, jobPlace, readJobState, runJob, writeJobPlan, writeNoConfig } from '../parallelJob.js';
 import { saveLoop } from '../coordinator.js';
 import type { WaveContext, WaveHandler } from './waveContext.js';
 
@@ -41,6 +41,7 @@ async function startJob(c: WaveContext, job: Wave['jobs'][number], wave: Wave, r
   const place = jobPlace(io.stateDir, wave.id, job.issueId);
   const tag = `[${job.issueId}]`;
   const planFile = () => writeJobPlan(path.dirname(place.tree), c.userPlan, job.context);
+  const files = async () => ({ planFile: await planFile(), noConfig: await writeNoConfig(path.dirname(place.tree)) });
   if (resuming && existsSync(place.tree)) {
     const stood = await readJobState(place.stateDir, io.clock);
     if (stood.finished) {
@@ -50,7 +51,7 @@ async function startJob(c: WaveContext, job: Wave['jobs'][number], wave: Wave, r
       return { ...stood, exitCode: 0, stderrTail: '' };
     }
     logger.info('job.resume', `${tag} resumes in ${place.tree}.`, { issue: job.issueId });
-    return runJob(c.jobDeps, job, { ...place, planFile: await planFile() }, false);
+    return runJob(c.jobDeps, job, { ...place, ...(await files()) }, false);
   }
   // One git worktree operation at a time: concurrent ones race on the repository's files.
   const turn = c.gitTurn.then(async () => {
@@ -62,5 +63,5 @@ async function startJob(c: WaveContext, job: Wave['jobs'][number], wave: Wave, r
   logger.info('job.start', `${tag} ${job.title}: in worktree ${place.tree} on ${jobBranch(job.issueId)}.`, {
     issue: job.issueId,
   });
-  return runJob(c.jobDeps, job, { ...place, planFile: await planFile() }, true);
+  return runJob(c.jobDeps, job, { ...place, ...(await files()) }, true);
 }
