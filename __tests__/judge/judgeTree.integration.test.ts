@@ -10,7 +10,13 @@ import { existsSync, promises as fs, lstatSync, readFileSync, readdirSync, readl
 import os from 'node:os';
 import path from 'node:path';
 import { execGit } from '../../src/git/exec.js';
-import { type JudgeTree, type JudgeTreeRequest, judgeScratch, openJudgeTree } from '../../src/judge/judgeTree.js';
+import {
+  type JudgeTree,
+  type JudgeTreeRequest,
+  clearJudgeTrees,
+  judgeScratch,
+  openJudgeTree,
+} from '../../src/judge/judgeTree.js';
 import { REPORT_DIR_VARIABLE, judgeRun } from '../../src/judge/judgeRun.js';
 import { runTestCommand } from '../../src/loop/testGate.js';
 import { GIT_ENV, gitIn } from '../git/repo.js';
@@ -215,17 +221,23 @@ describe('the judge tree (issue 42)', () => {
   it('a scratch planted as a symlink, or writable by others, is refused with a message, and nothing is judged in it', async () => {
     const elsewhere = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-loop-planted-'));
     try {
+      // What the link points at holds someone's files: the leftovers' clearing must not take them for its own.
+      await fs.writeFile(path.join(elsewhere, 'precious.txt'), 'mine');
+      await fs.mkdir(path.join(elsewhere, 'work'));
       const planted = path.join(path.dirname(scratch), 'planted');
       await fs.symlink(elsewhere, planted);
       await expect(openJudgeTree(request({ scratch: planted }))).rejects.toThrow(
         /will not judge work in .*planted: it is a symlink.*Remove it, or set TMPDIR/,
       );
+      expect(await clearJudgeTrees(request({ scratch: planted }))).toEqual([]);
       const open = path.join(path.dirname(scratch), 'open');
       await fs.mkdir(open);
+      await fs.writeFile(path.join(open, 'theirs.txt'), 'not ours');
       await fs.chmod(open, 0o777);
       await expect(openJudgeTree(request({ scratch: open }))).rejects.toThrow(/writable by other users \(mode 777\)/);
-      expect(readdirSync(elsewhere)).toEqual([]);
-      expect(readdirSync(open)).toEqual([]);
+      // Before the fix: every entry of the link's target (and of the open directory) was removed as a leftover.
+      expect(readdirSync(elsewhere).sort()).toEqual(['precious.txt', 'work']);
+      expect(readdirSync(open)).toEqual(['theirs.txt']);
     } finally {
       await fs.rm(elsewhere, { recursive: true, force: true });
     }

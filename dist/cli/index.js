@@ -45854,6 +45854,11 @@ const workTree = (run, req, indexFile) => writeWorkTree(run, req.repo, req.work,
  * leaves a record git itself locked ("initializing") and never prunes: it is unlocked first.
  */
 async function clearJudgeTrees(req) {
+    // Never through a planted symlink, nor in another user's directory: its entries are not ours to remove
+    // (readdir follows the link, and every entry of its target would go). openJudgeTree refuses it with a message.
+    const st = await external_node_fs_namespaceObject.promises.lstat(req.scratch).catch(() => undefined);
+    if (!st || unsafeScratch(st, process.getuid?.()) !== undefined)
+        return [];
     const names = await external_node_fs_namespaceObject.promises.readdir(req.scratch).catch(() => []);
     const left = names.map((name) => external_node_path_default().join(req.scratch, name)).filter((entry) => !judgeTree_open.has(entry));
     const records = await recordsUnder(req, left);

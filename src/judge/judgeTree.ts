@@ -205,6 +205,10 @@ const workTree = (run: Run, req: JudgeTreeRequest, indexFile: string): Promise<s
 export async function clearJudgeTrees(
   req: Omit<JudgeTreeRequest, 'base' | 'work' | 'restore' | 'drop' | 'link'>,
 ): Promise<string[]> {
+  // Never through a planted symlink, nor in another user's directory: its entries are not ours to remove
+  // (readdir follows the link, and every entry of its target would go). openJudgeTree refuses it with a message.
+  const st = await fs.lstat(req.scratch).catch(() => undefined);
+  if (!st || unsafeScratch(st, process.getuid?.()) !== undefined) return [];
   const names = await fs.readdir(req.scratch).catch(() => [] as string[]);
   const left = names.map((name) => path.join(req.scratch, name)).filter((entry) => !open.has(entry));
   const records = await recordsUnder(req, left);
