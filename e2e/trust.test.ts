@@ -6,6 +6,8 @@
  * (exit 0, continuing) and the pre-created branch was merged as the next issue's work.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import {
   type Sandbox,
   DONE_REPORT,
@@ -106,6 +108,17 @@ ${DONE_REPORT}`,
     expect(prompts.map((e) => e.message).join('\n')).toMatch(/bd-2/);
   });
 });
+/** Shell: while working bd-1, the agent makes agent-loop/bd-2 from main with one commit (planted.txt) of `subject`. */
+const plantBd2 = (
+  subject: string,
+) => `if [ "$AGENT_LOOP_ISSUE_IDS" = bd-1 ] && ! git rev-parse -q --verify refs/heads/agent-loop/bd-2 >/dev/null; then
+  git worktree add -q -b agent-loop/bd-2 "$NOTES/planted" main
+  echo planted > "$NOTES/planted/planted.txt"
+  git -C "$NOTES/planted" add planted.txt
+  git -C "$NOTES/planted" -c user.name=agent -c user.email=agent@example.invalid commit -q -m '${subject}'
+  git worktree remove --force "$NOTES/planted"
+fi`;
+
 describe('issue 42: a cycle branch is adopted only when agent-loop made its tip', () => {
   it('a branch agent-loop/bd-2 the agent pre-creates with a commit is not merged as bd-2’s work', async () => {
     const sb = await sandbox([
@@ -116,13 +129,7 @@ describe('issue 42: a cycle branch is adopted only when agent-loop made its tip'
       sb,
       'planter',
       `echo good > value.txt
-if [ "$AGENT_LOOP_ISSUE_IDS" = bd-1 ] && ! git rev-parse -q --verify refs/heads/agent-loop/bd-2 >/dev/null; then
-  git worktree add -q -b agent-loop/bd-2 "$NOTES/planted" main
-  echo planted > "$NOTES/planted/planted.txt"
-  git -C "$NOTES/planted" add planted.txt
-  git -C "$NOTES/planted" -c user.name=agent -c user.email=agent@example.invalid commit -q -m 'bd-2 done'
-  git worktree remove --force "$NOTES/planted"
-fi
+${plantBd2('bd-2 done')}
 ${DONE_REPORT}`,
     );
     const r = await runCli(sb, runArgs(agent, '--max-iterations', '4'));
@@ -136,5 +143,38 @@ ${DONE_REPORT}`,
     const aside = git(sb, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/agent-loop-untrusted/');
     expect(git(sb, 'show', `${aside}:planted.txt`)).toBe('planted');
     expect(lastResult(r.stdout).issuesClosed).toEqual(['bd-1', 'bd-2']);
+  });
+
+  it('--on-success branch: a branch the agent makes with a finished-looking commit (agent-loop: bd-2 …) does not park bd-2 as finished', async () => {
+    const sb = await sandbox([
+      issue('bd-1', 'Make the value good'),
+      issue('bd-2', 'Keep the value good', { priority: 2 }),
+    ]);
+    const agent = await writeAgent(
+      sb,
+      'forger',
+      `echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/worked"
+echo good > value.txt
+${plantBd2('agent-loop: bd-2 Keep the value good')}
+${DONE_REPORT}`,
+    );
+    const worked = () => readFileSync(path.join(sb.root, 'worked'), 'utf8').trim().split('\n');
+    // One issue this run: bd-1, whose agent plants bd-2's branch.
+    const first = await runCli(sb, runArgs(agent, '--max-iterations', '1', '--on-success', 'branch'));
+    expect(lastResult(first.stdout).issuesClosed).toEqual(['bd-1']);
+    // Before the fix: the next run was idle, bd-2 skipped as "finished on agent-loop/bd-2" (the agent's
+    // commit), never worked, its forged branch left for a person to merge as agent-loop's work.
+    const second = await runCli(sb, runArgs(agent, '--max-iterations', '4', '--on-success', 'branch'));
+    expectExit(second, 0);
+    expect(lastResult(second.stdout).issuesClosed).toEqual(['bd-2']);
+    expect(worked()).toEqual(['bd-1', 'bd-2']);
+    expect(git(sb, 'ls-tree', '--name-only', 'agent-loop/bd-2')).not.toContain('planted.txt');
+    const aside = git(sb, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/agent-loop-untrusted/');
+    expect(git(sb, 'show', `${aside}:planted.txt`)).toBe('planted');
+    // The next run: both finished on agent-loop's own branches (recorded in another checkpoint), neither worked again.
+    const third = await runCli(sb, runArgs(agent, '--max-iterations', '4', '--on-success', 'branch'));
+    expectExit(third, 0);
+    expect(lastResult(third.stdout)).toMatchObject({ idle: true });
+    expect(worked()).toEqual(['bd-1', 'bd-2']);
   });
 });

@@ -1,6 +1,13 @@
 /** Issue 42: a cycle branch is continued only at a commit agent-loop left it at (src/core/cycleTips.ts). */
 import { describe, expect, it } from '@jest/globals';
-import { CYCLE_TIPS_KEPT, adoptable, asideName, foreignBranchMessage, recordTips } from '../../src/core/cycleTips.js';
+import {
+  CYCLE_TIPS_KEPT,
+  adoptable,
+  asideName,
+  foreignBranchMessage,
+  recordTips,
+  tipsOf,
+} from '../../src/core/cycleTips.js';
 import { initialLoopState } from '../../src/core/state.js';
 
 const A = 'a'.repeat(40);
@@ -35,5 +42,16 @@ describe('cycle tips (issue 42: only agent-loop’s own branches are continued)'
         'agent-loop-untrusted/bd-2-aaaaaaaaaaaa (nothing lost); the cycle starts on a new agent-loop/bd-2 from main. ' +
         'To have that work landed, merge agent-loop-untrusted/bd-2-aaaaaaaaaaaa yourself, or delete it.',
     );
+  });
+
+  it('tipsOf: a new checkpoint starts with the tips recorded in the others, the newest record of a branch winning, at most CYCLE_TIPS_KEPT', () => {
+    expect(tipsOf([])).toEqual({});
+    expect(
+      tipsOf([{ cycleTips: { 'agent-loop/a': '1', 'agent-loop/b': '2' } }, {}, { cycleTips: { 'agent-loop/a': '3' } }]),
+    ).toEqual({ 'agent-loop/b': '2', 'agent-loop/a': '3' });
+    const many = Object.fromEntries(Array.from({ length: CYCLE_TIPS_KEPT + 5 }, (_, i) => [`agent-loop/${i}`, `${i}`]));
+    const kept = tipsOf([{ cycleTips: many }]);
+    expect(Object.keys(kept)).toHaveLength(CYCLE_TIPS_KEPT);
+    expect(kept['agent-loop/0']).toBeUndefined();
   });
 });

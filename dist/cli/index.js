@@ -32209,6 +32209,20 @@ function recordTips(loop, tips) {
     const kept = Object.entries(loop.cycleTips ?? {}).filter(([branch]) => !(branch in tips));
     return { ...loop, cycleTips: Object.fromEntries([...kept, ...entries].slice(-CYCLE_TIPS_KEPT)) };
 }
+/**
+ * The tips recorded in any of `loops` (oldest first: the newest's win), the newest CYCLE_TIPS_KEPT: what a
+ * new checkpoint starts with, so that a finished loop's branches (--on-success branch, held work) stay
+ * agent-loop's own when the next run starts a new checkpoint.
+ */
+function tipsOf(loops) {
+    const tips = new Map();
+    for (const loop of loops)
+        for (const [branch, tip] of Object.entries(loop.cycleTips ?? {})) {
+            tips.delete(branch);
+            tips.set(branch, tip);
+        }
+    return Object.fromEntries([...tips].slice(-CYCLE_TIPS_KEPT));
+}
 /** Whether a cycle may continue on `branch` found at `tip`: agent-loop left it there. */
 function adoptable(cycleTips, branch, tip) {
     return tip !== undefined && cycleTips?.[branch] === tip;
@@ -34518,19 +34532,23 @@ function listing_listingFailed(error, what) {
  * With --on-success branch, a finished cycle's work (and its issue's close, in a repository's issues
  * file) stays on its branch, agent-loop/<id>, until a person merges it: on the base the issue is
  * still open. Such an issue is not worked again, by this run or a later one (each would run the
- * agent on top of the finished work, run after run), until its branch is merged or deleted.
+ * agent on top of the finished work, run after run), until its branch is merged or deleted. Only a
+ * branch that holds the commit agent-loop left it at (`loop.cycleTips`, issue 42) is finished: an agent can
+ * create `agent-loop/<next-id>` with a commit named as a finished cycle's, and that issue would
+ * otherwise never be worked, its forged branch waiting for a person to merge it as agent-loop's work.
  */
 
-/** Of `ids`, those whose own branch holds a finished cycle's commit that `base` does not: id \u2192 branch. */
-async function finishedBranches(git, base, ids) {
+/** Of `ids`, those whose own branch, at a tip agent-loop recorded, holds a finished cycle's commit that `base` does not: id \u2192 branch. */
+async function finishedBranches(git, base, ids, cycleTips) {
     const finished = new Map();
     for (const id of ids) {
         const branch = cycleBranchName([id]);
         // The cycle's own commit (src/loop/slice.ts cycleSubject); an escalated cycle's is wip:. A branch
         // git cannot read this way (a name it refuses, a base it does not know) holds nothing finished.
-        const subjects = (await git.branchExists(branch).catch(() => false))
-            ? await git.subjectsSince(base, branch).catch(() => [])
-            : [];
+        // At the commit agent-loop left it at, or after it (a person's review commits on top).
+        const recorded = cycleTips?.[branch];
+        const ours = recorded !== undefined && (await git.holds(branch, recorded).catch(() => false));
+        const subjects = ours ? await git.subjectsSince(base, branch).catch(() => []) : [];
         if (subjects.some((s) => s.startsWith(`agent-loop: ${id} `)))
             finished.set(id, branch);
     }
@@ -34732,7 +34750,7 @@ async function finishedOnBranches(deps, loop, ready, except, seen) {
     const skip = new Set(except);
     const ids = ready.map((i) => i.id).filter((id) => !skip.has(id));
     const unseen = ids.filter((id) => !seen.has(id));
-    const found = await finishedBranches(deps.git, base, unseen);
+    const found = await finishedBranches(deps.git, base, unseen, loop.cycleTips);
     for (const id of unseen)
         seen.set(id, found.get(id));
     return ids.flatMap((id) => {
@@ -35446,6 +35464,7 @@ async function keepBranch(deps, branch) {
 
 
 
+
 const commitCycle = async (effect, ctx) => {
     const { git, publisher } = ctx.deps;
     const loop = ctx.run.model.loop;
@@ -35490,6 +35509,10 @@ const finishCycle = async (effect, ctx) => {
         const published = effect.noChange
             ? await dropEmptyCycle(deps, landing, loop, effect.cycle)
             : await finishCycleInGit(deps, landing, loop, effect.cycle, effect.committed, effect.held);
+        // Left on its branch (--on-success branch, or held): agent-loop's own only at this commit (finishedBranches.ts).
+        const { branch } = effect.cycle;
+        if (branch && !effect.noChange && (landing === 'branch' || effect.held !== undefined))
+            await leftAt(ctx, branch);
         if (markOnBase)
             await markHeldOnBase(ctx, effect.issueActions, effect.cycle, loop.baseBranch);
         return { type: 'cycleFinished', ...(published ? { published } : {}) };
@@ -40723,6 +40746,8 @@ phaseOf) {
 
 
 
+
+
 /** The phase of the planning pipeline's checkpoint when it hands over to the loop (its issues exist, seed 001). */
 const IN_PROGRESS = 'beads_integration-complete';
 async function runSlice(unguarded) {
@@ -40809,7 +40834,20 @@ const extraOf = (state) => Object.fromEntries(Object.entries(state).filter(([k])
 async function openCheckpoint(deps, warn) {
     const { settings, store } = deps;
     const say = surface(settings.terms);
-    const fresh = () => ({ id: newCheckpointId(), state: initialLoopState(settings.maxIterations), resumed: false });
+    // A new checkpoint keeps the branch tips agent-loop recorded in the others (src/core/cycleTips.ts).
+    const fresh = async () => {
+        const loops = resume_newestFirst((await store.list().catch(() => undefined))?.checkpoints ?? [])
+            .reverse()
+            .map((cp) => parseLoopState(cp.state))
+            .filter((loop) => typeof loop === 'object');
+        const tips = tipsOf(loops);
+        const state = initialLoopState(settings.maxIterations);
+        return {
+            id: newCheckpointId(),
+            state: Object.keys(tips).length > 0 ? { ...state, cycleTips: tips } : state,
+            resumed: false,
+        };
+    };
     if (settings.fresh)
         return fresh();
     if (settings.resume) {
@@ -47044,6 +47082,8 @@ async function excludeWritten(git, before, logger) {
 
 
 
+
+
 /** Runs one slice of a prepared run and says how it ended, as an exit code. */
 async function runPrepared(run, io) {
     const { deps, logger, session, redact } = run;
@@ -47184,11 +47224,20 @@ function notFinishedOnBranch(io, found) {
         const base = await git?.currentRef();
         if (!git || !base || base === 'HEAD' || base.startsWith('agent-loop/'))
             return ready;
-        const finished = await finishedBranches(git, base, ready.map((i) => i.id));
+        const finished = await finishedBranches(git, base, ready.map((i) => i.id), await recordedTips(io));
         for (const [id, branch] of finished)
             found.set(id, { branch, base });
         return ready.filter((i) => !finished.has(i.id));
     };
+}
+/** The cycle branches' tips agent-loop recorded, in any checkpoint of the state directory (src/core/cycleTips.ts tipsOf). */
+async function recordedTips(io) {
+    const listed = await new FileCheckpointStore(io.stateDir, { clock: io.clock }).list().catch(() => undefined);
+    const loops = resume_newestFirst(listed?.checkpoints ?? [])
+        .reverse()
+        .map((checkpoint) => parseLoopState(checkpoint.state))
+        .filter((loop) => typeof loop === 'object');
+    return tipsOf(loops);
 }
 
 ;// CONCATENATED MODULE: ./src/app/plan.ts

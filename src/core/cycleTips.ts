@@ -18,6 +18,21 @@ export function recordTips(loop: LoopState, tips: Readonly<Record<string, string
   return { ...loop, cycleTips: Object.fromEntries([...kept, ...entries].slice(-CYCLE_TIPS_KEPT)) };
 }
 
+/**
+ * The tips recorded in any of `loops` (oldest first: the newest's win), the newest CYCLE_TIPS_KEPT: what a
+ * new checkpoint starts with, so that a finished loop's branches (--on-success branch, held work) stay
+ * agent-loop's own when the next run starts a new checkpoint.
+ */
+export function tipsOf(loops: readonly Pick<LoopState, 'cycleTips'>[]): Record<string, string> {
+  const tips = new Map<string, string>();
+  for (const loop of loops)
+    for (const [branch, tip] of Object.entries(loop.cycleTips ?? {})) {
+      tips.delete(branch);
+      tips.set(branch, tip);
+    }
+  return Object.fromEntries([...tips].slice(-CYCLE_TIPS_KEPT));
+}
+
 /** Whether a cycle may continue on `branch` found at `tip`: agent-loop left it there. */
 export function adoptable(cycleTips: LoopState['cycleTips'], branch: string, tip: string | undefined): boolean {
   return tip !== undefined && cycleTips?.[branch] === tip;

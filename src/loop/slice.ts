@@ -9,6 +9,8 @@ import { surface, upperFirst } from '../config/surface.js';
 import { newCheckpointId } from '../checkpoint/fileStore.js';
 import type { SeedPhase } from '../checkpoint/types.js';
 import { runCheckpointPhase } from '../checkpoint/phase.js';
+import { newestFirst } from '../checkpoint/resume.js';
+import { tipsOf } from '../core/cycleTips.js';
 import { landingMode } from '../core/landing.js';
 import { pickRunnable } from '../core/resumable.js';
 import type { RunResult } from '../core/result.js';
@@ -138,7 +140,20 @@ export async function openCheckpoint(
 ): Promise<Opened> {
   const { settings, store } = deps;
   const say = surface(settings.terms);
-  const fresh = () => ({ id: newCheckpointId(), state: initialLoopState(settings.maxIterations), resumed: false });
+  // A new checkpoint keeps the branch tips agent-loop recorded in the others (src/core/cycleTips.ts).
+  const fresh = async () => {
+    const loops = newestFirst((await store.list().catch(() => undefined))?.checkpoints ?? [])
+      .reverse()
+      .map((cp) => parseLoopState(cp.state))
+      .filter((loop): loop is LoopState => typeof loop === 'object');
+    const tips = tipsOf(loops);
+    const state = initialLoopState(settings.maxIterations);
+    return {
+      id: newCheckpointId(),
+      state: Object.keys(tips).length > 0 ? { ...state, cycleTips: tips } : state,
+      resumed: false,
+    };
+  };
   if (settings.fresh) return fresh();
   if (settings.resume) {
     let cp;

@@ -85,7 +85,7 @@ async function finishedOnBranches(
   const skip = new Set(except);
   const ids = ready.map((i) => i.id).filter((id) => !skip.has(id));
   const unseen = ids.filter((id) => !seen.has(id));
-  const found = await finishedBranches(deps.git, base, unseen);
+  const found = await finishedBranches(deps.git, base, unseen, loop.cycleTips);
   for (const id of unseen) seen.set(id, found.get(id));
   return ids.flatMap((id) => {
     const branch = seen.get(id);

@@ -5,6 +5,7 @@ import type { SliceDeps } from '../deps.js';
 import { performIssueActions } from '../issueWork.js';
 import { cycleCommit, cycleSubject, dropEmptyCycle, finishCycleInGit } from '../landing.js';
 import { LandingError } from '../publish.js';
+import { leftAt } from './branches.js';
 import type { Handler } from './context.js';
 
 export const commitCycle: Handler<'commitCycle'> = async (effect, ctx) => {
@@ -46,6 +47,9 @@ export const finishCycle: Handler<'finishCycle'> = async (effect, ctx) => {
     const published = effect.noChange
       ? await dropEmptyCycle(deps, landing, loop, effect.cycle)
       : await finishCycleInGit(deps, landing, loop, effect.cycle, effect.committed, effect.held);
+    // Left on its branch (--on-success branch, or held): agent-loop's own only at this commit (finishedBranches.ts).
+    const { branch } = effect.cycle;
+    if (branch && !effect.noChange && (landing === 'branch' || effect.held !== undefined)) await leftAt(ctx, branch);
     if (markOnBase) await markHeldOnBase(ctx, effect.issueActions, effect.cycle, loop.baseBranch);
     return { type: 'cycleFinished', ...(published ? { published } : {}) };
   } catch (error) {
