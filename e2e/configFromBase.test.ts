@@ -11,6 +11,7 @@ import {
   type Sandbox,
   DONE_REPORT,
   TEST_COMMAND,
+  bareRunArgs,
   commit,
   createSandbox,
   events,
@@ -26,19 +27,8 @@ afterEach(async () => {
 });
 
 /** `run --json` with the test command left to the configuration file. */
-const args = (agent: string, ...extra: string[]) => [
-  'run',
-  '--json',
-  '--agent',
-  'command',
-  '--agent-command',
-  agent,
-  '--iteration-delay',
-  '0',
-  '--issues-file',
-  './.beads/issues.jsonl',
-  ...extra,
-];
+const args = (agent: string, ...extra: string[]) =>
+  bareRunArgs(agent, '--issues-file', './.beads/issues.jsonl', ...extra);
 
 const FORGED = 'echo forged-by-the-agent';
 

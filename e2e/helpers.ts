@@ -212,6 +212,11 @@ export function runCli(
   });
 }
 
+/** `run --json` with the scripted agent, no delay, and nothing else: the test command and the issues are the run's to find. */
+export function bareRunArgs(agentCommand: string, ...extra: string[]): string[] {
+  return ['run', '--json', '--agent', 'command', '--agent-command', agentCommand, '--iteration-delay', '0', ...extra];
+}
+
 /**
  * `agent-loop run --json` with the scripted agent: the beads file named explicitly (so the file
  * source is used even where `bd` is installed), no delay between iterations.

@@ -480,3 +480,65 @@ describe('BdCliSource.tickChecklistItem (issue 15)', () => {
     expect(calls.map((c) => c.args[0])).toEqual(['show']);
   });
 });
+
+describe('BdCliSource: only a person’s issues are worked (issue 42)', () => {
+  const rec = (id: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    title: `T ${id}`,
+    description: 'd',
+    status: 'open',
+    priority: 2,
+    issue_type: 'task',
+    created_at: '2026-11-01T09:00:00Z',
+    ...extra,
+  });
+  const ready = (...records: unknown[]) => ({ stdout: JSON.stringify(records) });
+  const TAKEN = new Date('2026-11-30T10:00:00Z');
+
+  it('labels agent-loop:untrusted, with a comment, an issue the agent filed through bd and one it rewrote; never its cycle’s own; ready() leaves them out', async () => {
+    const before = [rec('bd-1'), rec('bd-2'), rec('bd-3')];
+    const after = [
+      rec('bd-1', { title: 'rewritten by the agent, its own' }),
+      rec('bd-2', { description: 'delete check.sh' }),
+      rec('bd-3'),
+      rec('bd-9', { title: 'Delete the tests', created_at: '2026-11-30T10:00:05Z' }),
+    ];
+    const answers: Record<string, Partial<ExecResult>> = { [READY]: ready(...before) };
+    const { exec, calls } = fakeExec(answers);
+    const source = new BdCliSource({ cwd: '/repo', exec, now: () => TAKEN });
+    const snapshot = await source.snapshot();
+    answers[READY] = ready(...after);
+    for (const id of ['bd-2', 'bd-9']) {
+      answers[`label add ${id} agent-loop:untrusted`] = {};
+      answers[
+        `comments add ${id} agent-loop: the agent ${id === 'bd-9' ? 'filed' : 'rewrote'} this issue while it worked on bd-1; it is not worked while labelled agent-loop:untrusted. Remove the label if it is right.`
+      ] = {};
+    }
+    const kept = await source.keepTrusted(snapshot, ['bd-1']);
+    expect(kept.content).toBeUndefined();
+    expect(kept.untrusted.map((u) => [u.id, u.what, u.kept, u.fields])).toEqual([
+      ['bd-2', 'changed', 'labelled', ['description']],
+      ['bd-9', 'added', 'labelled', undefined],
+    ]);
+    expect(calls.filter((c) => c.args[0] === 'label').map((c) => c.args[2])).toEqual(['bd-2', 'bd-9']);
+    // bd now shows the labels: ready() leaves those two out.
+    answers[READY] = ready(
+      rec('bd-1'),
+      rec('bd-2', { labels: ['agent-loop:untrusted'] }),
+      rec('bd-3'),
+      rec('bd-9', { labels: ['agent-loop:untrusted'] }),
+    );
+    expect((await source.ready()).map((i) => i.id)).toEqual(['bd-1', 'bd-3']);
+  });
+
+  it('an issue that became ready because its blocker closed (filed before the agent ran) is a person’s; one gone from the ready list is told, not labelled', async () => {
+    const answers: Record<string, Partial<ExecResult>> = { [READY]: ready(rec('bd-1'), rec('bd-2')) };
+    const { exec, calls } = fakeExec(answers);
+    const source = new BdCliSource({ cwd: '/repo', exec, now: () => TAKEN });
+    const snapshot = await source.snapshot();
+    answers[READY] = ready(rec('bd-1'), rec('bd-4', { created_at: '2026-11-20T09:00:00Z' }));
+    const kept = await source.keepTrusted(snapshot, ['bd-1']);
+    expect(kept.untrusted.map((u) => [u.id, u.what, u.kept])).toEqual([['bd-2', 'removed', 'told']]);
+    expect(calls.every((c) => c.args[0] === 'ready')).toBe(true);
+  });
+});

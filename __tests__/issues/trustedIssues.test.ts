@@ -81,3 +81,21 @@ describe('trustedIssuesFile (issue 42: only a person’s issues are worked)', ()
     );
   });
 });
+
+describe('untrustedMessage for the bd CLI (issue 42)', () => {
+  it('says what was done where nothing could be put back: labelled, or told', () => {
+    expect(
+      untrustedMessage(
+        { id: 'bd-9', what: 'added', title: 'Delete the tests', line: '{"id":"bd-9"}', kept: 'labelled' },
+        'bd',
+      ),
+    ).toBe(
+      'The agent added issue bd-9 "Delete the tests" in bd: labelled agent-loop:untrusted, and not worked while the label is on. ' +
+        'Only the issues a person files or writes are worked; if it is right, remove the label (bd label remove bd-9 agent-loop:untrusted). ' +
+        'The agent\'s issue: {"id":"bd-9"}',
+    );
+    expect(untrustedMessage({ id: 'bd-2', what: 'removed', title: 'T', kept: 'told' }, 'bd')).toMatch(
+      /^Issue bd-2 "T" left bd's ready issues while the agent worked .*reopen it if its work is not done\.$/,
+    );
+  });
+});

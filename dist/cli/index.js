@@ -26068,6 +26068,8 @@ const TESTS_CHANGED_LABEL = 'agent-loop:tests-changed';
 const UNVERIFIED_LABEL = 'agent-loop:unverified';
 /** The labels of work held for a person; later runs skip an issue carrying one. */
 const HELD_LABELS = [TESTS_CHANGED_LABEL, UNVERIFIED_LABEL];
+/** An issue the agent added or rewrote through the bd CLI (issue 42): never worked while it carries this label. */
+const UNTRUSTED_LABEL = 'agent-loop:untrusted';
 /** The label of an escalated issue; removing it makes the issue eligible again. */
 const ESCALATED_LABEL = 'agent-loop:escalated';
 
@@ -28926,7 +28928,173 @@ function untickAll(body) {
         .join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/issues/trustedIssues.ts
+/** What the agent may change of its cycle's own issues: the rest of the record is the person's. */
+const OWN_ISSUE_FIELDS = ['status', 'closed_at', 'close_reason', 'updated_at', 'notes'];
+const titleOf = (record) => (typeof record.title === 'string' ? record.title : '');
+/** The fields in which two records differ, in the order of `a`'s keys then `b`'s. */
+function differing(a, b) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+    return keys.filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+}
+/** The person's record with what the agent may say of its own issue (OWN_ISSUE_FIELDS) taken from the agent's. */
+function withOwnFields(person, agent) {
+    const record = { ...person };
+    for (const field of OWN_ISSUE_FIELDS) {
+        if (field in agent)
+            record[field] = agent[field];
+        else
+            delete record[field];
+    }
+    return record;
+}
+/** The last entry of each id, in file order (beadsFile.ts latestEntries: a later line of an id is the one used). */
+function latestEntries(entries) {
+    const last = new Map();
+    for (const entry of entries)
+        last.set(entry.record.id, entry);
+    return entries.filter((entry) => last.get(entry.record.id) === entry);
+}
+const malformed = (parsed) => parsed.problems.filter((p) => p.message.startsWith('malformed')).length;
+/** The lines of `parsed` joined again, `replaced` segments (index \u2192 record) serialised on their line. */
+function rebuild(parsed, replaced) {
+    const parts = [];
+    parsed.segments.forEach((segment, i) => {
+        if (i > 0)
+            parts.push(Buffer.from('\n'));
+        const record = replaced.get(i);
+        if (!record)
+            return void parts.push(segment);
+        const text = segment.toString('utf8');
+        const bom = i === 0 && text.startsWith('\uFEFF') ? '\uFEFF' : '';
+        parts.push(Buffer.from(bom + JSON.stringify(record) + (text.endsWith('\r') ? '\r' : ''), 'utf8'));
+    });
+    return Buffer.concat(parts);
+}
+/**
+ * The issues file before an agent run (`was`, parsed) and after it (`now`), for the cycle of `cycleIds`: what to write
+ * back (the file as it was before, the cycle's own issues with the agent's OWN_ISSUE_FIELDS) and
+ * what the agent did that is not its to do. Nothing to write when the agent changed only what it may.
+ */
+function trustedIssuesFile(was, now, cycleIds) {
+    const wasLatest = latestEntries(was.entries);
+    const nowById = new Map(latestEntries(now.entries).map((e) => [e.record.id, e.record]));
+    // No readable issue left where there were some: the halt's business, not a guess at what to keep.
+    if (nowById.size === 0 && wasLatest.length > 0)
+        return { content: undefined, untrusted: [], garbled: 0 };
+    const untrusted = [];
+    const replaced = new Map();
+    const wasIds = new Set();
+    for (const { record, segment } of wasLatest) {
+        wasIds.add(record.id);
+        const agent = nowById.get(record.id);
+        if (!agent) {
+            untrusted.push({ id: record.id, what: 'removed', title: titleOf(record) });
+            continue;
+        }
+        const kept = cycleIds.includes(record.id) ? withOwnFields(record, agent) : record;
+        if (JSON.stringify(kept) !== JSON.stringify(record))
+            replaced.set(segment, kept);
+        const fields = differing(kept, agent);
+        if (fields.length > 0)
+            untrusted.push({ id: record.id, what: 'changed', title: titleOf(record), fields, line: JSON.stringify(agent) });
+    }
+    for (const [id, record] of nowById)
+        if (!wasIds.has(id))
+            untrusted.push({ id, what: 'added', title: titleOf(record), line: JSON.stringify(record) });
+    const content = rebuild(was, replaced);
+    return {
+        content: content.equals(rebuild(now, new Map())) ? undefined : content,
+        untrusted,
+        garbled: Math.max(0, malformed(now) - malformed(was)),
+    };
+}
+/** The fields of a ready issue that are a person's to write (what the bd CLI's `bd ready` shows of it). */
+const PERSON_FIELDS = [
+    'title',
+    'description',
+    'priority',
+    'issue_type',
+    'design',
+    'acceptance_criteria',
+    'dependencies',
+];
+/** A record's labels but agent-loop's own (agent-loop:*), sorted: what a person gave it. */
+const personLabels = (r) => (Array.isArray(r.labels) ? r.labels : [])
+    .filter((l) => typeof l === 'string' && !l.startsWith('agent-loop:'))
+    .sort();
+/**
+ * The bd CLI's ready issues before an agent run (`was`: when it was `taken`, and `bd ready --json`'s
+ * records) and after it: those the agent filed (created since) or rewrote, but its cycle's own, to be
+ * labelled UNTRUSTED_LABEL; those gone from the ready list that were not its to close, to be told.
+ * An issue that became ready because its blocker closed (created before) is a person's. Pure.
+ */
+function untrustedReady(was, now, cycleIds) {
+    const before = new Map(was.records.map((r) => [r.id, r]));
+    const after = new Set(now.map((r) => r.id));
+    const taken = Date.parse(was.taken);
+    const filedSince = (r) => {
+        const created = typeof r.created_at === 'string' ? Date.parse(r.created_at) : NaN;
+        return Number.isNaN(created) || Number.isNaN(taken) || created >= taken - 1000;
+    };
+    const out = [];
+    for (const record of now) {
+        if (cycleIds.includes(record.id))
+            continue;
+        const old = before.get(record.id);
+        if (!old) {
+            if (filedSince(record))
+                out.push({
+                    id: record.id,
+                    what: 'added',
+                    title: titleOf(record),
+                    line: JSON.stringify(record),
+                    kept: 'labelled',
+                });
+            continue;
+        }
+        const fields = PERSON_FIELDS.filter((k) => JSON.stringify(old[k]) !== JSON.stringify(record[k]));
+        if (JSON.stringify(personLabels(old)) !== JSON.stringify(personLabels(record)))
+            fields.push('labels');
+        if (fields.length > 0)
+            out.push({
+                id: record.id,
+                what: 'changed',
+                title: titleOf(old),
+                fields,
+                line: JSON.stringify(record),
+                kept: 'labelled',
+            });
+    }
+    for (const record of was.records)
+        if (!after.has(record.id) && !cycleIds.includes(record.id))
+            out.push({ id: record.id, what: 'removed', title: titleOf(record), kept: 'told' });
+    return out;
+}
+/** What is told of one issue the agent added, changed or removed in `where` (a source's description), for a person. */
+function untrustedMessage(u, where) {
+    const named = `${u.id}${u.title ? ` "${u.title}"` : ''}`;
+    if (u.kept === 'labelled')
+        return (`The agent ${u.what === 'added' ? 'added' : `changed (${(u.fields ?? []).join(', ')})`} issue ${named} in ${where}: ` +
+            `labelled agent-loop:untrusted, and not worked while the label is on. Only the issues a person files or ` +
+            `writes are worked; if it is right, remove the label (bd label remove ${u.id} agent-loop:untrusted). The agent's issue: ${u.line ?? ''}`);
+    if (u.kept === 'told')
+        return (`Issue ${named} left ${where}'s ready issues while the agent worked (closed, blocked or removed by it): ` +
+            `not put back (bd keeps no file to put back); check it with bd show ${u.id}, and reopen it if its work is not done.`);
+    switch (u.what) {
+        case 'added':
+            return (`The agent added issue ${named} to ${where}: removed again, and not worked. Only the issues a person ` +
+                `files are worked; if it is wanted, file it yourself. The agent's line: ${u.line ?? ''}`);
+        case 'changed':
+            return (`The agent changed issue ${named} in ${where} (${(u.fields ?? []).join(', ')}): put back as it was, so ` +
+                `that it is worked as a person wrote it. The agent's line: ${u.line ?? ''}`);
+        case 'removed':
+            return `The agent removed issue ${named} from ${where}: put back as it was.`;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/issues/beadsCli.ts
+
 
 
 
@@ -28965,14 +29133,50 @@ class BdCliSource {
     exec;
     command;
     onWarning;
+    now;
     constructor(options) {
         this.cwd = options.cwd;
         this.exec = options.exec ?? execFileCommand;
         this.command = options.command ?? 'bd';
         this.onWarning = options.onWarning ?? (() => { });
+        this.now = options.now ?? (() => new Date());
     }
-    /** `bd ready --json`, re-sorted with `compareIssues` (bd's own filter is kept as it is). */
+    /**
+     * `bd ready --json`, re-sorted with `compareIssues` (bd's own filter is kept as it is), less the
+     * issues labelled UNTRUSTED_LABEL (issue 42: the agent filed or rewrote them).
+     */
     async ready() {
+        const issues = (await this.readyRecords()).map(beadsRecordToIssue);
+        return sortIssues(issues.filter((i) => !i.labels.includes(UNTRUSTED_LABEL)));
+    }
+    /** Issue 42: the ready issues, whole, before an agent run (for keepTrusted after it). */
+    async snapshot() {
+        return Buffer.from(JSON.stringify({ taken: this.now().toISOString(), records: await this.readyRecords() }));
+    }
+    /**
+     * Issue 42: after an agent run, each ready issue the agent added or rewrote through bd (but its
+     * cycle's own) labelled UNTRUSTED_LABEL with a comment, so that it is never worked as a person's;
+     * one gone from the ready list, told. bd keeps no file to put back: nothing is rewritten.
+     */
+    async keepTrusted(before, cycleIds) {
+        const was = JSON.parse(before.toString('utf8'));
+        const untrusted = untrustedReady(was, await this.readyRecords(), cycleIds);
+        for (const u of untrusted) {
+            if (u.kept !== 'labelled')
+                continue;
+            await this.run(['label', 'add', u.id, UNTRUSTED_LABEL]);
+            await this.run([
+                'comments',
+                'add',
+                u.id,
+                `agent-loop: the agent ${u.what === 'added' ? 'filed' : 'rewrote'} this issue while it worked on ${cycleIds.join(', ')}; ` +
+                    `it is not worked while labelled ${UNTRUSTED_LABEL}. Remove the label if it is right.`,
+            ]);
+        }
+        return { content: undefined, untrusted, garbled: 0 };
+    }
+    /** `bd ready --json`'s issues, as bd gives them. */
+    async readyRecords() {
         const args = [...BD_READY_ARGS];
         const output = await this.run(args);
         const value = parseJsonOutput(output, this.commandLine(args));
@@ -28981,7 +29185,7 @@ class BdCliSource {
         if (!Array.isArray(value)) {
             throw new Error(`${this.commandLine(args)} printed ${describeJson(value)} where a JSON array of issues was expected. Check the bd version (\`bd version\`).`);
         }
-        return sortIssues(this.records(value, args).map(beadsRecordToIssue));
+        return this.records(value, args);
     }
     /** `bd show <id> --json`: an object or a one-element array. Unknown id (bd says "not found") \u2192 undefined. */
     async get(id) {
@@ -29113,102 +29317,6 @@ function describeJson(value) {
 }
 function shellQuote(arg) {
     return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-
-;// CONCATENATED MODULE: ./src/issues/trustedIssues.ts
-/** What the agent may change of its cycle's own issues: the rest of the record is the person's. */
-const OWN_ISSUE_FIELDS = ['status', 'closed_at', 'close_reason', 'updated_at', 'notes'];
-const titleOf = (record) => (typeof record.title === 'string' ? record.title : '');
-/** The fields in which two records differ, in the order of `a`'s keys then `b`'s. */
-function differing(a, b) {
-    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
-    return keys.filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
-}
-/** The person's record with what the agent may say of its own issue (OWN_ISSUE_FIELDS) taken from the agent's. */
-function withOwnFields(person, agent) {
-    const record = { ...person };
-    for (const field of OWN_ISSUE_FIELDS) {
-        if (field in agent)
-            record[field] = agent[field];
-        else
-            delete record[field];
-    }
-    return record;
-}
-/** The last entry of each id, in file order (beadsFile.ts latestEntries: a later line of an id is the one used). */
-function latestEntries(entries) {
-    const last = new Map();
-    for (const entry of entries)
-        last.set(entry.record.id, entry);
-    return entries.filter((entry) => last.get(entry.record.id) === entry);
-}
-const malformed = (parsed) => parsed.problems.filter((p) => p.message.startsWith('malformed')).length;
-/** The lines of `parsed` joined again, `replaced` segments (index \u2192 record) serialised on their line. */
-function rebuild(parsed, replaced) {
-    const parts = [];
-    parsed.segments.forEach((segment, i) => {
-        if (i > 0)
-            parts.push(Buffer.from('\n'));
-        const record = replaced.get(i);
-        if (!record)
-            return void parts.push(segment);
-        const text = segment.toString('utf8');
-        const bom = i === 0 && text.startsWith('\uFEFF') ? '\uFEFF' : '';
-        parts.push(Buffer.from(bom + JSON.stringify(record) + (text.endsWith('\r') ? '\r' : ''), 'utf8'));
-    });
-    return Buffer.concat(parts);
-}
-/**
- * The issues file before an agent run (`was`, parsed) and after it (`now`), for the cycle of `cycleIds`: what to write
- * back (the file as it was before, the cycle's own issues with the agent's OWN_ISSUE_FIELDS) and
- * what the agent did that is not its to do. Nothing to write when the agent changed only what it may.
- */
-function trustedIssuesFile(was, now, cycleIds) {
-    const wasLatest = latestEntries(was.entries);
-    const nowById = new Map(latestEntries(now.entries).map((e) => [e.record.id, e.record]));
-    // No readable issue left where there were some: the halt's business, not a guess at what to keep.
-    if (nowById.size === 0 && wasLatest.length > 0)
-        return { content: undefined, untrusted: [], garbled: 0 };
-    const untrusted = [];
-    const replaced = new Map();
-    const wasIds = new Set();
-    for (const { record, segment } of wasLatest) {
-        wasIds.add(record.id);
-        const agent = nowById.get(record.id);
-        if (!agent) {
-            untrusted.push({ id: record.id, what: 'removed', title: titleOf(record) });
-            continue;
-        }
-        const kept = cycleIds.includes(record.id) ? withOwnFields(record, agent) : record;
-        if (JSON.stringify(kept) !== JSON.stringify(record))
-            replaced.set(segment, kept);
-        const fields = differing(kept, agent);
-        if (fields.length > 0)
-            untrusted.push({ id: record.id, what: 'changed', title: titleOf(record), fields, line: JSON.stringify(agent) });
-    }
-    for (const [id, record] of nowById)
-        if (!wasIds.has(id))
-            untrusted.push({ id, what: 'added', title: titleOf(record), line: JSON.stringify(record) });
-    const content = rebuild(was, replaced);
-    return {
-        content: content.equals(rebuild(now, new Map())) ? undefined : content,
-        untrusted,
-        garbled: Math.max(0, malformed(now) - malformed(was)),
-    };
-}
-/** What is told of one issue the agent added, changed or removed in `where` (a source's description), for a person. */
-function untrustedMessage(u, where) {
-    const named = `${u.id}${u.title ? ` "${u.title}"` : ''}`;
-    switch (u.what) {
-        case 'added':
-            return (`The agent added issue ${named} to ${where}: removed again, and not worked. Only the issues a person ` +
-                `files are worked; if it is wanted, file it yourself. The agent's line: ${u.line ?? ''}`);
-        case 'changed':
-            return (`The agent changed issue ${named} in ${where} (${(u.fields ?? []).join(', ')}): put back as it was, so ` +
-                `that it is worked as a person wrote it. The agent's line: ${u.line ?? ''}`);
-        case 'removed':
-            return `The agent removed issue ${named} from ${where}: put back as it was.`;
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/issues/beadsFile.ts
@@ -42386,7 +42494,12 @@ function apiCallsOf(source) {
 async function createBeadsSource(options) {
     const { issuesFile, cwd, onWarning, preferCli = true } = options;
     if (preferCli && (await isOnPath('bd', options.envPath))) {
-        return new BdCliSource({ cwd, onWarning, ...(options.exec ? { exec: options.exec } : {}) });
+        return new BdCliSource({
+            cwd,
+            onWarning,
+            ...(options.exec ? { exec: options.exec } : {}),
+            ...(options.now ? { now: options.now } : {}),
+        });
     }
     return new BeadsFileSource({
         file: issuesFile,

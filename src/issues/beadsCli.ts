@@ -1,7 +1,15 @@
 import { execFile } from 'node:child_process';
 import { beadsRecordToIssue, isBeadsRecord, sortIssues, type BeadsRecord } from './ready.js';
 import { tickItem } from './checklist.js';
-import { ESCALATED_LABEL, type Issue, type IssueSource, type SourceWarning } from './types.js';
+import { untrustedReady } from './trustedIssues.js';
+import {
+  ESCALATED_LABEL,
+  type Issue,
+  type IssueSource,
+  type SourceWarning,
+  type TrustedFile,
+  UNTRUSTED_LABEL,
+} from './types.js';
 
 export { isOnPath } from '../util/onPath.js';
 
@@ -51,6 +59,8 @@ export interface BdCliSourceOptions {
   command?: string;
   /** Receives reports of entries in bd's output that are not issues (they are skipped). */
   onWarning?: SourceWarning;
+  /** The time now (issue 42's snapshot: an issue created after it was filed during the agent run). */
+  now?: () => Date;
 }
 
 /**
@@ -66,16 +76,54 @@ export class BdCliSource implements IssueSource {
   private readonly exec: ExecFn;
   private readonly command: string;
   private readonly onWarning: SourceWarning;
+  private readonly now: () => Date;
 
   constructor(options: BdCliSourceOptions) {
     this.cwd = options.cwd;
     this.exec = options.exec ?? execFileCommand;
     this.command = options.command ?? 'bd';
     this.onWarning = options.onWarning ?? (() => {});
+    this.now = options.now ?? (() => new Date());
   }
 
-  /** `bd ready --json`, re-sorted with `compareIssues` (bd's own filter is kept as it is). */
+  /**
+   * `bd ready --json`, re-sorted with `compareIssues` (bd's own filter is kept as it is), less the
+   * issues labelled UNTRUSTED_LABEL (issue 42: the agent filed or rewrote them).
+   */
   async ready(): Promise<Issue[]> {
+    const issues = (await this.readyRecords()).map(beadsRecordToIssue);
+    return sortIssues(issues.filter((i) => !i.labels.includes(UNTRUSTED_LABEL)));
+  }
+
+  /** Issue 42: the ready issues, whole, before an agent run (for keepTrusted after it). */
+  async snapshot(): Promise<Buffer> {
+    return Buffer.from(JSON.stringify({ taken: this.now().toISOString(), records: await this.readyRecords() }));
+  }
+
+  /**
+   * Issue 42: after an agent run, each ready issue the agent added or rewrote through bd (but its
+   * cycle's own) labelled UNTRUSTED_LABEL with a comment, so that it is never worked as a person's;
+   * one gone from the ready list, told. bd keeps no file to put back: nothing is rewritten.
+   */
+  async keepTrusted(before: Buffer, cycleIds: readonly string[]): Promise<TrustedFile> {
+    const was = JSON.parse(before.toString('utf8')) as { taken: string; records: BeadsRecord[] };
+    const untrusted = untrustedReady(was, await this.readyRecords(), cycleIds);
+    for (const u of untrusted) {
+      if (u.kept !== 'labelled') continue;
+      await this.run(['label', 'add', u.id, UNTRUSTED_LABEL]);
+      await this.run([
+        'comments',
+        'add',
+        u.id,
+        `agent-loop: the agent ${u.what === 'added' ? 'filed' : 'rewrote'} this issue while it worked on ${cycleIds.join(', ')}; ` +
+          `it is not worked while labelled ${UNTRUSTED_LABEL}. Remove the label if it is right.`,
+      ]);
+    }
+    return { content: undefined, untrusted, garbled: 0 };
+  }
+
+  /** `bd ready --json`'s issues, as bd gives them. */
+  private async readyRecords(): Promise<BeadsRecord[]> {
     const args = [...BD_READY_ARGS];
     const output = await this.run(args);
     const value = parseJsonOutput(output, this.commandLine(args));
@@ -85,7 +133,7 @@ export class BdCliSource implements IssueSource {
         `${this.commandLine(args)} printed ${describeJson(value)} where a JSON array of issues was expected. Check the bd version (\`bd version\`).`,
       );
     }
-    return sortIssues(this.records(value, args).map(beadsRecordToIssue));
+    return this.records(value, args);
   }
 
   /** `bd show <id> --json`: an object or a one-element array. Unknown id (bd says "not found") → undefined. */

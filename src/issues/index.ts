@@ -37,7 +37,12 @@ export interface BeadsSourceOptions {
 export async function createBeadsSource(options: BeadsSourceOptions): Promise<IssueSource> {
   const { issuesFile, cwd, onWarning, preferCli = true } = options;
   if (preferCli && (await isOnPath('bd', options.envPath))) {
-    return new BdCliSource({ cwd, onWarning, ...(options.exec ? { exec: options.exec } : {}) });
+    return new BdCliSource({
+      cwd,
+      onWarning,
+      ...(options.exec ? { exec: options.exec } : {}),
+      ...(options.now ? { now: options.now } : {}),
+    });
   }
   return new BeadsFileSource({
     file: issuesFile,

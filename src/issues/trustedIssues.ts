@@ -104,9 +104,88 @@ export function trustedIssuesFile(was: ParsedLines, now: ParsedLines, cycleIds: 
   };
 }
 
+/** The fields of a ready issue that are a person's to write (what the bd CLI's `bd ready` shows of it). */
+const PERSON_FIELDS = [
+  'title',
+  'description',
+  'priority',
+  'issue_type',
+  'design',
+  'acceptance_criteria',
+  'dependencies',
+];
+
+/** A record's labels but agent-loop's own (agent-loop:*), sorted: what a person gave it. */
+const personLabels = (r: BeadsRecord) =>
+  (Array.isArray(r.labels) ? r.labels : [])
+    .filter((l): l is string => typeof l === 'string' && !l.startsWith('agent-loop:'))
+    .sort();
+
+/**
+ * The bd CLI's ready issues before an agent run (`was`: when it was `taken`, and `bd ready --json`'s
+ * records) and after it: those the agent filed (created since) or rewrote, but its cycle's own, to be
+ * labelled UNTRUSTED_LABEL; those gone from the ready list that were not its to close, to be told.
+ * An issue that became ready because its blocker closed (created before) is a person's. Pure.
+ */
+export function untrustedReady(
+  was: { taken: string; records: readonly BeadsRecord[] },
+  now: readonly BeadsRecord[],
+  cycleIds: readonly string[],
+): Untrusted[] {
+  const before = new Map(was.records.map((r) => [r.id, r]));
+  const after = new Set(now.map((r) => r.id));
+  const taken = Date.parse(was.taken);
+  const filedSince = (r: BeadsRecord) => {
+    const created = typeof r.created_at === 'string' ? Date.parse(r.created_at) : NaN;
+    return Number.isNaN(created) || Number.isNaN(taken) || created >= taken - 1000;
+  };
+  const out: Untrusted[] = [];
+  for (const record of now) {
+    if (cycleIds.includes(record.id)) continue;
+    const old = before.get(record.id);
+    if (!old) {
+      if (filedSince(record))
+        out.push({
+          id: record.id,
+          what: 'added',
+          title: titleOf(record),
+          line: JSON.stringify(record),
+          kept: 'labelled',
+        });
+      continue;
+    }
+    const fields = PERSON_FIELDS.filter((k) => JSON.stringify(old[k]) !== JSON.stringify(record[k]));
+    if (JSON.stringify(personLabels(old)) !== JSON.stringify(personLabels(record))) fields.push('labels');
+    if (fields.length > 0)
+      out.push({
+        id: record.id,
+        what: 'changed',
+        title: titleOf(old),
+        fields,
+        line: JSON.stringify(record),
+        kept: 'labelled',
+      });
+  }
+  for (const record of was.records)
+    if (!after.has(record.id) && !cycleIds.includes(record.id))
+      out.push({ id: record.id, what: 'removed', title: titleOf(record), kept: 'told' });
+  return out;
+}
+
 /** What is told of one issue the agent added, changed or removed in `where` (a source's description), for a person. */
 export function untrustedMessage(u: Untrusted, where: string): string {
   const named = `${u.id}${u.title ? ` "${u.title}"` : ''}`;
+  if (u.kept === 'labelled')
+    return (
+      `The agent ${u.what === 'added' ? 'added' : `changed (${(u.fields ?? []).join(', ')})`} issue ${named} in ${where}: ` +
+      `labelled agent-loop:untrusted, and not worked while the label is on. Only the issues a person files or ` +
+      `writes are worked; if it is right, remove the label (bd label remove ${u.id} agent-loop:untrusted). The agent's issue: ${u.line ?? ''}`
+    );
+  if (u.kept === 'told')
+    return (
+      `Issue ${named} left ${where}'s ready issues while the agent worked (closed, blocked or removed by it): ` +
+      `not put back (bd keeps no file to put back); check it with bd show ${u.id}, and reopen it if its work is not done.`
+    );
   switch (u.what) {
     case 'added':
       return (

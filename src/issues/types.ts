@@ -146,6 +146,11 @@ export interface Untrusted {
   fields?: string[];
   /** Of an added or changed issue, the agent's line, so that nothing it wrote is lost. */
   line?: string;
+  /**
+   * What was done where the issue could not be put back (the bd CLI: no file to rewrite): `labelled`,
+   * UNTRUSTED_LABEL added (never worked while it is on); `told`, only said. Absent: put back.
+   */
+  kept?: 'labelled' | 'told';
 }
 
 /** What an agent run did to the issues that was not its to do, and the file to write back (src/issues/trustedIssues.ts). */
@@ -174,6 +179,8 @@ export const UNVERIFIED_LABEL = 'agent-loop:unverified';
 
 /** The labels of work held for a person; later runs skip an issue carrying one. */
 export const HELD_LABELS: readonly string[] = [TESTS_CHANGED_LABEL, UNVERIFIED_LABEL];
+/** An issue the agent added or rewrote through the bd CLI (issue 42): never worked while it carries this label. */
+export const UNTRUSTED_LABEL = 'agent-loop:untrusted';
 
 /** The label of an escalated issue; removing it makes the issue eligible again. */
 export const ESCALATED_LABEL = 'agent-loop:escalated';
