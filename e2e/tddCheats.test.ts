@@ -7,7 +7,7 @@
  * restore them) and is never merged; one that also makes the code right is held for a person
  * (tests-changed). The honest cycle still takes its three agent runs. On the old code the tests ran
  * in the agent's working tree: both cheats were committed as GREEN, closed and merged, and the
- * held one merged too.
+ * weakened assertion merged too.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { promises as fs, readFileSync } from 'node:fs';
@@ -64,6 +64,8 @@ const FIX = `sed -i 's/^    return 0$/    return a * b/' calc.py`;
 const REFACTOR = `sed -i '1i # calc: small arithmetic helpers' calc.py`;
 /** GREEN's cheats: RED's assertion rewritten to what the code answers; a conftest.py turning every failure into a pass. */
 const EDIT_RED_TEST = `sed -i 's/== 6/== 0/' tests/test_mul.py`;
+/** A GREEN that makes the code right and weakens RED's assertion too (it passes whatever mul answers, but a negative). */
+const WEAKEN_RED_TEST = `sed -i 's/== 6/>= 0/' tests/test_mul.py`;
 const CONFTEST = `cat > tests/conftest.py <<'PY'
 import pytest
 
@@ -77,12 +79,12 @@ def pytest_runtest_makereport(item, call):
 PY`;
 
 /** The agent: by role, each prompt kept as $NOTES/prompt-N.md and each run counted in $NOTES/invocations. */
-function agentScript(green: string): string {
+function agentScript(green: string, red = RED): string {
   return `P="$AGENT_LOOP_PROMPT_FILE"
 cp "$P" "$NOTES/prompt-$AGENT_LOOP_ITERATION.md"
 echo x >> "$NOTES/invocations"
 if grep -q "You are the test agent" "$P"; then
-${RED}
+${red}
 elif grep -q "You are the implementing agent" "$P"; then
 ${green}
 else
@@ -92,8 +94,10 @@ printf 'Done.\\n\\n\`\`\`yaml\\nwork_remaining: 0\\nrequires_continuation: false
 `;
 }
 
-const run = async (sb: Sandbox, green: string, ...extra: string[]) =>
-  runCli(sb, [...tddRunArgs(await writeAgent(sb, 'agent', agentScript(green))), '--test-command', PYTEST, ...extra]);
+/** Runs the agent `script` (agentScript) with pytest as the test command. */
+const runAs = async (sb: Sandbox, script: string, ...extra: string[]) =>
+  runCli(sb, [...tddRunArgs(await writeAgent(sb, 'agent', script)), '--test-command', PYTEST, ...extra]);
+const run = (sb: Sandbox, green: string, ...extra: string[]) => runAs(sb, agentScript(green), ...extra);
 
 /** Each iteration as PHASE:decision(ERROR_TYPE). */
 const trail = (result: RunResultJson) =>
@@ -144,10 +148,23 @@ describe('issue 42: --workflow tdd judges its phases in a judge tree (pytest)', 
     await expectNotPassed(sb, CONFTEST, /- tests\/conftest\.py \(infrastructure-added: [^\n]*\): remove it\./);
   });
 
-  it("GREEN makes the code right but weakens RED's test too: held for a person (tests-changed) at once, the work on its branch, nothing of it on main, the issue open and labelled", async () => {
+  it('RED makes an existing test fail instead of writing a new one: the test runs as the base has it, RED is retried with the path to restore; nothing committed', async () => {
     const sb = await pythonRepository();
     const mainBefore = git(sb, 'rev-parse', 'main');
-    const r = await run(sb, `${FIX}\n${EDIT_RED_TEST}`, '--max-iterations', '4');
+    const r = await runAs(sb, agentScript(FIX, `sed -i 's/== 5/== 6/' tests/test_add.py`), '--max-iterations', '2');
+    expectExit(r, 1);
+    const res = lastResult(r.stdout);
+    expect(res).toMatchObject({ haltReason: 'max_iterations', issuesClosed: [] });
+    expect(trail(res)).toEqual(['RED:retry(TESTS_CHANGED)', 'RED:retry(TESTS_CHANGED)']);
+    expect(git(sb, 'rev-parse', 'main')).toBe(mainBefore);
+    expect(git(sb, 'log', '--format=%s', 'agent-loop/bd-1')).not.toMatch(/^test:/m);
+    expect(promptOf(sb, 2)).toMatch(/- tests\/test_add\.py \(test-changed: [^\n]*\): restore it as it was\./);
+  });
+
+  it("GREEN makes the code right but weakens RED's assertion too: held for a person (tests-changed) at once, the work on its branch, nothing of it on main, the issue open and labelled", async () => {
+    const sb = await pythonRepository();
+    const mainBefore = git(sb, 'rev-parse', 'main');
+    const r = await run(sb, `${FIX}\n${WEAKEN_RED_TEST}`, '--max-iterations', '4');
     expectExit(r, 0);
     const res = lastResult(r.stdout) as RunResultJson & { issuesHeld: { id: string; reason: string }[] };
     expect(res).toMatchObject({ status: 'complete', iterations: 2, issuesClosed: [] });
@@ -160,7 +177,7 @@ describe('issue 42: --workflow tdd judges its phases in a judge tree (pytest)', 
     expect(git(sb, 'diff', '--name-only', mainBefore, 'main')).toBe('.beads/issues.jsonl');
     expect(git(sb, 'show', 'main:calc.py')).toContain('return 0');
     expect(git(sb, 'show', 'agent-loop/bd-1:calc.py')).toContain('return a * b');
-    expect(git(sb, 'show', 'agent-loop/bd-1:tests/test_mul.py')).toContain('== 0');
+    expect(git(sb, 'show', 'agent-loop/bd-1:tests/test_mul.py')).toContain('assert mul(2, 3) >= 0');
     const onMain = JSON.parse(git(sb, 'show', 'main:.beads/issues.jsonl')) as { status: string; labels: string[] };
     expect(onMain.status).toBe('open');
     expect(onMain.labels).toContain('agent-loop:tests-changed');
