@@ -121,14 +121,15 @@ printf 'Done.\\n\\n\`\`\`yaml\\nwork_remaining: 0\\nrequires_continuation: false
   it('--workflow tdd: a test the JUnit report names with the key (the runner decodes it; no file holds it) reaches no note, commit, issues file or state file', async () => {
     const sb = await calcSandbox();
     sandboxes.push(sb);
-    // RED: a failing test, and a runner that names every test with the key, stored reversed (no scan sees it).
+    // RED: a failing test, and a runner that names every test with the key, stored reversed (no scan sees it),
+    // and copies each report it writes to <root>/last-junit.xml.
     const agent = await writeAgent(
       sb,
       'tdd',
       `P="$AGENT_LOOP_PROMPT_FILE"
 if grep -q "You are the test agent" "$P"; then
   echo '[ "$(sh calc.sh 2 3)" = 5 ]' > tests/adds.sh
-  node -e 'const fs = require("fs"); const k = [...process.env.ANTHROPIC_API_KEY].reverse().join(""); const at = "name=$(basename \\"$t\\" .sh)"; fs.writeFileSync("run-tests.sh", fs.readFileSync("run-tests.sh", "utf8").replace(at, at + "_$(printf %s " + k + " | rev)"))'
+  node -e 'const fs = require("fs"); const k = [...process.env.ANTHROPIC_API_KEY].reverse().join(""); const at = "name=$(basename \\"$t\\" .sh)"; fs.writeFileSync("run-tests.sh", fs.readFileSync("run-tests.sh", "utf8").replace(at, at + "_$(printf %s " + k + " | rev)").replace("> reports/junit.xml", "> reports/junit.xml; cp reports/junit.xml ${sb.root}/last-junit.xml"))'
 elif grep -q "You are the implementing agent" "$P"; then
   printf '#!/bin/sh\\necho $(($1 + $2))\\n' > calc.sh
 fi
@@ -138,8 +139,9 @@ printf 'Done.\\n\\n\`\`\`yaml\\nwork_remaining: 0\\nrequires_continuation: false
     const r = await runCli(sb, [...tddRunArgs(agent), '--junit-file', 'reports/junit.xml'], {
       env: { ANTHROPIC_API_KEY: SECRET },
     });
-    // The report named the test with the key (the attempt reached the engine).
-    expect(readFileSync(path.join(sb.repo, 'reports', 'junit.xml'), 'utf8')).toContain(`adds_${SECRET}`);
+    // The report named the test with the key (the attempt reached the engine). Issue 42: the phases' runs write it
+    // in a judge tree's report directory, removed after the run; the runner keeps a copy outside the repository.
+    expect(readFileSync(path.join(sb.root, 'last-junit.xml'), 'utf8')).toContain(`adds_${SECRET}`);
     expect(holdingTheKey(sb, r)).toEqual([]);
   });
 });

@@ -34085,6 +34085,8 @@ const TDD_ERROR_TYPES = [
     'API_RATE_LIMIT',
     'NETWORK_TIMEOUT',
     'WORKFLOW_ABORTED',
+    /** Issue 42: the phase changed a path the maintainer owns (a test RED committed, test infrastructure, the configuration). */
+    'TESTS_CHANGED',
 ];
 /** The workflow's phases, spelled as in the seed's example (`"phase": "GREEN"`). */
 const TDD_PHASES = ['RED', 'GREEN', 'REFACTOR'];
@@ -34935,6 +34937,12 @@ const TddCycleSchema = object({
     testFile: schemas_string(),
     /** The last phase commit this cycle wrote (a newer note on the branch means a run died after writing it). */
     lastCommit: schemas_string().optional(),
+    /**
+     * Issue 42: the commit the phases are judged by (src/workflows/tdd/judgeBase.ts) while `lastCommit`
+     * is not one the judge passed (an abort's wip: commit): the phase commit before it, or the cycle's
+     * base. Absent: `lastCommit` is it (or the cycle's base, before the first phase commit).
+     */
+    judgeBase: schemas_string().optional(),
     /** Why the previous attempt of this phase failed, for the retry prompt. */
     lastError: cycleSchema_TddErrorSchema.optional(),
     /** Steps back this cycle took because a phase's precondition failed at its start (issue 12). */
@@ -37261,11 +37269,15 @@ function judgeRules(settings, targets) {
         allowed: [...new Set([...(settings.allowedPaths ?? []), ...(targets.allowed ?? [])])],
     };
 }
-/** Reads the work's change from `base`, weighs it, and opens its judge tree. */
-async function openJudgePlace(trees, base, rules) {
+/**
+ * Reads the work's change from `base`, weighs it, and opens its judge tree: the maintainer's tests
+ * alone (`withoutAddedTests`, the verdict's), or with the agent's added tests (`withAddedTests`:
+ * --workflow tdd's RED, whose new tests are the phase's aim).
+ */
+async function openJudgePlace(trees, base, rules, plan = 'withoutAddedTests') {
     const change = await trees.change({ base, wants: textNeeded });
     const protection = protect(change.changed, change.baseFiles, rules);
-    const { restore, drop } = protection.withoutAddedTests;
+    const { restore, drop } = plan === 'withAddedTests' ? protection : protection.withoutAddedTests;
     const work = { commit: change.tree };
     const tree = await trees.open({ base, work, restore, drop, link: INSTALLED });
     const opened = async (plan) => {
@@ -38113,26 +38125,70 @@ function messageFromText(text) {
 /**
  * The iteration's test run by test name (the workflow's sub-machine asks, src/core/iteration.ts;
  * --workflow tdd): the test command's run, and what it says (the JUnit report, else the runner's
- * output), not yet against the baseline.
+ * output), not yet against the baseline. With a `judge` (issue 42: src/workflows/tdd/judgeBase.ts)
+ * it runs in a judge tree of the judge's base holding the work (src/loop/judgePlace.ts), every
+ * protected path the work changed as the base has it, and the judge's findings come back with it.
  */
 
 
 
-const runTests = async (_effect, ctx) => {
+
+const runTests = async (effect, ctx) => {
     const { deps } = ctx;
     const { settings } = deps;
-    // The test command's runner removes a stale report before the run and reads the new one, masked
-    // where it enters the engine (src/loop/testGate.ts): what it read is in the outcome, never read again.
-    const tests = await deps.runTests(settings.testCommand, deps.signal, 'verify');
-    if (deps.signal?.aborted)
-        return { type: 'interrupted' };
-    return {
-        type: 'testsRan',
-        tests,
-        seen: testsSeen(tests, settings.junitFile ? tests.junit : undefined),
-        now: deps.clock.now().getTime(),
-    };
+    const judge = effect.judge;
+    // What decides what git stages put back first, as a commit does: the tree judged is the tree committed.
+    if (judge && deps.judgeTrees)
+        await deps.git?.putBackStaging('judge');
+    const judged = judge && deps.judgeTrees
+        ? await openJudgePlace(deps.judgeTrees, judge.base, judgeRules(settings, { allowed: judge.allowed }), judge.addedTests === 'run' ? 'withAddedTests' : 'withoutAddedTests')
+        : undefined;
+    try {
+        if (judged && judge)
+            tests_sayJudgeTree(deps, judged, judge);
+        // The test command's runner removes a stale report before the run and reads the new one, masked
+        // where it enters the engine (src/loop/testGate.ts): what it read is in the outcome, never read again.
+        const tests = judged
+            ? await deps.runTests(settings.testCommand, deps.signal, 'verify', judged.place)
+            : await deps.runTests(settings.testCommand, deps.signal, 'verify');
+        if (deps.signal?.aborted)
+            return { type: 'interrupted' };
+        return {
+            type: 'testsRan',
+            tests,
+            seen: testsSeen(tests, settings.junitFile ? tests.junit : undefined),
+            ...(judged?.findings.length ? { findings: judged.findings } : {}),
+            ...(judged?.removedLinks.length ? { removedLinks: judged.removedLinks } : {}),
+            now: deps.clock.now().getTime(),
+        };
+    }
+    finally {
+        await judged?.close();
+    }
 };
+/** What the phase's judge tree holds besides the work as it is: logged when anything. */
+function tests_sayJudgeTree(deps, judged, judge) {
+    const added = judged.addedTests.reduce((n, f) => n + f.names.length, 0);
+    if (judged.findings.length === 0 && judged.removedLinks.length === 0 && (added === 0 || judge.addedTests === 'run'))
+        return;
+    const parts = [
+        judged.findings.length
+            ? `${judged.findings.length} protected path(s) the agent changed taken from ${judge.base.slice(0, 12)} (${judged.findings.map((f) => f.path).join(', ')})`
+            : '',
+        added && judge.addedTests === 'leftOut'
+            ? `${added} test(s) the agent added left out (the tests of ${judge.base.slice(0, 12)} judge the phase)`
+            : '',
+        judged.removedLinks.length
+            ? `${judged.removedLinks.length} symlink(s) pointing outside the repository removed (${judged.removedLinks.join(', ')})`
+            : '',
+    ].filter(Boolean);
+    deps.logger.info('judge.tree', `The phase's tests run in a tree of ${judge.base.slice(0, 12)} holding the work: ${parts.join('; ')}.`, {
+        base: judge.base,
+        findings: judged.findings,
+        addedTests: judged.addedTests,
+        removedLinks: judged.removedLinks,
+    });
+}
 /** What a test run says: the failing tests by name (the JUnit report, else the runner's output). */
 function testsSeen(run, xml) {
     if (xml !== undefined) {
@@ -44498,187 +44554,6 @@ const implementWorkflow = {
     }),
 };
 
-;// CONCATENATED MODULE: ./src/workflows/tdd/model.ts
-/**
- * The vocabulary of the red/green/refactor iteration's step machine (step.ts): what it knows from
- * the start (the context), what it observes (events), what it asks for (effects), where it is (the
- * model), and the pieces every step uses: ask, finish, the iteration's record closed, the cycle's
- * tdd state patched, the cycle complete. Pure.
- */
-
-
-
-
-const model_cycleOf = (s) => cycleInFlight(s);
-const n = (ctx) => ctx.before.iteration + 1;
-const model_tagOf = (ctx, m) => `[iteration ${n(ctx)}/${ctx.settings.maxIterations}] ${m.tdd.phase} ${m.tdd.round}`;
-/** `s` with the cycle's tdd state: the iteration's, patched. */
-const setTdd = (m, s, patch) => ({
-    ...s,
-    currentCycle: { ...model_cycleOf(s), tdd: { ...m.tdd, ...patch } },
-});
-/** The state after the agent ran. */
-const model_stateOf = (m) => m.state;
-const tdd_model_finish = (model, effects, outcome) => ({
-    model: { ...model, stage: 'done' },
-    effects: [...effects, { kind: 'finish', outcome }],
-});
-const ask = (model, stage, effects) => ({
-    model: { ...model, stage },
-    effects,
-});
-/** The iteration's record appended to the history: its outcome, duration and what the phase came to. */
-function tdd_model_close(m, s, outcome, decision, error) {
-    return appendHistory(s, {
-        ...m.record,
-        outcome,
-        durationMs: m.now - m.startedAt,
-        tdd: { phase: m.tdd.phase, test: m.test, decision, ...(error ? { error: error.type } : {}) },
-    });
-}
-/** The test list is worked through: the issue closes, unless a pull request will (as in the implement workflow). */
-function cycleComplete(ctx, state) {
-    const [issueId = ''] = model_cycleOf(ctx.before).issueIds;
-    const tests = state.currentCycle?.tdd?.tests ?? [];
-    const skipped = tests.filter((t) => t.status === 'problematic' || t.status === 'duplicate');
-    const skippedText = skipped.length
-        ? `; skipped: ${skipped.map((t) => `"${t.description}" (${t.status})`).join(', ')}`
-        : '';
-    const how = `${tests.length - skipped.length} of ${tests.length} test(s) done (red, green, refactor)${skippedText}`;
-    const issueActions = closedByPullRequest(ctx.settings)
-        ? []
-        : [
-            {
-                kind: 'close',
-                id: issueId,
-                note: `agent-loop: red/green/refactor finished at iteration ${state.iteration}: ${how}`,
-            },
-        ];
-    return {
-        effects: [
-            log('info', 'cycle.complete', `${issueId}: the test list is worked through: ${how}.`, {
-                issueIds: [issueId],
-                skipped: skipped.length,
-            }),
-        ],
-        outcome: {
-            state: {
-                ...state,
-                consecutiveEscalations: 0,
-                issuesClosed: [...state.issuesClosed.filter((id) => id !== issueId), issueId],
-                completedIterations: [...state.completedIterations, state.iteration],
-            },
-            cycleDone: true,
-            issueActions,
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/workflows/tdd/phaseNote.ts
-function isDuplicateReport(result) {
-    const value = result.report?.fields.duplicate_test;
-    return value === true || value === 'true';
-}
-/** The test file among the files RED changed: a path that looks like a test, else the first. */
-function pickTestFile(files) {
-    return (files.find((f) => /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$|(^|\/)test_[^/]+\.py$|_test\.go$/i.test(f)) ??
-        files[0] ??
-        '');
-}
-function noteOf(tdd, test, phase, next, result, error) {
-    return {
-        phase,
-        next_phase: next,
-        cycle: tdd.round,
-        current_test: { description: test, test_file: tdd.testFile },
-        test_result: result,
-        ...(error ? { error: { ...error, type: error.type } } : {}),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/workflows/tdd/baseline.ts
-/**
- * A phase's test run against the cycle's baseline (issue 12): on a repository whose suite already
- * fails, RED's target is the test that newly fails, GREEN passes when nothing fails that did not
- * fail before, and a regression is a test that passed at baseline and fails now, or is skipped or
- * gone now (as the implement workflow's verdict: src/verdict/judge.ts). Pure.
- */
-
-
-/**
- * `seen` as the baseline sees it: only new failures, and the tests that passed at baseline and did
- * not run or were skipped now. Unchanged when the baseline cannot be read per test; a run that
- * cannot be read per test where the baseline could does not pass (its command, configuration or
- * runner changed, or it stopped before printing).
- */
-function againstBaseline(seen, now, baseline, targets = []) {
-    if (!now || !baseline || !isReadable(baseline))
-        return seen;
-    if (!isReadable(now)) {
-        if (readCount(baseline) === 0)
-            return seen;
-        const why = `The test output can no longer be read per test (exit code ${now.exitCode}), where ${readCount(baseline)}` +
-            ` test(s) were read before this cycle: the test command, its configuration or the runner may have been changed.`;
-        return { passed: false, failing: [], compileError: true, summary: `${why}\n\n${seen.summary}` };
-    }
-    const cannotJudge = now.cannotRun ?? unjudgeableBecause(baseline, now);
-    if (cannotJudge)
-        return { passed: false, failing: [], compileError: true, summary: `${cannotJudge}\n\n${seen.summary}` };
-    // The phase's targets (the tests RED wrote, from GREEN on) pass only when they ran and passed (issue
-    // 42): one marked xfail or skipped, or deleted, is not made to pass.
-    const regressed = noLongerPassing(baseline, now);
-    const gone = [...regressed, ...notRunTargets(now, targets).filter((t) => !regressed.some((g) => g.id === t.id))];
-    const failing = [...failedIds(now).filter((id) => !failedIn(baseline, id)), ...gone.map((g) => g.id)];
-    const messages = {
-        ...now.messages,
-        ...Object.fromEntries(gone.map((g) => [g.id, g.message])),
-    };
-    // A file that fails to load shows as `file::*` failing; one that is gone (`file::*` in `gone`) is a regression.
-    const loadErrors = failing.filter((id) => id.endsWith(`${GROUP_SEPARATOR}*`) && !gone.some((g) => g.id === id));
-    const before = failedIds(baseline).length;
-    const lines = failing.slice(0, 10).map((id) => `- ${id}${messages[id] ? `: ${messages[id].split('\n')[0]}` : ''}`);
-    return {
-        passed: failing.length === 0 && (now.exitCode === 0 || baseline.exitCode !== 0),
-        failing: failing.filter((id) => !loadErrors.includes(id)),
-        compileError: loadErrors.length > 0 && loadErrors.length === failing.length,
-        preexisting: failedIds(now).filter((id) => failedIn(baseline, id)),
-        summary: [
-            failing.length > 0
-                ? `${failing.length} test(s) fail${gone.length ? ', are skipped or did not run,' : ''} that did not fail before this cycle:\n${lines.join('\n')}`
-                : 'No test fails that did not fail before this cycle.',
-            before > 0 ? `(${before} test(s) already failed before this cycle; they are not this workflow's.)` : '',
-            seen.summary.slice(-2000),
-        ]
-            .filter(Boolean)
-            .join('\n\n'),
-    };
-}
-/** The targets that neither pass nor fail in `now` (skipped, xfail, or not run), each with why. */
-function notRunTargets(now, targets) {
-    return targets.flatMap((id) => {
-        const status = results_statusOf(now, id);
-        if (status === 'skipped')
-            return [{ id, message: `the phase's test is ${now.reasons?.[id] ?? 'skipped: a skipped test is not a pass'}` }];
-        if (status === 'absent')
-            return [{ id, message: "the phase's test did not run (deleted or renamed?)" }];
-        return [];
-    });
-}
-
-;// CONCATENATED MODULE: ./src/workflows/tdd/commitNaming.ts
-/** Labels that mark a bug: bug, type: bug, type/bug, kind/bug (any case). */
-const BUG_LABEL = /^(?:(?:type|kind)\s*[:/]\s*)?bug$/i;
-function isBug(issue) {
-    return issue.type?.trim().toLowerCase() === 'bug' || issue.labels.some((label) => BUG_LABEL.test(label.trim()));
-}
-function commitNaming(issue, test) {
-    const title = issue.title.trim();
-    return {
-        subject: title !== '' && test.trim() === title ? `${issue.id} "${title}"` : test,
-        change: isBug(issue) ? 'fix' : 'feat',
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/workflows/tdd/decide.ts
 /**
  * What happens after a phase attempt of the red/green/refactor workflow: seed 003's summary table
@@ -44893,6 +44768,252 @@ function decideRefactor(o, r) {
     }));
 }
 
+;// CONCATENATED MODULE: ./src/workflows/tdd/judgeBase.ts
+
+
+
+/**
+ * The commit a cycle's phases are judged by: its last phase commit the judge passed (`lastCommit`,
+ * unless an abort's wip: commit took its place: then `judgeBase`), else the cycle's base.
+ */
+const judgeBaseOf = (tdd, baseTip) => tdd.judgeBase ?? tdd.lastCommit ?? baseTip;
+/**
+ * The judge of a phase's test run: undefined without git or without a commit to judge by (the tests
+ * then run in the working tree, as before issue 42).
+ */
+function treeJudge(tdd, cycle) {
+    if (!cycle.git)
+        return undefined;
+    const base = judgeBaseOf(tdd, cycle.baseTip);
+    if (!base)
+        return undefined;
+    return {
+        base,
+        addedTests: tdd.phase === 'RED' ? 'run' : 'leftOut',
+        allowed: issueTargets(cycle.issueBody, undefined).allowed ?? [],
+    };
+}
+/**
+ * Seed 003's decision on the phase (decidePhase, made on the judge tree's run) with the judge's
+ * findings: none leave it as it is; GREEN's or REFACTOR's commit is held for a person; anything else
+ * is retried with the findings (what to restore) before the phase's own failure, and once the
+ * retries are spent, RED's commit aborts (TESTS_CHANGED) and any other decision stands (an abort, a
+ * rollback or a skip: the last two put the phase's start back, the changed paths with it).
+ */
+function judgeBase_withFindings(d, o) {
+    const findings = o.found?.findings ?? [];
+    const links = o.found?.removedLinks ?? [];
+    if (findings.length === 0 && links.length === 0)
+        return d;
+    if (d.kind === 'commit' && o.phase !== 'RED')
+        return {
+            kind: 'hold',
+            held: {
+                reason: 'tests-changed',
+                why: findingsHeldWhy(findings, links),
+                paths: [...findings.map((f) => f.path), ...links],
+            },
+        };
+    const theTests = d.kind === 'commit' ? '' : `; and ${lowerFirst(d.error.message)}`;
+    const details = [findingsForAgent(findings, links), d.kind === 'commit' ? o.testsSummary : d.error.details]
+        .filter(Boolean)
+        .join('\n\n');
+    if (o.retries < TDD_MAX_RETRIES)
+        return {
+            kind: 'retry',
+            error: {
+                type: 'TESTS_CHANGED',
+                message: `${judgeBase_upperFirst(findingsSummary(findings, links))} (attempt ${o.retries + 1} of ${TDD_MAX_RETRIES + 1})${theTests}`,
+                details,
+            },
+        };
+    if (d.kind === 'commit')
+        return {
+            kind: 'abort',
+            error: {
+                type: 'TESTS_CHANGED',
+                message: `The ${o.phase} work still changes what the maintainer owns after ${o.retries + 1} attempts: ${findingsSummary(findings, links)}`,
+                details,
+            },
+        };
+    return d;
+}
+const judgeBase_upperFirst = (s) => `${s.charAt(0).toUpperCase()}${s.slice(1)}`;
+const lowerFirst = (s) => `${s.charAt(0).toLowerCase()}${s.slice(1)}`;
+
+;// CONCATENATED MODULE: ./src/workflows/tdd/model.ts
+/**
+ * The vocabulary of the red/green/refactor iteration's step machine (step.ts): what it knows from
+ * the start (the context), what it observes (events), what it asks for (effects), where it is (the
+ * model), and the pieces every step uses: ask, finish, the iteration's record closed, the cycle's
+ * tdd state patched, the cycle complete. Pure.
+ */
+
+
+
+
+
+/** The phase's test run: in a judge tree of the phase's judge base where git is (issue 42, judgeBase.ts). */
+function runTestsOf(ctx, tdd) {
+    const judge = treeJudge(tdd, { git: ctx.git, baseTip: model_cycleOf(ctx.before).baseTip, issueBody: ctx.issue.body });
+    return judge ? { kind: 'runTests', judge } : { kind: 'runTests' };
+}
+const model_cycleOf = (s) => cycleInFlight(s);
+const n = (ctx) => ctx.before.iteration + 1;
+const model_tagOf = (ctx, m) => `[iteration ${n(ctx)}/${ctx.settings.maxIterations}] ${m.tdd.phase} ${m.tdd.round}`;
+/** `s` with the cycle's tdd state: the iteration's, patched. */
+const setTdd = (m, s, patch) => ({
+    ...s,
+    currentCycle: { ...model_cycleOf(s), tdd: { ...m.tdd, ...patch } },
+});
+/** The state after the agent ran. */
+const model_stateOf = (m) => m.state;
+const tdd_model_finish = (model, effects, outcome) => ({
+    model: { ...model, stage: 'done' },
+    effects: [...effects, { kind: 'finish', outcome }],
+});
+const ask = (model, stage, effects) => ({
+    model: { ...model, stage },
+    effects,
+});
+/** The iteration's record appended to the history: its outcome, duration and what the phase came to. */
+function tdd_model_close(m, s, outcome, decision, error) {
+    return appendHistory(s, {
+        ...m.record,
+        outcome,
+        durationMs: m.now - m.startedAt,
+        tdd: { phase: m.tdd.phase, test: m.test, decision, ...(error ? { error: error.type } : {}) },
+    });
+}
+/** The test list is worked through: the issue closes, unless a pull request will (as in the implement workflow). */
+function cycleComplete(ctx, state) {
+    const [issueId = ''] = model_cycleOf(ctx.before).issueIds;
+    const tests = state.currentCycle?.tdd?.tests ?? [];
+    const skipped = tests.filter((t) => t.status === 'problematic' || t.status === 'duplicate');
+    const skippedText = skipped.length
+        ? `; skipped: ${skipped.map((t) => `"${t.description}" (${t.status})`).join(', ')}`
+        : '';
+    const how = `${tests.length - skipped.length} of ${tests.length} test(s) done (red, green, refactor)${skippedText}`;
+    const issueActions = closedByPullRequest(ctx.settings)
+        ? []
+        : [
+            {
+                kind: 'close',
+                id: issueId,
+                note: `agent-loop: red/green/refactor finished at iteration ${state.iteration}: ${how}`,
+            },
+        ];
+    return {
+        effects: [
+            log('info', 'cycle.complete', `${issueId}: the test list is worked through: ${how}.`, {
+                issueIds: [issueId],
+                skipped: skipped.length,
+            }),
+        ],
+        outcome: {
+            state: {
+                ...state,
+                consecutiveEscalations: 0,
+                issuesClosed: [...state.issuesClosed.filter((id) => id !== issueId), issueId],
+                completedIterations: [...state.completedIterations, state.iteration],
+            },
+            cycleDone: true,
+            issueActions,
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/workflows/tdd/phaseNote.ts
+function isDuplicateReport(result) {
+    const value = result.report?.fields.duplicate_test;
+    return value === true || value === 'true';
+}
+/** The test file among the files RED changed: a path that looks like a test, else the first. */
+function pickTestFile(files) {
+    return (files.find((f) => /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$|(^|\/)test_[^/]+\.py$|_test\.go$/i.test(f)) ??
+        files[0] ??
+        '');
+}
+function noteOf(tdd, test, phase, next, result, error) {
+    return {
+        phase,
+        next_phase: next,
+        cycle: tdd.round,
+        current_test: { description: test, test_file: tdd.testFile },
+        test_result: result,
+        ...(error ? { error: { ...error, type: error.type } } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/workflows/tdd/baseline.ts
+/**
+ * A phase's test run against the cycle's baseline (issue 12): on a repository whose suite already
+ * fails, RED's target is the test that newly fails, GREEN passes when nothing fails that did not
+ * fail before, and a regression is a test that passed at baseline and fails now, or is skipped or
+ * gone now (as the implement workflow's verdict: src/verdict/judge.ts). Pure.
+ */
+
+
+/**
+ * `seen` as the baseline sees it: only new failures, and the tests that passed at baseline and did
+ * not run or were skipped now. Unchanged when the baseline cannot be read per test; a run that
+ * cannot be read per test where the baseline could does not pass (its command, configuration or
+ * runner changed, or it stopped before printing).
+ */
+function againstBaseline(seen, now, baseline, targets = []) {
+    if (!now || !baseline || !isReadable(baseline))
+        return seen;
+    if (!isReadable(now)) {
+        if (readCount(baseline) === 0)
+            return seen;
+        const why = `The test output can no longer be read per test (exit code ${now.exitCode}), where ${readCount(baseline)}` +
+            ` test(s) were read before this cycle: the test command, its configuration or the runner may have been changed.`;
+        return { passed: false, failing: [], compileError: true, summary: `${why}\n\n${seen.summary}` };
+    }
+    const cannotJudge = now.cannotRun ?? unjudgeableBecause(baseline, now);
+    if (cannotJudge)
+        return { passed: false, failing: [], compileError: true, summary: `${cannotJudge}\n\n${seen.summary}` };
+    // The phase's targets (the tests RED wrote, from GREEN on) pass only when they ran and passed (issue
+    // 42): one marked xfail or skipped, or deleted, is not made to pass.
+    const regressed = noLongerPassing(baseline, now);
+    const gone = [...regressed, ...notRunTargets(now, targets).filter((t) => !regressed.some((g) => g.id === t.id))];
+    const failing = [...failedIds(now).filter((id) => !failedIn(baseline, id)), ...gone.map((g) => g.id)];
+    const messages = {
+        ...now.messages,
+        ...Object.fromEntries(gone.map((g) => [g.id, g.message])),
+    };
+    // A file that fails to load shows as `file::*` failing; one that is gone (`file::*` in `gone`) is a regression.
+    const loadErrors = failing.filter((id) => id.endsWith(`${GROUP_SEPARATOR}*`) && !gone.some((g) => g.id === id));
+    const before = failedIds(baseline).length;
+    const lines = failing.slice(0, 10).map((id) => `- ${id}${messages[id] ? `: ${messages[id].split('\n')[0]}` : ''}`);
+    return {
+        passed: failing.length === 0 && (now.exitCode === 0 || baseline.exitCode !== 0),
+        failing: failing.filter((id) => !loadErrors.includes(id)),
+        compileError: loadErrors.length > 0 && loadErrors.length === failing.length,
+        preexisting: failedIds(now).filter((id) => failedIn(baseline, id)),
+        summary: [
+            failing.length > 0
+                ? `${failing.length} test(s) fail${gone.length ? ', are skipped or did not run,' : ''} that did not fail before this cycle:\n${lines.join('\n')}`
+                : 'No test fails that did not fail before this cycle.',
+            before > 0 ? `(${before} test(s) already failed before this cycle; they are not this workflow's.)` : '',
+            seen.summary.slice(-2000),
+        ]
+            .filter(Boolean)
+            .join('\n\n'),
+    };
+}
+/** The targets that neither pass nor fail in `now` (skipped, xfail, or not run), each with why. */
+function notRunTargets(now, targets) {
+    return targets.flatMap((id) => {
+        const status = results_statusOf(now, id);
+        if (status === 'skipped')
+            return [{ id, message: `the phase's test is ${now.reasons?.[id] ?? 'skipped: a skipped test is not a pass'}` }];
+        if (status === 'absent')
+            return [{ id, message: "the phase's test did not run (deleted or renamed?)" }];
+        return [];
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/workflows/tdd/testList.ts
 /**
  * The red/green/refactor workflow's test list: the issue body's Markdown checklist (`- [ ] test`,
@@ -44929,6 +45050,77 @@ function renderTestList(tests) {
         .join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/workflows/tdd/commitNaming.ts
+/** Labels that mark a bug: bug, type: bug, type/bug, kind/bug (any case). */
+const BUG_LABEL = /^(?:(?:type|kind)\s*[:/]\s*)?bug$/i;
+function isBug(issue) {
+    return issue.type?.trim().toLowerCase() === 'bug' || issue.labels.some((label) => BUG_LABEL.test(label.trim()));
+}
+function commitNaming(issue, test) {
+    const title = issue.title.trim();
+    return {
+        subject: title !== '' && test.trim() === title ? `${issue.id} "${title}"` : test,
+        change: isBug(issue) ? 'fix' : 'feat',
+    };
+}
+
+;// CONCATENATED MODULE: ./src/workflows/tdd/judged.ts
+
+
+
+
+
+
+
+/** The phase's decision: seed 003's on the judge tree's run, then what the judge found (a change to a protected path is no pass). */
+function phaseDecision(ctx, m, changed) {
+    const { tdd, test } = m;
+    const seen = m.seen;
+    return judgeBase_withFindings(decidePhase({
+        phase: tdd.phase,
+        description: test,
+        changed,
+        reportedDuplicate: isDuplicateReport(m.result),
+        tests: seen,
+        targetTests: tdd.targetTests,
+        retries: tdd.retries,
+        naming: commitNaming(ctx.issue, test),
+    }), { phase: tdd.phase, retries: tdd.retries, found: m.found, testsSummary: seen.summary });
+}
+/**
+ * The phase's tests pass on the judge tree, but the work changed what the maintainer owns (issue 42):
+ * held for a person, as the implement workflow holds such work. The cycle is over without closing
+ * its issue: the engine commits the work to the cycle's branch and publishes it as a draft pull
+ * request where work is published, else leaves it there (src/loop/landing.ts); the issue is
+ * labelled, with a note, and not worked again by this loop (issuesHeld).
+ */
+function hold(ctx, m, held) {
+    const cycle = model_cycleOf(ctx.before);
+    const label = heldLabel(held.reason);
+    const note = heldNote(held, { iteration: n(ctx), ...(cycle.branch ? { branch: cycle.branch } : {}) });
+    const issueActions = cycle.issueIds.map((id) => ({ kind: 'markHeld', id, note, label }));
+    const s = model_stateOf(m);
+    const state = {
+        ...s,
+        issuesHeld: [
+            ...s.issuesHeld.filter((h) => !cycle.issueIds.includes(h.id)),
+            ...cycle.issueIds.map((id) => ({ id, reason: held.reason })),
+        ],
+    };
+    return tdd_model_finish(m, [
+        log('warn', 'cycle.held', `${model_tagOf(ctx, m)} ${cycle.issueIds.join(', ')} held for a person (${label}): the phase's tests pass, but ${held.why}. ` +
+            `The work is left on ${cycle.branch ? `the branch ${cycle.branch}` : 'the working tree'}; agent-loop neither merges it nor closes the issue: ` +
+            `review it, or restore those paths and remove the label to have agent-loop work on the issue again.`, {
+            iteration: n(ctx),
+            issueIds: cycle.issueIds,
+            reason: held.reason,
+            why: held.why,
+            paths: held.paths ?? [],
+            findings: m.found?.findings ?? [],
+        }),
+    ], { state: tdd_model_close(m, state, 'held', 'hold'), cycleDone: true, held, issueActions });
+}
+
 ;// CONCATENATED MODULE: ./src/workflows/tdd/afterAgent.ts
 /**
  * The red/green/refactor iteration from the agent's turn on, pure (step.ts dispatches to it): the
@@ -44938,6 +45130,7 @@ function renderTestList(tests) {
  * retry with the failure as context, a skipped test (reset), a rolled-back refactoring, an abort
  * that halts the run with the error type (its wip: commit noted with the error).
  */
+
 
 
 
@@ -44974,7 +45167,7 @@ function afterAgent_afterAgent(ctx, model, e) {
             iteration: n(ctx),
             command: ctx.settings.testCommand,
         }),
-        { kind: 'runTests' },
+        runTestsOf(ctx, m.tdd),
     ]);
 }
 /** The agent's own failures (seed 003: rate limits, network timeouts; anything else is a failed attempt). */
@@ -45049,7 +45242,10 @@ function afterTests(ctx, model, e) {
         ...(failed ? { testFailures: s.testFailures + 1 } : {}),
         ...(seen.preexisting ? { preexistingFailures: seen.preexisting } : {}),
     };
-    const m = { ...model, record, state, seen, now: e.now };
+    const found = e.findings?.length || e.removedLinks?.length
+        ? { findings: e.findings ?? [], removedLinks: e.removedLinks ?? [] }
+        : undefined;
+    const m = { ...model, record, state, seen, now: e.now, ...(found ? { found } : {}) };
     const base = m.tdd.phaseBase;
     if (ctx.git && base)
         return ask(m, 'changed', [{ kind: 'readWork', since: base }]);
@@ -45061,17 +45257,10 @@ function apply(ctx, m, changed) {
     const tag = model_tagOf(ctx, m);
     const state = model_stateOf(m);
     const base = ctx.git ? tdd.phaseBase : undefined;
-    const d = decidePhase({
-        phase: tdd.phase,
-        description: test,
-        changed,
-        reportedDuplicate: isDuplicateReport(m.result),
-        tests: m.seen,
-        targetTests: tdd.targetTests,
-        retries: tdd.retries,
-        naming: commitNaming(ctx.issue, test),
-    });
+    const d = phaseDecision(ctx, m, changed);
     switch (d.kind) {
+        case 'hold':
+            return hold(ctx, m, d.held);
         case 'retry': {
             const retried = setTdd(m, state, { retries: tdd.retries + 1, lastError: d.error });
             return tdd_model_finish(m, [
@@ -45130,7 +45319,7 @@ function end(ctx, m, effects, commit) {
     switch (ending.kind) {
         case 'abort': {
             const { error, tddError } = ending;
-            const aborted = commit ? setTdd(m, model_stateOf(m), { lastCommit: commit }) : model_stateOf(m);
+            const aborted = commit ? wipCommitted(ctx, m, commit) : model_stateOf(m);
             return tdd_model_finish(m, [
                 ...effects,
                 log('error', 'tdd.aborted', `${tag} ${error.type}: ${error.message}. Commits and notes are kept for inspection.`, {
@@ -45168,11 +45357,17 @@ function end(ctx, m, effects, commit) {
                 lastError: undefined,
                 targetTests,
                 testFile,
-                ...(commit ? { lastCommit: commit } : {}),
+                // The commit the judge passed: the next phase is judged by its tests (issue 42).
+                ...(commit ? { lastCommit: commit, judgeBase: undefined } : {}),
             });
             return tdd_model_finish(m, logged, { state: tdd_model_close(m, state, 'continuing', 'commit') });
         }
     }
+}
+/** The state with an abort's wip: commit as the last commit; not judged, later phases are judged by the commit before it (issue 42). */
+function wipCommitted(ctx, m, commit) {
+    const judgedBy = judgeBaseOf(m.tdd, model_cycleOf(ctx.before).baseTip);
+    return setTdd(m, model_stateOf(m), { lastCommit: commit, ...(judgedBy ? { judgeBase: judgedBy } : {}) });
 }
 /**
  * Seed 003's abort: the run halts with the error type. The failed attempt is kept as a wip: commit
@@ -45208,7 +45403,7 @@ function afterAgent_advance(ctx, m, effects, tests, decision, error, commit) {
         lastError: undefined,
         targetTests: [],
         testFile: '',
-        ...(commit ? { lastCommit: commit } : {}),
+        ...(commit ? { lastCommit: commit, judgeBase: undefined } : {}),
     });
     // The test's red/green/refactor is done: its box in the issue's checklist is ticked (the list is the
     // issue's, not --plan's). With the cycle's last test, before the issue closes, with the work.
@@ -45282,6 +45477,7 @@ function prompts_failureSection(message, details) {
 
 ;// CONCATENATED MODULE: ./src/workflows/tdd/resume.ts
 
+
 /** A new cycle: RED of the first pending test of `text`'s checklist (or one test, the title). */
 function initialTdd(text, title) {
     const tests = parseTestList(text, title);
@@ -45298,10 +45494,12 @@ function initialTdd(text, title) {
 /**
  * Seed 003: "On restart, automatically detect last known state from Git Notes; resume from the next
  * phase after the last successful commit". The newest note of the cycle's branch is the truth: after
- * a crash between the commit and the checkpoint, and after a person reset the branch by hand.
+ * a crash between the commit and the checkpoint, and after a person reset the branch by hand (an
+ * abort's wip: commit resumed from keeps the commit before it as what the phases are judged by:
+ * `baseTip`, the cycle's base, when there was none).
  * undefined: nothing to resume (no note, or the note on the checkpoint's last commit).
  */
-function resumeFromNote(tdd, newest) {
+function resumeFromNote(tdd, newest, baseTip) {
     if (!newest || newest.commit === tdd.lastCommit)
         return undefined;
     const { note } = newest;
@@ -45324,6 +45522,8 @@ function resumeFromNote(tdd, newest) {
         lastError: undefined,
         testFile: note.current_test.test_file,
         lastCommit: newest.commit,
+        // Issue 42: a phase commit is what later phases are judged by; an abort's wip: commit (its note's error, its phase next) is not.
+        judgeBase: note.error && note.next_phase === note.phase ? judgeBaseOf(tdd, baseTip) : undefined,
     };
 }
 
@@ -45361,7 +45561,7 @@ function start(ctx, m) {
 }
 function afterNotes(ctx, m, e) {
     const effects = e.invalid.map(({ commit, reason }) => log('warn', 'tdd.note_invalid', `Ignored the git note on ${commit.slice(0, 12)}: ${reason}`));
-    const resumed = resumeFromNote(m.tdd, e.newest);
+    const resumed = resumeFromNote(m.tdd, e.newest, model_cycleOf(ctx.before).baseTip);
     if (!resumed || !e.newest)
         return afterSync(ctx, m, effects);
     const { commit, note } = e.newest;
@@ -45402,7 +45602,7 @@ function checkTests(ctx, m) {
     return ask(m, 'checkTests', [
         log('info', 'tdd.precondition', `${model_tagOf(ctx, m)} the branch changed since the engine last tested it (${tdd.lastCommit?.slice(0, 12) ?? 'unknown'}` +
             ` \u2192 ${head.slice(0, 12)}): running the tests before ${tdd.phase} starts.`, { iteration: n(ctx), phase: tdd.phase }),
-        { kind: 'runTests' },
+        runTestsOf(ctx, tdd),
     ]);
 }
 function afterCheckTests(ctx, m, e) {

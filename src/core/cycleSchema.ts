@@ -35,6 +35,12 @@ const TddCycleSchema = z.object({
   testFile: z.string(),
   /** The last phase commit this cycle wrote (a newer note on the branch means a run died after writing it). */
   lastCommit: z.string().optional(),
+  /**
+   * Issue 42: the commit the phases are judged by (src/workflows/tdd/judgeBase.ts) while `lastCommit`
+   * is not one the judge passed (an abort's wip: commit): the phase commit before it, or the cycle's
+   * base. Absent: `lastCommit` is it (or the cycle's base, before the first phase commit).
+   */
+  judgeBase: z.string().optional(),
   /** Why the previous attempt of this phase failed, for the retry prompt. */
   lastError: TddErrorSchema.optional(),
   /** Steps back this cycle took because a phase's precondition failed at its start (issue 12). */

@@ -10,6 +10,7 @@ import type { AgentResult } from '../agents/types.js';
 import type { Verdict } from '../verdict/judge.js';
 import type { Evidence } from '../verdict/evidence.js';
 import type { Finding } from '../judge/protectedPaths.js';
+import type { TreeFindings, TreeJudge } from '../judge/judgeRun.js';
 import type { SuiteRun, TestOutcome, TestsSeen } from '../verdict/results.js';
 import type { TddNote } from './tddNote.js';
 import type { Held } from './held.js';
@@ -251,8 +252,8 @@ export type Event =
   | { type: 'workRead'; changed: boolean }
   /** Answers `readChangedFiles`. */
   | { type: 'filesRead'; files: string[] }
-  /** Answers `runTests`: the run, and what it says by test name (not yet against the baseline). */
-  | { type: 'testsRan'; tests: TestOutcome; seen: TestsSeen; now: number }
+  /** Answers `runTests`: the run, what it says by test name (not yet against the baseline), in a judge tree its findings. */
+  | ({ type: 'testsRan'; tests: TestOutcome; seen: TestsSeen; now: number } & TreeFindings)
   /** Answers `writeNote`. */
   | { type: 'noteWritten'; now: number }
   /** Answer `readBaseTip` and `readLeftIssues`: what a halt keeps of the world as it is saved (src/core/haltReads.ts). */
@@ -320,8 +321,8 @@ export type Effect =
   | { kind: 'readWork'; since: string }
   /** The files changed since the commit; answered by `filesRead`. */
   | { kind: 'readChangedFiles'; since: string }
-  /** The test command, read by test name; answered by `testsRan` (or `interrupted`). */
-  | { kind: 'runTests' }
+  /** The test command, read by test name (in a judge tree when `judge`); answered by `testsRan` (or `interrupted`). */
+  | { kind: 'runTests'; judge?: TreeJudge }
   /** Commit everything (an empty commit too). Answered by nothing. */
   | { kind: 'commit'; message: string }
   /** `git reset --hard` to the commit. Answered by nothing. */

@@ -19,6 +19,8 @@ export const TDD_ERROR_TYPES = [
   'API_RATE_LIMIT',
   'NETWORK_TIMEOUT',
   'WORKFLOW_ABORTED',
+  /** Issue 42: the phase changed a path the maintainer owns (a test RED committed, test infrastructure, the configuration). */
+  'TESTS_CHANGED',
 ] as const;
 export type TddErrorType = (typeof TDD_ERROR_TYPES)[number];
 

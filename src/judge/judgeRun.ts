@@ -9,11 +9,30 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { Finding } from './protectedPaths.js';
 
 /** The judge tree the test command runs in (judgeTree.ts's JudgeTree). */
 export interface TestPlace {
   cwd: string;
   reportDir: string;
+}
+
+/**
+ * Issue 42 (--workflow tdd): a test run judged in a judge tree (src/loop/judgePlace.ts) of `base` (the
+ * commit whose tests and infrastructure stand) holding the agent's work, every protected path the
+ * work changed taken from `base` (or dropped); the agent's added tests run, or left out (`leftOut`:
+ * the tests of `base` alone judge). `allowed`: the protected paths the issue lets change.
+ */
+export interface TreeJudge {
+  base: string;
+  addedTests: 'run' | 'leftOut';
+  allowed: string[];
+}
+
+/** What a judge tree found of the agent's work: its changes to protected paths, the symlinks removed (none: absent). */
+export interface TreeFindings {
+  findings?: Finding[];
+  removedLinks?: string[];
 }
 
 /** The environment variable that names the report directory to the test command. */

@@ -65,11 +65,20 @@ export function judgeRules(
   };
 }
 
-/** Reads the work's change from `base`, weighs it, and opens its judge tree. */
-export async function openJudgePlace(trees: JudgeTrees, base: string, rules: ProtectionRules): Promise<JudgePlace> {
+/**
+ * Reads the work's change from `base`, weighs it, and opens its judge tree: the maintainer's tests
+ * alone (`withoutAddedTests`, the verdict's), or with the agent's added tests (`withAddedTests`:
+ * --workflow tdd's RED, whose new tests are the phase's aim).
+ */
+export async function openJudgePlace(
+  trees: JudgeTrees,
+  base: string,
+  rules: ProtectionRules,
+  plan: 'withoutAddedTests' | 'withAddedTests' = 'withoutAddedTests',
+): Promise<JudgePlace> {
   const change = await trees.change({ base, wants: textNeeded });
   const protection = protect(change.changed, change.baseFiles, rules);
-  const { restore, drop } = protection.withoutAddedTests;
+  const { restore, drop } = plan === 'withAddedTests' ? protection : protection.withoutAddedTests;
   const work = { commit: change.tree };
   const tree = await trees.open({ base, work, restore, drop, link: INSTALLED });
   const opened = async (plan: { restore: string[]; drop: string[] }): Promise<OpenedPlace> => {

@@ -6,15 +6,14 @@
  * retry with the failure as context, a skipped test (reset), a rolled-back refactoring, an abort
  * that halts the run with the error type (its wip: commit noted with the error).
  */
-import { isDuplicateReport, noteOf } from './phaseNote.js';
+import { noteOf } from './phaseNote.js';
 import type { AgentResult } from '../../agents/types.js';
 import { type IssueAction, log } from '../../core/events.js';
 import type { IterationRecord, LoopState, TddCycle } from '../../core/state.js';
 import { afterFailure, agentUnavailable } from '../../loop/turn.js';
 import { rfc3339 } from '../../util/clock.js';
 import { againstBaseline } from './baseline.js';
-import { commitNaming } from './commitNaming.js';
-import { type PhaseError, type TestsSeen, TDD_MAX_RETRIES, decidePhase } from './decide.js';
+import { type PhaseError, type TestsSeen, TDD_MAX_RETRIES } from './decide.js';
 import {
   type CommitDecision,
   type Ending,
@@ -29,11 +28,14 @@ import {
   cycleOf,
   finish,
   n,
+  runTestsOf,
   setTdd,
   stateOf,
   tagOf,
 } from './model.js';
 import { markTest, nextPending } from './testList.js';
+import { hold, phaseDecision } from './judged.js';
+import { judgeBaseOf } from './judgeBase.js';
 
 export function afterAgent(ctx: TddContext, model: TddModel, e: Extract<TddEvent, { type: 'agentRan' }>): TddStep {
   const { result } = e;
@@ -60,7 +62,7 @@ export function afterAgent(ctx: TddContext, model: TddModel, e: Extract<TddEvent
       iteration: n(ctx),
       command: ctx.settings.testCommand,
     }),
-    { kind: 'runTests' },
+    runTestsOf(ctx, m.tdd),
   ]);
 }
 
@@ -139,7 +141,11 @@ export function afterTests(ctx: TddContext, model: TddModel, e: Extract<TddEvent
     ...(failed ? { testFailures: s.testFailures + 1 } : {}),
     ...(seen.preexisting ? { preexistingFailures: seen.preexisting } : {}),
   };
-  const m: TddModel = { ...model, record, state, seen, now: e.now };
+  const found =
+    e.findings?.length || e.removedLinks?.length
+      ? { findings: e.findings ?? [], removedLinks: e.removedLinks ?? [] }
+      : undefined;
+  const m: TddModel = { ...model, record, state, seen, now: e.now, ...(found ? { found } : {}) };
   const base = m.tdd.phaseBase;
   if (ctx.git && base) return ask(m, 'changed', [{ kind: 'readWork', since: base }]);
   return apply(ctx, m, true);
@@ -151,17 +157,10 @@ export function apply(ctx: TddContext, m: TddModel, changed: boolean): TddStep {
   const tag = tagOf(ctx, m);
   const state = stateOf(m);
   const base = ctx.git ? tdd.phaseBase : undefined;
-  const d = decidePhase({
-    phase: tdd.phase,
-    description: test,
-    changed,
-    reportedDuplicate: isDuplicateReport(m.result as AgentResult),
-    tests: m.seen as TestsSeen,
-    targetTests: tdd.targetTests,
-    retries: tdd.retries,
-    naming: commitNaming(ctx.issue, test),
-  });
+  const d = phaseDecision(ctx, m, changed);
   switch (d.kind) {
+    case 'hold':
+      return hold(ctx, m, d.held);
     case 'retry': {
       const retried = setTdd(m, state, { retries: tdd.retries + 1, lastError: d.error });
       return finish(
@@ -248,7 +247,7 @@ export function end(ctx: TddContext, m: TddModel, effects: TddEffect[], commit: 
   switch (ending.kind) {
     case 'abort': {
       const { error, tddError } = ending;
-      const aborted = commit ? setTdd(m, stateOf(m), { lastCommit: commit }) : stateOf(m);
+      const aborted = commit ? wipCommitted(ctx, m, commit) : stateOf(m);
       return finish(
         m,
         [
@@ -313,11 +312,18 @@ export function end(ctx: TddContext, m: TddModel, effects: TddEffect[], commit: 
         lastError: undefined,
         targetTests,
         testFile,
-        ...(commit ? { lastCommit: commit } : {}),
+        // The commit the judge passed: the next phase is judged by its tests (issue 42).
+        ...(commit ? { lastCommit: commit, judgeBase: undefined } : {}),
       });
       return finish(m, logged, { state: close(m, state, 'continuing', 'commit') });
     }
   }
+}
+
+/** The state with an abort's wip: commit as the last commit; not judged, later phases are judged by the commit before it (issue 42). */
+function wipCommitted(ctx: TddContext, m: TddModel, commit: string): LoopState {
+  const judgedBy = judgeBaseOf(m.tdd, cycleOf(ctx.before).baseTip);
+  return setTdd(m, stateOf(m), { lastCommit: commit, ...(judgedBy ? { judgeBase: judgedBy } : {}) });
 }
 
 /**
@@ -363,7 +369,7 @@ function advance(
     lastError: undefined,
     targetTests: [],
     testFile: '',
-    ...(commit ? { lastCommit: commit } : {}),
+    ...(commit ? { lastCommit: commit, judgeBase: undefined } : {}),
   });
   // The test's red/green/refactor is done: its box in the issue's checklist is ticked (the list is the
   // issue's, not --plan's). With the cycle's last test, before the issue closes, with the work.

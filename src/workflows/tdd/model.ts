@@ -8,6 +8,8 @@ import { cycleInFlight } from '../../core/inFlight.js';
 import { closedByPullRequest } from '../../core/landing.js';
 import type { AgentResult } from '../../agents/types.js';
 import { type IssueAction, type IterationOutcome, type LogEffect, log } from '../../core/events.js';
+import type { TreeFindings, TreeJudge } from '../../judge/judgeRun.js';
+import type { Finding } from '../../judge/protectedPaths.js';
 import {
   type CycleState,
   type IterationRecord,
@@ -20,6 +22,7 @@ import type { AgentRan } from '../../loop/turn.js';
 import type { SuiteRun } from '../../verdict/results.js';
 import type { PhaseDecision, PhaseError, TestsSeen } from './decide.js';
 import type { TddNote } from './notes.js';
+import { treeJudge } from './judgeBase.js';
 import type { TddTemplates } from './settings.js';
 
 /** What an iteration knows from its start and never changes. */
@@ -54,8 +57,11 @@ export type TddEvent =
   | { type: 'headRead'; head: string }
   /** Answers `readWork`: anything changed since the commit (working tree or commits). */
   | { type: 'workRead'; changed: boolean }
-  /** Answers `runTests`: the run, and what it says (the JUnit report, else the output), not yet against the baseline. */
-  | { type: 'testsRan'; tests: TestOutcome; seen: TestsSeen; now: number }
+  /**
+   * Answers `runTests`: the run, and what it says (the JUnit report, else the output), not yet against
+   * the baseline; in a judge tree, the agent's changes to protected paths (issue 42).
+   */
+  | ({ type: 'testsRan'; tests: TestOutcome; seen: TestsSeen; now: number } & TreeFindings)
   /**
    * Answers `runAgent`: the agent's turn is over (src/loop/turn.ts): its result, the state with the
    * iteration counted, the record so far; `moved` when the agent moved the repository.
@@ -79,8 +85,8 @@ export type TddEffect =
   | { kind: 'readHead' }
   /** Answered by `workRead`. */
   | { kind: 'readWork'; since: string }
-  /** The test command; answered by `testsRan` (or `interrupted`). */
-  | { kind: 'runTests' }
+  /** The test command, in a judge tree when `judge` (judgeBase.ts); answered by `testsRan` (or `interrupted`). */
+  | { kind: 'runTests'; judge?: TreeJudge }
   /** One agent turn from `state` on `prompt` (masked by the interpreter); answered by `agentRan` (or `interrupted`). */
   | {
       kind: 'runAgent';
@@ -147,6 +153,8 @@ export interface TddModel {
   head?: string;
   /** The phase's test run against the baseline. */
   seen?: TestsSeen;
+  /** Issue 42: the phase's changes to paths the maintainer owns, as the judge tree found them (with the links it removed). */
+  found?: { findings: Finding[]; removedLinks: string[] };
   /** Seed 003's decision to commit the phase, waiting for the files RED changed. */
   decision?: CommitDecision;
   ending?: Ending;
@@ -155,6 +163,12 @@ export interface TddModel {
 }
 
 export type TddStep = { model: TddModel; effects: TddEffect[] };
+
+/** The phase's test run: in a judge tree of the phase's judge base where git is (issue 42, judgeBase.ts). */
+export function runTestsOf(ctx: TddContext, tdd: TddCycle): TddEffect {
+  const judge = treeJudge(tdd, { git: ctx.git, baseTip: cycleOf(ctx.before).baseTip, issueBody: ctx.issue.body });
+  return judge ? { kind: 'runTests', judge } : { kind: 'runTests' };
+}
 
 export const cycleOf = (s: LoopState): CycleState => cycleInFlight(s);
 export const n = (ctx: TddContext) => ctx.before.iteration + 1;

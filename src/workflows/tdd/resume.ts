@@ -5,6 +5,7 @@
 import type { TddCycle } from '../../core/state.js';
 import type { TddNote } from './notes.js';
 import { markTest, nextPending, parseTestList } from './testList.js';
+import { judgeBaseOf } from './judgeBase.js';
 
 /** A new cycle: RED of the first pending test of `text`'s checklist (or one test, the title). */
 export function initialTdd(text: string, title: string): TddCycle {
@@ -23,12 +24,15 @@ export function initialTdd(text: string, title: string): TddCycle {
 /**
  * Seed 003: "On restart, automatically detect last known state from Git Notes; resume from the next
  * phase after the last successful commit". The newest note of the cycle's branch is the truth: after
- * a crash between the commit and the checkpoint, and after a person reset the branch by hand.
+ * a crash between the commit and the checkpoint, and after a person reset the branch by hand (an
+ * abort's wip: commit resumed from keeps the commit before it as what the phases are judged by:
+ * `baseTip`, the cycle's base, when there was none).
  * undefined: nothing to resume (no note, or the note on the checkpoint's last commit).
  */
 export function resumeFromNote(
   tdd: TddCycle,
   newest: { commit: string; note: TddNote } | undefined,
+  baseTip?: string,
 ): TddCycle | undefined {
   if (!newest || newest.commit === tdd.lastCommit) return undefined;
   const { note } = newest;
@@ -50,5 +54,7 @@ export function resumeFromNote(
     lastError: undefined,
     testFile: note.current_test.test_file,
     lastCommit: newest.commit,
+    // Issue 42: a phase commit is what later phases are judged by; an abort's wip: commit (its note's error, its phase next) is not.
+    judgeBase: note.error && note.next_phase === note.phase ? judgeBaseOf(tdd, baseTip) : undefined,
   };
 }

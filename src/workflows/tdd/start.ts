@@ -18,6 +18,7 @@ import {
   cycleOf,
   finish,
   n,
+  runTestsOf,
   setTdd,
   tagOf,
 } from './model.js';
@@ -48,7 +49,7 @@ export function afterNotes(ctx: TddContext, m: TddModel, e: Extract<TddEvent, { 
   const effects: TddEffect[] = e.invalid.map(({ commit, reason }) =>
     log('warn', 'tdd.note_invalid', `Ignored the git note on ${commit.slice(0, 12)}: ${reason}`),
   );
-  const resumed = resumeFromNote(m.tdd, e.newest);
+  const resumed = resumeFromNote(m.tdd, e.newest, cycleOf(ctx.before).baseTip);
   if (!resumed || !e.newest) return afterSync(ctx, m, effects);
   const { commit, note } = e.newest;
   effects.push(
@@ -100,7 +101,7 @@ export function checkTests(ctx: TddContext, m: TddModel): TddStep {
         ` → ${head.slice(0, 12)}): running the tests before ${tdd.phase} starts.`,
       { iteration: n(ctx), phase: tdd.phase },
     ),
-    { kind: 'runTests' },
+    runTestsOf(ctx, tdd),
   ]);
 }
 
