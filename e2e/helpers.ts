@@ -413,3 +413,6 @@ export async function calcSandbox(): Promise<Sandbox> {
   commit(sb, 'calc answers 0');
   return sb;
 }
+
+/** The Python that has pytest, by its real path (a sandbox's HOME hides a version manager's shims). */
+export const PYTHON = execFileSync('python3', ['-c', 'import sys; print(sys.executable)']).toString().trim();
