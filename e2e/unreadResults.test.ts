@@ -105,6 +105,15 @@ describe('issue 42: results pytest counted and agent-loop could not read one by 
         'Have the test command write a JUnit report and name it with --junit-file (a JUnit report is read whole), ' +
         'or land such work with --accept-unverified',
     );
+    // Said before the agent ran, with the baseline: what accepted work on this suite comes to.
+    expect(events(r.stdout).find((e) => e.event === 'tests.unread')).toMatchObject({
+      level: 'warn',
+      message: expect.stringMatching(
+        /^pytest counted 3 test result\(s\) on the cycle's base and agent-loop read 2 of them one by one: work the tests accept on this suite is held for a person as unverified/,
+      ),
+      counted: 3,
+      read: 2,
+    });
     // Never merged: main has only the issue's label and note; the fix is on its branch.
     expect(git(sb, 'diff', '--name-only', mainBefore, 'main')).toBe('.beads/issues.jsonl');
     expect(git(sb, 'show', 'agent-loop/bd-add:calc.py')).toContain('return a + b');
@@ -121,6 +130,8 @@ describe('issue 42: results pytest counted and agent-loop could not read one by 
     const res = lastResult(r.stdout);
     expect(res).toMatchObject({ status: 'complete', issuesClosed: ['bd-add'] });
     expect(res.issuesHeld ?? []).toEqual([]);
+    // The maintainer lands such work: no warning ahead.
+    expect(events(r.stdout).filter((e) => e.event === 'tests.unread')).toEqual([]);
     expect(res.history.map((h) => h.outcome)).toEqual(['complete']);
     expect(git(sb, 'show', 'main:calc.py')).toContain('return a + b');
     expect(issueOnMain(sb).status).toBe('closed');

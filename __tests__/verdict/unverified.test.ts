@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { surface } from '../../src/config/surface.js';
 import type { Evidence } from '../../src/verdict/evidence.js';
 import { judge } from '../../src/verdict/judge.js';
+import { VERDICT_MESSAGES } from '../../src/verdict/messages.js';
 import { readSuiteOutput } from '../../src/verdict/readers/index.js';
 import { unverifiedBecause } from '../../src/verdict/unverified.js';
 
@@ -79,5 +80,19 @@ describe('issue 42: results counted and not read make accepted work unverified',
     expect(unverifiedBecause({ verdict: rejected, judged: true, evidence, run: unread, say: cli })).toBeUndefined();
     expect(unverifiedBecause({ verdict: accepted, judged: false, evidence, run: unread, say: cli })).toBeUndefined();
     expect(unverifiedBecause({ verdict: accepted, judged: false, evidence: noEvidence, say: cli })).toBeUndefined();
+  });
+});
+
+describe('issue 42: said ahead, with a baseline that has results not read', () => {
+  it('what accepted work on this suite comes to, and what to do, in the surface’s words', () => {
+    expect(VERDICT_MESSAGES.unreadAhead('pytest', 3, 2, cli)).toBe(
+      "pytest counted 3 test result(s) on the cycle's base and agent-loop read 2 of them one by one: " +
+        'work the tests accept on this suite is held for a person as unverified while results are not read ' +
+        '(one could be a broken test). Have the test command write a JUnit report and name it with --junit-file ' +
+        '(a JUnit report is read whole), or land such work with --accept-unverified',
+    );
+    expect(VERDICT_MESSAGES.unreadAhead('pytest', 3, 2, surface('action'))).toContain(
+      'the input junit-file (a JUnit report is read whole), or land such work with accept-unverified: true',
+    );
   });
 });
