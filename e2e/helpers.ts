@@ -418,3 +418,5 @@ export async function calcSandbox(): Promise<Sandbox> {
   commit(sb, 'calc answers 0');
   return sb;
 }
+
+export { PYTHON } from './support/python.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { readSuiteOutput } from '../../src/verdict/readers/index.js';
+import { readJUnit, readSuiteOutput } from '../../src/verdict/readers/index.js';
 import { failedIds, statusOf, unreadCount } from '../../src/verdict/results.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/runners/${name}`, import.meta.url), 'utf8');
@@ -410,5 +410,73 @@ describe('a test name that shows more than once', () => {
     const run = readSuiteOutput('', 1, xml);
     expect(run.tests).toEqual({ 'c::dup': 'failed', 'c::twice': 'passed' });
     expect(run.messages['c::dup']).toBe('boom');
+  });
+});
+
+describe('issue 42: pytest ids with spaces, brackets and unicode, read by every reader that sees them, as many as pytest counts', () => {
+  // pytest-9.0.3-*-ids*: test_x[a-b] (two parameters), test_words[a b], [x - y], [[1]], [é], [日本],
+  // test_spaced[one two] (an ids= with a space), TestThing::test_method[é b], test_plain: 11, 3 failing.
+  const escaped = [
+    'test_x[a-b]',
+    'test_x[c-d]',
+    'test_words[a b]',
+    'test_words[x - y]',
+    'test_words[[1]]',
+    'test_words[\\xe9]',
+    'test_words[\\u65e5\\u672c]',
+    'test_spaced[one two]',
+    'test_spaced[three]',
+    'TestThing::test_method[\\xe9 b]',
+    'test_plain',
+  ];
+  const unescaped = escaped.map((id) => id.replaceAll('\\xe9', 'é').replace('\\u65e5\\u672c', '日本'));
+  const failing = ['test_words[a b]', 'test_words[x - y]', 'test_spaced[three]'];
+  const expected = (ids: string[], group: (id: string) => string) =>
+    Object.fromEntries(ids.map((id) => [group(id), failing.includes(id) ? 'failed' : 'passed'] as const));
+  const byFile = (id: string) => `tests/test_ids.py::${id}`;
+  /** A fixture recorded with ids escaped (pytest's default) and its twin with escaping turned off, each with its ids. */
+  const bothWays = (name: string, unescapedName: string) =>
+    [
+      [name, escaped],
+      [unescapedName, unescaped],
+    ] as const;
+  /** pytest's own count, from its final line (`3 failed, 8 passed in 0.16s`). */
+  const pytestCount = (output: string) => {
+    const last = output.trim().split('\n').at(-1) ?? '';
+    return [...last.matchAll(/(\d+) (failed|passed)/g)].reduce((n, m) => n + Number(m[1]), 0);
+  };
+
+  it('-v -rA (verbose lines and the short summary): all 11 read, as pytest counts them; escaped and unescaped', () => {
+    for (const [name, ids] of bothWays('pytest-9.0.3-v-rA-ids.txt', 'pytest-9.0.3-v-rA-ids-unescaped.txt')) {
+      const output = fixture(name);
+      const run = readSuiteOutput(output, 1);
+      expect(run.tests).toEqual(expected(ids, byFile));
+      expect(pytestCount(output)).toBe(11);
+      expect({ counted: run.counted, read: run.read, unread: unreadCount(run) }).toEqual({
+        counted: 11,
+        read: 11,
+        unread: 0,
+      });
+    }
+  });
+
+  it('-v alone (no short summary of passes): every verbose line read, the 3 failures pytest lists compared', () => {
+    const output = fixture('pytest-9.0.3-v-ids.txt');
+    const run = readSuiteOutput(output, 1);
+    expect(run.tests).toEqual(expected(escaped, byFile));
+    expect(Object.keys(run.tests)).toHaveLength(pytestCount(output));
+    expect(unreadCount(run)).toBe(0);
+  });
+
+  it('--junitxml: every testcase read whole, as many as the report declares', () => {
+    for (const [name, ids] of bothWays('pytest-9.0.3-ids-junit.xml', 'pytest-9.0.3-ids-junit-unescaped.xml')) {
+      const xml = fixture(name);
+      const run = readJUnit(xml, 1);
+      // JUnit names a test by its classname (the module, dotted; the class after it).
+      const byClass = (id: string) => (id.startsWith('TestThing::') ? `tests.test_ids.${id}` : `tests.test_ids::${id}`);
+      expect(run?.tests).toEqual(expected(ids, byClass));
+      expect(xml).toContain('tests="11"');
+      expect(unreadCount(run ?? { counted: 0, read: 0 })).toBe(0);
+    }
   });
 });

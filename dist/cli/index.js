@@ -20600,7 +20600,7 @@ const workOptions = {
     acceptUnverified: flagSwitch().register(kinds_registry, {
         flag: 'accept-unverified',
         commands: RUN,
-        help: 'Land work the verdict accepted without evidence of the fix (no target of the issue passes that failed before, no test of the agent fails on the base and passes on the change) as it is landed when there is evidence. By default such work is unverified and held for a person: a draft pull request labelled agent-loop:unverified (GitHub), or left on its branch with a note on the issue (beads, local runs); never merged, the issue left open.',
+        help: 'Land work the verdict accepted without evidence of the fix (no target of the issue passes that failed before, no test of the agent fails on the base and passes on the change), or whose judged run has test results the runner counted that agent-loop could not read one by one, as verified work is landed. By default such work is unverified and held for a person: a draft pull request labelled agent-loop:unverified (GitHub), or left on its branch with a note on the issue (beads, local runs); never merged, the issue left open.',
         expected: 'true or false',
     }),
     protectedPaths: globList().register(kinds_registry, {
@@ -31495,6 +31495,16 @@ const VERDICT_MESSAGES = {
         'something else it checks (a linter, a coverage threshold, a teardown, a step after the tests) fails now',
     unread: (count) => `${count} test result(s) the runner counted in its summary could not be read one by one and are not judged ` +
         '(an id the reader does not take: the full output is in the log; a JUnit report, named with the junit-file option, is read whole)',
+    /** Accepted work held for a person (unverified) because of results not read one by one. */
+    unreadHeld: (counted, read, say) => `the runner counted ${counted} test result(s) in its summary and agent-loop read ${read} of them one by one: ` +
+        `the ${counted - read} it could not read are not judged, and one of them could be a broken test ` +
+        `(the full output is in the log). Have the test command write a JUnit report and name it with ${say.option('junitFile')} ` +
+        `(a JUnit report is read whole), or land such work with ${say.given('acceptUnverified')}`,
+    /** Said once the baseline has results not read one by one: what accepted work on this suite comes to. */
+    unreadAhead: (reader, counted, read, say) => `${reader} counted ${counted} test result(s) on the cycle's base and agent-loop read ${read} of them one by one: ` +
+        'work the tests accept on this suite is held for a person as unverified while results are not read ' +
+        `(one could be a broken test). Have the test command write a JUnit report and name it with ${say.option('junitFile')} ` +
+        `(a JUnit report is read whole), or land such work with ${say.given('acceptUnverified')}`,
     targetToCreate: "the issue names this test and the base does not have it: it is yours to write (in the project's test layout), " +
         'and it did not run',
     casesGone: (now, before, gone) => `it ran ${now} time(s) where the baseline ran it ${before} time(s) (cases gone: ${gone}): a case that does not run is not a pass`,
@@ -33397,7 +33407,8 @@ const runAgent = async (effect, ctx) => {
  * `tests-changed`: it changed what the maintainer owns (a pre-existing test, the test infrastructure,
  * agent-loop's configuration), so the maintainer's tests passed on the base's version of those paths
  * and a person judges the change to them; `unverified`: nothing shows it fixes the issue (no test that
- * failed before passes now). Published for a person (a draft pull request labelled so), or left on
+ * failed before passes now), or the judged run has results the runner counted that were not read one
+ * by one (src/verdict/unverified.ts). Published for a person (a draft pull request labelled so), or left on
  * its branch; never merged and never closed by the loop. Pure.
  */
 
@@ -33412,8 +33423,8 @@ const HeldSchema = object({
 });
 /** The label of the issue and of the pull request holding the work. */
 const heldLabel = (reason) => reason === 'tests-changed' ? TESTS_CHANGED_LABEL : UNVERIFIED_LABEL;
-/** The reason in words: "it changed the maintainer's tests", "it has no evidence of the fix". */
-const heldWords = (reason) => reason === 'tests-changed' ? "the work changed the maintainer's tests" : 'the work has no evidence of the fix';
+/** The reason in words: "the work changed the maintainer's tests", "the judge could not verify the work". */
+const heldWords = (reason) => reason === 'tests-changed' ? "the work changed the maintainer's tests" : 'the judge could not verify the work';
 /**
  * The note the issue gets (a GitHub comment, a beads note): what was held, why, where the work is,
  * and what a person does next.
@@ -33806,6 +33817,7 @@ function confirmBaselineFailures(first, second) {
 
 
 
+
 /**
  * A --fresh start forgets every recorded baseline: one recorded while the environment was broken (a
  * service down, a dependency missing) would otherwise go on excusing the same failures after the
@@ -33904,6 +33916,7 @@ async function cycleBaseline(deps, state, checkpointId) {
         exitCode: outcome.exitCode,
         reader: run.reader ?? null,
     });
+    warnUnread(deps, run);
     const ownTree = !onBase;
     const failing = ownTree && isReadable(run) && !run.cannotRun ? failedIds(run) : undefined;
     return {
@@ -34009,6 +34022,17 @@ async function onTree(git, commit, run, files, stateDir) {
         await git.checkout(back, { discard: true });
         await files.remove(marker);
     }
+}
+/**
+ * Issue 42: a baseline with results the runner counted and agent-loop could not read one by one
+ * (src/verdict/unverified.ts): said before any agent runs, where work is judged in a judge tree and
+ * the maintainer does not land unverified work, that accepted work will be held for a person.
+ */
+function warnUnread(deps, run) {
+    const unread = unreadCount(run);
+    if (unread === 0 || run.counted === undefined || !deps.judgeTrees || deps.settings.acceptUnverified)
+        return;
+    deps.logger.warn('tests.unread', `${VERDICT_MESSAGES.unreadAhead(run.reader ?? 'the runner', run.counted, run.counted - unread, surface(deps.settings.terms))}.`, { counted: run.counted, read: run.counted - unread });
 }
 
 ;// CONCATENATED MODULE: ./src/loop/effects/end.ts
@@ -36279,6 +36303,22 @@ function judge_finish(v) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/verdict/unverified.ts
+
+
+/** Why the accepted work is unverified (each reason, joined), or undefined when it is not. */
+function unverifiedBecause({ verdict, judged, evidence, run, say }) {
+    if (!judged || verdict.kind !== 'accepted')
+        return undefined;
+    const reasons = [];
+    if (evidence?.kind === 'none')
+        reasons.push(evidence.said);
+    const unread = run ? unreadCount(run) : 0;
+    if (run?.counted !== undefined && unread > 0)
+        reasons.push(VERDICT_MESSAGES.unreadHeld(run.counted, run.counted - unread, say));
+    return reasons.length > 0 ? reasons.join('; and ') : undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/judge/glob.ts
 /** The globs of the maintainer's protected and allowed paths. Pure. */
 /**
@@ -37317,6 +37357,7 @@ const changedPaths = (changed) => [
 
 
 
+
 const readClosed = async (_effect, ctx) => {
     const { deps } = ctx;
     const ids = cycleInFlight(ctx.run.model.loop).issueIds;
@@ -37369,9 +37410,9 @@ const judge_judge = async (effect, ctx) => {
             tests: gate.tests,
             verdict: proved.verdict,
             ...(proved.evidence ? { evidence: proved.evidence } : {}),
-            // Issue 42: accepted work with no evidence is held for a person (unless --accept-unverified):
-            // only where a judge tree ran, the one place evidence can be had.
-            ...(judged && proved.evidence?.kind === 'none' ? { unverified: proved.evidence.said } : {}),
+            // Issue 42: accepted work with no evidence, or with results the judged run counted but that were not
+            // read one by one, is held for a person (unless --accept-unverified): only where a judge tree ran.
+            ...unverifiedOf(deps, judged !== undefined, gate, proved),
             ...(judged?.findings.length ? { findings: judged.findings } : {}),
             ...(judged?.removedLinks.length ? { removedLinks: judged.removedLinks } : {}),
             now: deps.clock.now().getTime(),
@@ -37381,6 +37422,17 @@ const judge_judge = async (effect, ctx) => {
         await judged?.close();
     }
 };
+/** The judged event's `unverified`, where the accepted work is (src/verdict/unverified.ts). */
+function unverifiedOf(deps, judged, gate, proved) {
+    const unverified = unverifiedBecause({
+        verdict: proved.verdict,
+        judged,
+        ...(proved.evidence ? { evidence: proved.evidence } : {}),
+        ...(gate.tests.run ? { run: gate.tests.run } : {}),
+        say: surface(deps.settings.terms),
+    });
+    return unverified ? { unverified } : {};
+}
 /** What the judge tree holds besides the work as it is: logged once per verdict, when anything. */
 function sayJudgeTree(deps, judged) {
     const added = judged.addedTests.reduce((n, f) => n + f.names.length, 0);

@@ -119,8 +119,8 @@ export const ACTION_OUTPUTS: readonly ActionOutput[] = [
     name: 'issues-held',
     description:
       "Issues whose work this run held for a person, comma-separated: it changed the maintainer's tests " +
-      '(labelled agent-loop:tests-changed) or has no evidence of the fix (agent-loop:unverified); the work is ' +
-      'in a draft pull request (pull-requests), never merged by agent-loop, the issue left open.',
+      '(labelled agent-loop:tests-changed) or is unverified: no evidence of the fix, or test results counted ' +
+      'and not read (agent-loop:unverified); the work is in a draft pull request (pull-requests), never merged by agent-loop, the issue left open.',
   },
   {
     name: 'preexisting-failures',

@@ -238,7 +238,7 @@ export type Event =
       removedLinks?: string[];
       /** Issue 42: with an accepted verdict, what proves the fix (src/verdict/evidence.ts); `none`: unverified. */
       evidence?: Evidence;
-      /** Issue 42: why an accepted verdict has no evidence (held for a person unless --accept-unverified). */
+      /** Issue 42: why accepted work is unverified (no evidence, or results not read): held unless --accept-unverified. */
       unverified?: string;
       now: number;
     }

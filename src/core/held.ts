@@ -3,7 +3,8 @@
  * `tests-changed`: it changed what the maintainer owns (a pre-existing test, the test infrastructure,
  * agent-loop's configuration), so the maintainer's tests passed on the base's version of those paths
  * and a person judges the change to them; `unverified`: nothing shows it fixes the issue (no test that
- * failed before passes now). Published for a person (a draft pull request labelled so), or left on
+ * failed before passes now), or the judged run has results the runner counted that were not read one
+ * by one (src/verdict/unverified.ts). Published for a person (a draft pull request labelled so), or left on
  * its branch; never merged and never closed by the loop. Pure.
  */
 import { z } from 'zod';
@@ -25,9 +26,9 @@ export type Held = z.infer<typeof HeldSchema>;
 export const heldLabel = (reason: HeldReason): string =>
   reason === 'tests-changed' ? TESTS_CHANGED_LABEL : UNVERIFIED_LABEL;
 
-/** The reason in words: "it changed the maintainer's tests", "it has no evidence of the fix". */
+/** The reason in words: "the work changed the maintainer's tests", "the judge could not verify the work". */
 export const heldWords = (reason: HeldReason): string =>
-  reason === 'tests-changed' ? "the work changed the maintainer's tests" : 'the work has no evidence of the fix';
+  reason === 'tests-changed' ? "the work changed the maintainer's tests" : 'the judge could not verify the work';
 
 /**
  * The note the issue gets (a GitHub comment, a beads note): what was held, why, where the work is,

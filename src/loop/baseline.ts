@@ -22,7 +22,8 @@ import {
   lastFailingKey,
   needsConfirmation,
 } from '../verdict/baseline.js';
-import { type SuiteRun, emptyRun, failedIds, isReadable } from '../verdict/results.js';
+import { type SuiteRun, emptyRun, failedIds, isReadable, unreadCount } from '../verdict/results.js';
+import { VERDICT_MESSAGES } from '../verdict/messages.js';
 import { type SliceDeps, type TestOutcome, filesOf } from './deps.js';
 import type { BaselineDelta } from '../core/events.js';
 import type { Git } from '../git/git.js';
@@ -160,6 +161,7 @@ export async function cycleBaseline(
     exitCode: outcome.exitCode,
     reader: run.reader ?? null,
   });
+  warnUnread(deps, run);
   const ownTree = !onBase;
   const failing = ownTree && isReadable(run) && !run.cannotRun ? failedIds(run) : undefined;
   return {
@@ -299,4 +301,19 @@ async function onTree<T>(
     await git.checkout(back, { discard: true });
     await files.remove(marker);
   }
+}
+
+/**
+ * Issue 42: a baseline with results the runner counted and agent-loop could not read one by one
+ * (src/verdict/unverified.ts): said before any agent runs, where work is judged in a judge tree and
+ * the maintainer does not land unverified work, that accepted work will be held for a person.
+ */
+function warnUnread(deps: SliceDeps, run: SuiteRun): void {
+  const unread = unreadCount(run);
+  if (unread === 0 || run.counted === undefined || !deps.judgeTrees || deps.settings.acceptUnverified) return;
+  deps.logger.warn(
+    'tests.unread',
+    `${VERDICT_MESSAGES.unreadAhead(run.reader ?? 'the runner', run.counted, run.counted - unread, surface(deps.settings.terms))}.`,
+    { counted: run.counted, read: run.counted - unread },
+  );
 }

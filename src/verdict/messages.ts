@@ -22,6 +22,18 @@ export const VERDICT_MESSAGES = {
   unread: (count: number) =>
     `${count} test result(s) the runner counted in its summary could not be read one by one and are not judged ` +
     '(an id the reader does not take: the full output is in the log; a JUnit report, named with the junit-file option, is read whole)',
+  /** Accepted work held for a person (unverified) because of results not read one by one. */
+  unreadHeld: (counted: number, read: number, say: Surface) =>
+    `the runner counted ${counted} test result(s) in its summary and agent-loop read ${read} of them one by one: ` +
+    `the ${counted - read} it could not read are not judged, and one of them could be a broken test ` +
+    `(the full output is in the log). Have the test command write a JUnit report and name it with ${say.option('junitFile')} ` +
+    `(a JUnit report is read whole), or land such work with ${say.given('acceptUnverified')}`,
+  /** Said once the baseline has results not read one by one: what accepted work on this suite comes to. */
+  unreadAhead: (reader: string, counted: number, read: number, say: Surface) =>
+    `${reader} counted ${counted} test result(s) on the cycle's base and agent-loop read ${read} of them one by one: ` +
+    'work the tests accept on this suite is held for a person as unverified while results are not read ' +
+    `(one could be a broken test). Have the test command write a JUnit report and name it with ${say.option('junitFile')} ` +
+    `(a JUnit report is read whole), or land such work with ${say.given('acceptUnverified')}`,
   targetToCreate:
     "the issue names this test and the base does not have it: it is yours to write (in the project's test layout), " +
     'and it did not run',

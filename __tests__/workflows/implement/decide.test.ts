@@ -767,6 +767,24 @@ describe('issue 42: accepted work without evidence (unverified)', () => {
     expect(o.noChange).toBe(true);
   });
 
+  it('results counted and not read one by one (src/verdict/unverified.ts): held as unverified with the counts; --accept-unverified lands it, one rule', () => {
+    const unread =
+      'the runner counted 3 test result(s) in its summary and agent-loop read 2 of them one by one: the 1 it could not read are not judged';
+    const c = ctx({ before: before({}, { issueIds: ['a-1'], titles: ['A'], branch: 'agent-loop/a-1' }) });
+    const s = run(c, ...toVerify(c), judged({ unverified: unread }));
+    const o = outcomeOf(s.effects);
+    expect(o.held).toEqual({ reason: 'unverified', why: unread });
+    expect(o.state.issuesClosed).toEqual([]);
+    const heldLog = s.effects.find((e) => e.kind === 'log' && e.event === 'cycle.held');
+    expect(heldLog).toMatchObject({
+      message: expect.stringContaining('but the judge could not verify the work: the runner counted 3'),
+    });
+    const accepting = ctx({}, { acceptUnverified: true });
+    const landed = outcomeOf(run(accepting, ...toVerify(accepting), judged({ unverified: unread })).effects);
+    expect(landed.held).toBeUndefined();
+    expect(lastRecord(landed).outcome).toBe('complete');
+  });
+
   it('with evidence (no unverified): complete as today', () => {
     const c = ctx();
     const o = outcomeOf(run(c, ...toVerify(c), judged()).effects);

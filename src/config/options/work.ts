@@ -61,7 +61,7 @@ export const workOptions = {
   acceptUnverified: flagSwitch().register(registry, {
     flag: 'accept-unverified',
     commands: RUN,
-    help: 'Land work the verdict accepted without evidence of the fix (no target of the issue passes that failed before, no test of the agent fails on the base and passes on the change) as it is landed when there is evidence. By default such work is unverified and held for a person: a draft pull request labelled agent-loop:unverified (GitHub), or left on its branch with a note on the issue (beads, local runs); never merged, the issue left open.',
+    help: 'Land work the verdict accepted without evidence of the fix (no target of the issue passes that failed before, no test of the agent fails on the base and passes on the change), or whose judged run has test results the runner counted that agent-loop could not read one by one, as verified work is landed. By default such work is unverified and held for a person: a draft pull request labelled agent-loop:unverified (GitHub), or left on its branch with a note on the issue (beads, local runs); never merged, the issue left open.',
     expected: 'true or false',
   }),
   protectedPaths: globList().register(registry, {

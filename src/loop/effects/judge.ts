@@ -11,6 +11,7 @@ import { type AddedRuns, type Evidence, evidenceOf } from '../../verdict/evidenc
 import { type Verdict, type VerifyResult, judge as judgeRun, targetsToCreate } from '../../verdict/judge.js';
 import { type SuiteRun, type TestOutcome, emptyRun, isReadable } from '../../verdict/results.js';
 import type { IssueTargets } from '../../verdict/targets.js';
+import { unverifiedBecause } from '../../verdict/unverified.js';
 import type { TestPlace } from '../../judge/judgeRun.js';
 import type { SliceDeps } from '../deps.js';
 import { type JudgePlace, type OpenedPlace, judgeRules, openJudgePlace } from '../judgePlace.js';
@@ -74,9 +75,9 @@ export const judge: Handler<'judge'> = async (effect, ctx) => {
       tests: gate.tests,
       verdict: proved.verdict,
       ...(proved.evidence ? { evidence: proved.evidence } : {}),
-      // Issue 42: accepted work with no evidence is held for a person (unless --accept-unverified):
-      // only where a judge tree ran, the one place evidence can be had.
-      ...(judged && proved.evidence?.kind === 'none' ? { unverified: proved.evidence.said } : {}),
+      // Issue 42: accepted work with no evidence, or with results the judged run counted but that were not
+      // read one by one, is held for a person (unless --accept-unverified): only where a judge tree ran.
+      ...unverifiedOf(deps, judged !== undefined, gate, proved),
       ...(judged?.findings.length ? { findings: judged.findings } : {}),
       ...(judged?.removedLinks.length ? { removedLinks: judged.removedLinks } : {}),
       now: deps.clock.now().getTime(),
@@ -85,6 +86,23 @@ export const judge: Handler<'judge'> = async (effect, ctx) => {
     await judged?.close();
   }
 };
+
+/** The judged event's `unverified`, where the accepted work is (src/verdict/unverified.ts). */
+function unverifiedOf(
+  deps: SliceDeps,
+  judged: boolean,
+  gate: Gate,
+  proved: { verdict: Verdict; evidence?: Evidence },
+): { unverified?: string } {
+  const unverified = unverifiedBecause({
+    verdict: proved.verdict,
+    judged,
+    ...(proved.evidence ? { evidence: proved.evidence } : {}),
+    ...(gate.tests.run ? { run: gate.tests.run } : {}),
+    say: surface(deps.settings.terms),
+  });
+  return unverified ? { unverified } : {};
+}
 
 /** What the judge tree holds besides the work as it is: logged once per verdict, when anything. */
 function sayJudgeTree(deps: SliceDeps, judged: JudgePlace): void {
