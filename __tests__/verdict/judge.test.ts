@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { baselineProblem } from '../../src/verdict/baseline.js';
 import { judge } from '../../src/verdict/judge.js';
 import { rejectionDetails } from '../../src/verdict/rejectionDetails.js';
-import { readSuiteOutput } from '../../src/verdict/readers/index.js';
-import { type SuiteRun, emptyRun } from '../../src/verdict/results.js';
+import { readJUnit, readSuiteOutput } from '../../src/verdict/readers/index.js';
+import { type SuiteRun, emptyRun, junitIdOfPytest } from '../../src/verdict/results.js';
 import { issueTargets, joinIssueTexts } from '../../src/verdict/targets.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'runners');
@@ -592,6 +592,40 @@ describe('baselineProblem', () => {
     expect(baselineProblem(readSuiteOutput('all good', 0), 'make test')).toBeUndefined();
     expect(baselineProblem(readSuiteOutput('something failed', 1), 'make test')?.message).toMatch(
       /could not be read per test/,
+    );
+  });
+});
+
+describe('a target named by its pytest id, judged from a JUnit report (pytest names tests there by classname)', () => {
+  const xml = readFileSync(
+    path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'runners', 'pytest-9.0.3-ids-junit.xml'),
+    'utf8',
+  );
+  const report = () => readJUnit(xml, 1)!;
+
+  it('maps pytest ids to the report’s (module dotted, classes after it), and leaves any other id alone', () => {
+    expect(junitIdOfPytest('tests/test_ids.py::test_plain')).toBe('tests.test_ids::test_plain');
+    expect(junitIdOfPytest('tests/test_ids.py::TestThing::test_method[é b]')).toBe(
+      'tests.test_ids.TestThing::test_method[é b]',
+    );
+    expect(junitIdOfPytest('test_top.py::test_x[a::b]')).toBe('test_top::test_x[a::b]');
+    for (const other of ['t::a', 'src/a.test.js::adds', 'tests.test_ids::test_plain', 'plain'])
+      expect(junitIdOfPytest(other)).toBe(other);
+  });
+
+  it('finds the target and its parametrized cases: passing targets pass (before the fix: "still failing", the work rejected), a failing case is named', () => {
+    const passing = judge({
+      baseline: report(),
+      now: report(),
+      targetTests: ['tests/test_ids.py::test_plain', 'tests/test_ids.py::TestThing::test_method'],
+    });
+    expect(passing.targetsFailing).toEqual([]);
+    expect(passing.kind).toBe('accepted');
+    // test_spaced has a failing case in the recording: found by its pytest id, and said by the report's.
+    const failing = judge({ baseline: report(), now: report(), targetTests: ['tests/test_ids.py::test_spaced'] });
+    expect(failing.targetsFailing.map((f) => f.id)).toEqual(['tests/test_ids.py::test_spaced']);
+    expect(failing.targetsFailing[0]?.message).toMatch(
+      /^1 of its 2 case\(s\) do not pass \(tests\.test_ids::test_spaced\[three\]/,
     );
   });
 });

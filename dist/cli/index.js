@@ -31566,10 +31566,27 @@ function groupOf(run, id) {
     }
     return undefined;
 }
+/**
+ * pytest's id of a test (`tests/test_x.py::TestA::test_b[p]`) as pytest's JUnit report names it, by
+ * its classname (`tests.test_x.TestA::test_b[p]`): a target named by its pytest id is found in a
+ * JUnit run. Any other id comes back as it is. Pure.
+ */
+function junitIdOfPytest(id) {
+    const m = /^([^:]+)\.py((?:::[^:[]+)*)::(.+)$/.exec(id);
+    if (!m)
+        return id;
+    const classes = (m[2] ?? '').split('::').filter(Boolean);
+    return `${[m[1].split('/').join('.'), ...classes].join('.')}${GROUP_SEPARATOR}${m[3]}`;
+}
 /** The ids of `id`'s parametrized cases in `run` (`id[\u2026]`), when `id` itself did not run; else none. Pure. */
-const casesOf = (run, id) => id in run.tests ? [] : Object.keys(run.tests).filter((t) => t.startsWith(`${id}[`));
+const casesOf = (run, id) => {
+    if (id in run.tests)
+        return [];
+    const key = run.reader === 'junit' && !Object.keys(run.tests).some((t) => t.startsWith(`${id}[`)) ? junitIdOfPytest(id) : id;
+    return key in run.tests ? [] : Object.keys(run.tests).filter((t) => t.startsWith(`${key}[`));
+};
 function results_statusOf(run, id) {
-    const listed = run.tests[id];
+    const listed = run.tests[id] ?? (run.reader === 'junit' ? run.tests[junitIdOfPytest(id)] : undefined);
     if (listed)
         return listed;
     const group = groupOf(run, id);

@@ -84,12 +84,28 @@ export function groupOf(run: Pick<SuiteRun, 'groups'>, id: string): string | und
  * `absent` (the run did not run it, as far as can be told).
  */
 export type Status = Outcome | 'absent';
+/**
+ * pytest's id of a test (`tests/test_x.py::TestA::test_b[p]`) as pytest's JUnit report names it, by
+ * its classname (`tests.test_x.TestA::test_b[p]`): a target named by its pytest id is found in a
+ * JUnit run. Any other id comes back as it is. Pure.
+ */
+export function junitIdOfPytest(id: string): string {
+  const m = /^([^:]+)\.py((?:::[^:[]+)*)::(.+)$/.exec(id);
+  if (!m) return id;
+  const classes = (m[2] ?? '').split('::').filter(Boolean);
+  return `${[(m[1] as string).split('/').join('.'), ...classes].join('.')}${GROUP_SEPARATOR}${m[3] as string}`;
+}
+
 /** The ids of `id`'s parametrized cases in `run` (`id[…]`), when `id` itself did not run; else none. Pure. */
-export const casesOf = (run: SuiteRun, id: string): string[] =>
-  id in run.tests ? [] : Object.keys(run.tests).filter((t) => t.startsWith(`${id}[`));
+export const casesOf = (run: SuiteRun, id: string): string[] => {
+  if (id in run.tests) return [];
+  const key =
+    run.reader === 'junit' && !Object.keys(run.tests).some((t) => t.startsWith(`${id}[`)) ? junitIdOfPytest(id) : id;
+  return key in run.tests ? [] : Object.keys(run.tests).filter((t) => t.startsWith(`${key}[`));
+};
 
 export function statusOf(run: SuiteRun, id: string): Status {
-  const listed = run.tests[id];
+  const listed = run.tests[id] ?? (run.reader === 'junit' ? run.tests[junitIdOfPytest(id)] : undefined);
   if (listed) return listed;
   const group = groupOf(run, id);
   if (!group) return 'absent';
