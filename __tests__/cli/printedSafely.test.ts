@@ -118,3 +118,13 @@ describe('user-supplied values printed safely (issue 43)', () => {
     expectSafeLines(message);
   });
 });
+
+describe('arguments echoed in usage errors (issue 43)', () => {
+  it('an unexpected argument with a newline and 100,000 characters: one line, bounded', async () => {
+    const r = await cli(['run', `stray${HOSTILE}${'y'.repeat(100_000)}`]);
+    expect(r.code).toBe(2);
+    expect(r.text).toContain("Unexpected argument 'stray\\n::error::pwned");
+    expectSafeLines(r.text);
+    expect(r.text.length).toBeLessThan(2000);
+  });
+});
