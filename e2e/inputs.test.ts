@@ -117,3 +117,33 @@ describe('input paths are regular files within a cap (issue 11)', () => {
     expect(r.stdout).toContain('not a regular file');
   });
 });
+
+describe('an issues file with no issue in it (issue 43)', () => {
+  const secret = 'ghp_notAnIssueButAKey0123456789abcdefXY';
+
+  it('lines but none an issue: exit 2 naming the file, nothing of its lines echoed, no agent run', async () => {
+    const sandbox = await createSandbox(`${secret} is not json\n{"title": "no id"}\n[1, 2]\n`);
+    sandboxes.push(sandbox);
+    const agent = await writeAgent(sandbox, 'agent', `echo ran > "${sandbox.root}/agent-ran"\n${DONE_REPORT}`);
+    const r = await runBounded(sandbox, issuesArgs(agent, './.beads/issues.jsonl'));
+    expect(r.timedOut).toBe(false);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      "--issues-file: './.beads/issues.jsonl' holds no issue: none of its 3 non-empty line(s) is a JSON object",
+    );
+    expect(r.stdout + r.stderr).not.toContain('COMPLETE');
+    for (const echoed of [secret.slice(0, 10), 'is not json', 'no id', '[1, 2]'])
+      expect(r.stdout + r.stderr).not.toContain(echoed);
+    await expect(fs.access(path.join(sandbox.root, 'agent-ran'))).rejects.toThrow();
+  });
+
+  it('an empty file stays "nothing to do": exit 0', async () => {
+    const sandbox = await createSandbox('\n');
+    sandboxes.push(sandbox);
+    const agent = await writeAgent(sandbox, 'agent', DONE_REPORT);
+    const r = await runBounded(sandbox, issuesArgs(agent, './.beads/issues.jsonl'));
+    expect(r.timedOut).toBe(false);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('COMPLETE: nothing to do');
+  });
+});

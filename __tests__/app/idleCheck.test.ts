@@ -67,4 +67,11 @@ describe('checkIdle (issue 14)', () => {
       kind: 'work',
     });
   });
+
+  it('issue 43: no issue read from a source with malformed lines is work (the run refuses it), not idle', async () => {
+    const broken = { ...source([]), health: async () => ({ valid: 0, unreadable: 2 }) };
+    expect(await checkIdle(options, { stateDir: dir, clock, source: broken })).toEqual({ kind: 'work' });
+    const empty = { ...source([]), health: async () => ({ valid: 0, unreadable: 0 }) };
+    expect(await checkIdle(options, { stateDir: dir, clock, source: empty })).toMatchObject({ kind: 'idle' });
+  });
 });

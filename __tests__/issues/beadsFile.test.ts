@@ -2,7 +2,7 @@ import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BeadsFileSource, parseJsonl } from '../../src/issues/beadsFile.js';
+import { BeadsFileSource, noIssueIn, parseJsonl } from '../../src/issues/beadsFile.js';
 
 const FIXED_NOW = new Date('2026-02-03T04:05:06.789Z');
 const STAMP = '2026-02-03T04:05:06Z';
@@ -85,6 +85,26 @@ describe('BeadsFileSource reading', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(new RegExp(`^${escapeRegExp(file)}:3: malformed line skipped \\(.+\\)$`));
     expect(warnings[0]).toContain('JSON');
+  });
+
+  it('issue 43: a malformed line is reported without its text (it may hold anything, a key included)', async () => {
+    await fs.writeFile(
+      file,
+      ['ghp_aKeyOnALine0123456789 trailing words', '{"id": "x",', line({ id: 'ok-1' })].join('\n'),
+    );
+    await source().ready();
+    expect(warnings).toEqual([
+      `${file}:1: malformed line skipped (not valid JSON)`,
+      `${file}:2: malformed line skipped (not valid JSON at column 12)`,
+    ]);
+  });
+
+  it('issue 43: noIssueIn tells a file with lines but no issue from an empty one', () => {
+    const parsed = (text: string) => parseJsonl(Buffer.from(text));
+    expect(noIssueIn(parsed('garbage\n[1]\n{"title": "no id"}\n'))).toEqual({ malformed: 3 });
+    expect(noIssueIn(parsed(''))).toBeUndefined();
+    expect(noIssueIn(parsed('\n  \n\r\n'))).toBeUndefined();
+    expect(noIssueIn(parsed(`garbage\n${line({ id: 'ok-1' })}\n`))).toBeUndefined();
   });
 
   it('reports lines that are JSON but not an issue: not an object, or no string id', async () => {

@@ -144,3 +144,16 @@ describe('the halt diagnostic says which agent run its output comes from', () =>
     );
   });
 });
+
+describe('issue titles in a halt diagnostic (issue 43)', () => {
+  it('a 5 MB title is bounded, head and tail kept, in the markdown and in Discord', () => {
+    const title = `Start ${'x'.repeat(5 * 1024 * 1024)} end`;
+    const d = { ...diagnostic('', ''), issues: [{ id: 'bd-a1', title }] };
+    const line = renderMarkdown(d)
+      .split('\n')
+      .find((l) => l.startsWith('- Issues:'))!;
+    expect(line.length).toBeLessThan(400);
+    expect(line).toMatch(/"Start x+…\[[\d,]+ characters cut\]…x+ end"/);
+    expect(JSON.stringify(toDiscordMessage(d)).length).toBeLessThan(100_000);
+  });
+});

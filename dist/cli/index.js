@@ -10599,6 +10599,89 @@ setEngineV8Flags();
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 var external_node_fs_default = /*#__PURE__*/__nccwpck_require__.n(external_node_fs_namespaceObject);
+;// CONCATENATED MODULE: ./src/util/printable.ts
+/**
+ * A value the user (or an issue's author) supplied, made fit to print in a message: an option's value,
+ * a path, an issue id, a title. Such a value reaches the console, the log file, a problems list and
+ * the action's annotations, where a raw newline starts a new line (`::error::\u2026` would be a workflow
+ * command in the action's log), a CR or an escape sequence rewrites the terminal, and 50 MB of title
+ * is 50 MB of log. Every such value is printed through `printable`, once, where the message is made.
+ * Pure.
+ */
+/** The longest a printed value is, in characters, by default: a long path is still recognisable. */
+const PRINTABLE_MAX = 240;
+/** The fewest characters a value is bounded to (the cut's own words need room). */
+const MIN_MAX = 40;
+const NAMED = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\x1b': '\\e' };
+/**
+ * Control characters (C0, DEL, C1), the line and paragraph separators, and the bidirectional
+ * overrides and isolates (text that reads differently from what it is) are shown escaped.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what this escapes
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+function escapeChar(char) {
+    if (!UNPRINTABLE.test(char))
+        return char;
+    const named = NAMED[char];
+    if (named)
+        return named;
+    const code = char.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+/** `value` with every control character escaped (no raw newline, CR, escape, C1 or bidi control). */
+function escapeControls(value) {
+    // eslint-disable-next-line no-control-regex -- as UNPRINTABLE
+    return value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, escapeChar);
+}
+/**
+ * `value` on one line, its control characters escaped, and at most `max` characters long: a longer
+ * one keeps its head and its tail (where a path's file name is) around `\u2026[N characters cut]\u2026`.
+ */
+function printable(value, max = PRINTABLE_MAX) {
+    const limit = Math.max(MIN_MAX, Math.floor(max));
+    if (value.length <= limit) {
+        const whole = escapeControls(value);
+        if (whole.length <= limit)
+            return whole;
+    }
+    const chars = Array.from(value.length > 4 * limit ? headAndTail(value, 2 * limit) : value);
+    // The cut's words at their longest: the number of characters cut has at most as many digits as the length.
+    const room = limit - `\u2026[${value.length.toLocaleString('en-US')} characters cut]\u2026`.length;
+    const headRoom = Math.ceil(room / 2);
+    const tailRoom = room - headRoom;
+    let head = '';
+    let headCount = 0;
+    for (const char of chars) {
+        const shown = escapeChar(char);
+        if (head.length + shown.length > headRoom)
+            break;
+        head += shown;
+        headCount += char.length;
+    }
+    let tail = '';
+    let tailCount = 0;
+    for (let i = chars.length - 1; i >= 0; i--) {
+        const char = chars[i];
+        const shown = escapeChar(char);
+        if (tail.length + shown.length > tailRoom)
+            break;
+        tail = shown + tail;
+        tailCount += char.length;
+    }
+    const cut = value.length - headCount - tailCount;
+    return `${head}\u2026[${cut.toLocaleString('en-US')} characters cut]\u2026${tail}`;
+}
+/** The first and last `n` characters of a long value (never splitting a surrogate pair at the seam). */
+function headAndTail(value, n) {
+    let start = n;
+    if (/[\ud800-\udbff]/.test(value[start - 1] ?? ''))
+        start--;
+    let end = value.length - n;
+    if (/[\udc00-\udfff]/.test(value[end] ?? ''))
+        end++;
+    return value.slice(0, start) + value.slice(end);
+}
+
 ;// CONCATENATED MODULE: ./src/util/readInput.ts
 /**
  * The one way agent-loop reads a file it is given (a checkpoint, the issues file, the config, a
@@ -10608,6 +10691,7 @@ var external_node_fs_default = /*#__PURE__*/__nccwpck_require__.n(external_node_
  * before it is opened (a stat never blocks), opened non-blocking, checked again on the open file
  * (it may have been swapped), and read up to the cap only (a /proc file says it is empty).
  */
+
 
 const MiB = 1024 * 1024;
 class InputError extends Error {
@@ -10637,24 +10721,24 @@ function readInputBytes(file, maxBytes) {
     }
     catch (error) {
         const code = error.code ?? 'EIO';
-        throw new InputError(`cannot read '${file}' (${code})`, code);
+        throw new InputError(`cannot read '${printable(file)}' (${code})`, code);
     }
     if (!stats.isFile())
-        throw new InputError(`'${file}' is ${kind(stats)}, not a regular file`, 'ENOTREG');
+        throw new InputError(`'${printable(file)}' is ${kind(stats)}, not a regular file`, 'ENOTREG');
     if (stats.size > maxBytes)
-        throw new InputError(`'${file}' is ${stats.size} bytes, over the ${maxBytes}-byte limit for this input`, 'EFBIG');
+        throw new InputError(`'${printable(file)}' is ${stats.size} bytes, over the ${maxBytes}-byte limit for this input`, 'EFBIG');
     let fd;
     try {
         fd = (0,external_node_fs_namespaceObject.openSync)(file, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
     }
     catch (error) {
         const code = error.code ?? 'EIO';
-        throw new InputError(`cannot read '${file}' (${code})`, code);
+        throw new InputError(`cannot read '${printable(file)}' (${code})`, code);
     }
     try {
         const opened = (0,external_node_fs_namespaceObject.fstatSync)(fd);
         if (!opened.isFile())
-            throw new InputError(`'${file}' is ${kind(opened)}, not a regular file`, 'ENOTREG');
+            throw new InputError(`'${printable(file)}' is ${kind(opened)}, not a regular file`, 'ENOTREG');
         const chunks = [];
         let total = 0;
         for (;;) {
@@ -10665,7 +10749,7 @@ function readInputBytes(file, maxBytes) {
             chunks.push(chunk.subarray(0, n));
             total += n;
             if (total > maxBytes)
-                throw new InputError(`'${file}' holds more than the ${maxBytes}-byte limit for this input`, 'EFBIG');
+                throw new InputError(`'${printable(file)}' holds more than the ${maxBytes}-byte limit for this input`, 'EFBIG');
         }
         return Buffer.concat(chunks, total);
     }
@@ -10683,9 +10767,9 @@ function inputProblem(file, maxBytes) {
         return undefined;
     }
     if (!stats.isFile())
-        return `'${file}' is ${kind(stats)}, not a regular file`;
+        return `'${printable(file)}' is ${kind(stats)}, not a regular file`;
     if (stats.size > maxBytes)
-        return `'${file}' is ${stats.size} bytes, over the ${maxBytes}-byte limit for this input`;
+        return `'${printable(file)}' is ${stats.size} bytes, over the ${maxBytes}-byte limit for this input`;
     return undefined;
 }
 function readInput(file, maxBytes) {
@@ -21094,6 +21178,7 @@ function helpText(text, terms) {
 
 ;// CONCATENATED MODULE: ./src/config/messages.ts
 /** The configuration's long messages (what is wrong, with what, what to do), one string each so a search finds them whole. */
+
 /** `title`: the source's title in its catalog entry (src/issues/catalog.ts). */
 const actionOnlySource = (source, title) => `--source ${source}: ${title} runs inside the GitHub Action (a .agent-loop.yml shared with the action may set it); on the command line use --source beads.`;
 /** `given`: on-success branch, in the surface's words. */
@@ -21103,13 +21188,14 @@ const agentContradiction = (w) => `${w.agentIs}${w.agentFrom} and ${w.commandOpt
 const pausedInConfigFile = (named) => `${named}: paused is not read from a config file; set the action's input paused or the repository variable AGENT_LOOP_PAUSED instead (nothing ran).`;
 const unknownKeysHidden = (named, hidden, more, keys) => `${named}: ${hidden}${more ? ' more' : ''} key(s) that are no option names (not shown; is this the right file?). Keys are ${keys}, e.g. max-iterations.`;
 /** Before the spaces of an absent command are closed up (argv.ts). */
-const argumentAfterDashes = (rest, command) => `Unexpected argument '${rest}' after --: agent-loop ${command} takes no arguments, only options written --name value before any --.`;
+const argumentAfterDashes = (rest, command) => `Unexpected argument '${printable(rest)}' after --: agent-loop ${command} takes no arguments, only options written --name value before any --.`;
 
 ;// CONCATENATED MODULE: ./src/config/argv.ts
 /**
  * The command line: argv split into a command and its `--flag value` pairs, every problem collected.
  * The values are judged later, with the other layers, by loadConfig (load.ts).
  */
+
 
 
 
@@ -21150,9 +21236,9 @@ function parseArgs(argv) {
             out.problems.push(afterSwitch
                 ? {
                     option: `--${afterSwitch}`,
-                    message: `--${afterSwitch} takes no value, got '${arg}': write --${afterSwitch} to turn it on (or --${afterSwitch} true|false).`,
+                    message: `--${afterSwitch} takes no value, got '${printable(arg)}': write --${afterSwitch} to turn it on (or --${afterSwitch} true|false).`,
                 }
-                : { option: arg, message: `Unexpected argument '${arg}'. Options are written --name value.` });
+                : { option: arg, message: `Unexpected argument '${printable(arg)}'. Options are written --name value.` });
             continue;
         }
         const read = readOption(argv, i, out);
@@ -21171,7 +21257,7 @@ function readCommandWord(first, out) {
         const meant = closest(first, [...COMMANDS, 'help']);
         out.problems.push({
             option: first,
-            message: `Unknown command '${first}'${meant ? `: did you mean ${meant}?` : '.'} Expected one of: ${COMMANDS.join(', ')}.`,
+            message: `Unknown command '${printable(first, 80)}'${meant ? `: did you mean ${meant}?` : '.'} Expected one of: ${COMMANDS.join(', ')}.`,
         });
     }
 }
@@ -21408,6 +21494,7 @@ var dist = __nccwpck_require__(8815);
 
 
 
+
 /** The configuration file a command line names: --config, else AGENT_LOOP_CONFIG, else `.agent-loop.yml`. */
 function configFileNamed(flags, env) {
     const explicit = flags.get('config') ?? env.AGENT_LOOP_CONFIG;
@@ -21422,7 +21509,7 @@ function readConfigFile(input) {
     const configPath = configFileNamed(flags, env);
     // The action has no input for the file (it reads .agent-loop.yml, or AGENT_LOOP_CONFIG): it names the file.
     const label = input.terms === 'action' ? 'the config file' : surface('cli').option('config');
-    const named = `${label} '${configPath}'`;
+    const named = `${label} '${printable(configPath)}'`;
     const keys = input.terms === 'action' ? "the inputs' names" : 'the flag names';
     const fileText = readText(input, configPath, label, explicitConfig !== undefined, problems);
     if (fileText !== undefined)
@@ -21441,7 +21528,7 @@ function readText(input, configPath, label, explicit, problems) {
                 option: '--config',
                 message: code === 'ENOTREG' || code === 'EFBIG'
                     ? `${label}: ${error.message}; expected a readable YAML file.`
-                    : `${label}: cannot read '${configPath}' (${code ?? error.message}); expected a readable YAML file.`,
+                    : `${label}: cannot read '${printable(configPath)}' (${code ?? error.message}); expected a readable YAML file.`,
             });
         }
     }
@@ -21457,13 +21544,13 @@ function readKeys(fileText, said, values, problems) {
     catch (error) {
         problems.push({
             option: '--config',
-            message: `${label}: '${configPath}' is not valid YAML (${error.message.split('\n')[0]}).`,
+            message: `${label}: '${printable(configPath)}' is not valid YAML (${error.message.split('\n')[0]}).`,
         });
     }
     if (doc !== null && doc !== undefined && (typeof doc !== 'object' || Array.isArray(doc))) {
         problems.push({
             option: '--config',
-            message: `${label}: '${configPath}' must be a mapping of option names to values.`,
+            message: `${label}: '${printable(configPath)}' must be a mapping of option names to values.`,
         });
     }
     else if (doc) {
@@ -21494,7 +21581,7 @@ function readKeys(fileText, said, values, problems) {
         for (const name of shown)
             problems.push({
                 option: name,
-                message: `${named}: unknown option '${name}'${didYouMean(name, allowed) || '.'} Keys are ${keys}, e.g. max-iterations.`,
+                message: `${named}: unknown option '${printable(name, 80)}'${didYouMean(name, allowed) || '.'} Keys are ${keys}, e.g. max-iterations.`,
             });
         const hidden = unknown.length - shown.length;
         if (hidden > 0) {
@@ -22859,13 +22946,14 @@ function planPrune(checkpoints, options) {
 
 ;// CONCATENATED MODULE: ./src/cli/messages.ts
 /** The CLI's long messages and help lines, one string each so a search finds them whole. */
+
 /** What each command does, in --help. */
 const SYNOPSIS_PLAN = 'From a goal to issues to implementation: research, decomposition, planning and phase files by the agent (each checked by a hard barrier), one issue per phase in the beads file, then the loop on those issues. A checkpoint at every phase; a new run resumes where the last stopped.';
 /** Exit-code lines of --help. */
 const EXIT_DEFERRED = '  75  deferred (DEFERRED): listing the issues or the open pull requests on GitHub failed after retries (a 404, a 5xx, the network); no issue was started and nothing was lost: run again (sysexits EX_TEMPFAIL). The action exits 0 with a warning instead';
 const EXIT_RUN_INVALID = '  2  invalid usage or configuration (every bad option is named), or the run cannot start (a precondition of the repository fails, another run holds the lock)';
 /** Before the spaces of an absent command are closed up (main.ts). */
-const invalidUsage = (command, messages) => `agent-loop${command ? ` ${command}` : ''}: invalid usage\n${messages.map((m) => `  - ${m}`).join('\n')}\nRun agent-loop ${command ?? ''} --help for every option.\n`;
+const invalidUsage = (command, messages) => `agent-loop${command ? ` ${command}` : ''}: invalid usage\n${messages.map((m) => `  - ${escapeControls(m)}`).join('\n')}\nRun agent-loop ${command ?? ''} --help for every option.\n`;
 const cleanupDone = (c) => c.dryRun
     ? `Dry run: would delete ${c.removed} of ${c.total} checkpoints in ${c.dir}, keeping ${c.kept}; nothing was deleted.`
     : `Deleted ${c.deleted} of ${c.total} checkpoints in ${c.dir}, kept ${c.kept}${c.failed > 0 ? `; ${c.failed} could not be deleted (see above)` : ''}.`;
@@ -25970,6 +26058,7 @@ function isWaveJob(env) {
 
 
 
+
 const LEGACY_STATE_DIR = '.agent-loop';
 /**
  * The state directory: the option when given (relative to `cwd`), else the default for where `cwd`
@@ -26022,7 +26111,7 @@ async function stateDirProblem(dir, opts) {
                 : st.isSocket()
                     ? 'a socket'
                     : 'a file';
-    const shown = (p) => (p.length > 200 ? `${p.slice(0, 120)}\u2026${p.slice(-60)}` : p);
+    const shown = (p) => printable(p);
     const advice = `Give ${option} a directory agent-loop may create and write, or leave it out for the default.`;
     for (let p = dir;; p = external_node_path_default().dirname(p)) {
         let st;
@@ -29332,6 +29421,7 @@ const ISSUES_MAX_BYTES = 256 * MiB;
 
 
 
+
 const NEWLINE = 0x0a;
 const BOM = '\uFEFF';
 /** Pure: splits and parses a beads JSONL file. Empty lines are neither entries nor problems. */
@@ -29359,7 +29449,7 @@ function parseJsonl(content) {
             value = JSON.parse(body);
         }
         catch (error) {
-            problems.push({ line, message: `malformed line skipped (${error.message})` });
+            problems.push({ line, message: `malformed line skipped (${jsonErrorWithoutText(error)})` });
             return;
         }
         if (!ready_isPlainObject(value)) {
@@ -29374,13 +29464,33 @@ function parseJsonl(content) {
         if (earlier !== undefined) {
             problems.push({
                 line,
-                message: `issue ${value.id} also appears on line ${earlier}; this later line is the one used`,
+                message: `issue ${printable(value.id)} also appears on line ${earlier}; this later line is the one used`,
             });
         }
         lineOfId.set(value.id, line);
         entries.push({ line, segment: index, record: value });
     });
     return { segments, entries, problems };
+}
+/**
+ * What JSON.parse says is wrong, without the text it quotes (`Unexpected token 'h', "hello secr"... is
+ * not valid JSON`): a line of the file may hold anything, a key included, and is never echoed.
+ */
+function jsonErrorWithoutText(error) {
+    const position = /at position (\d+)/.exec(error.message)?.[1];
+    if (/end of JSON input/i.test(error.message))
+        return 'not valid JSON: it ends too early';
+    return position !== undefined ? `not valid JSON at column ${Number(position) + 1}` : 'not valid JSON';
+}
+/**
+ * Pure: a file that is not empty but holds no issue (every line that is not blank is malformed): the
+ * number of such lines, else undefined. An empty file (zero issues, nothing malformed) is a valid
+ * "nothing to do".
+ */
+function noIssueIn(parsed) {
+    if (parsed.entries.length > 0 || parsed.problems.length === 0)
+        return undefined;
+    return { malformed: parsed.problems.length };
 }
 /** The last entry for each id, in file order of those entries. */
 function beadsFile_latestEntries(entries) {
@@ -29606,7 +29716,7 @@ class BeadsFileSource {
         }
         const parsed = parseJsonl(content);
         for (const problem of parsed.problems)
-            this.warnOnce(`${this.file}:${problem.line}: ${problem.message}`);
+            this.warnOnce(`${printable(this.file)}:${problem.line}: ${problem.message}`);
         this.cached = stamp !== undefined ? { stamp, parsed } : undefined;
         return parsed;
     }
@@ -30954,6 +31064,7 @@ function inlineCode(text) {
 
 ;// CONCATENATED MODULE: ./src/report/diagnostic.ts
 
+
 const OUTPUT_CHARS = 500;
 /** id as people refer to it: #42 for GitHub numbers, bd-a1 for beads. */
 const issueRef = (id) => (/^\d+$/.test(id) ? `#${id}` : id);
@@ -30978,7 +31089,7 @@ function renderMarkdown(d) {
         `# agent-loop halted: ${d.headline}`,
         '',
         `- Loop type: ${d.loopType}`,
-        `- Issues: ${d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` "${i.title}"` : ''}`).join(', ') || 'none'}`,
+        `- Issues: ${d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` "${printable(i.title)}"` : ''}`).join(', ') || 'none'}`,
         `- Steps involved: ${d.steps.join(', ') || 'none'}`,
         `- Escalations: ${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} in the loop so far`,
         `- Iteration: ${d.iteration}; checkpoint ${d.checkpointId}`,
@@ -31012,7 +31123,7 @@ function toDiscordMessage(d) {
         fields: [
             {
                 name: 'Issues',
-                value: d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` ${i.title}` : ''}`).join('\n') || 'none',
+                value: d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` ${printable(i.title)}` : ''}`).join('\n') || 'none',
             },
             { name: 'Steps', value: d.steps.join(', ') || 'none', inline: true },
             {
@@ -31842,9 +31953,13 @@ function readingIssuesFirst(step) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/describe.ts
-/** `its-1 "Title", its-2 "Other"`. */
+/** How the engine names things in its log lines. Pure. */
+
+/** The longest an issue id is shown in a log line (a title: printable's default). */
+const ID_MAX = 80;
+/** `its-1 "Title", its-2 "Other"`: each id and title on one line and bounded, whatever its author wrote (issue 43). */
 function describeTargets(cycle) {
-    return cycle.issueIds.map((id, i) => `${id} "${cycle.titles[i] ?? ''}"`).join(', ');
+    return cycle.issueIds.map((id, i) => `${printable(id, ID_MAX)} "${printable(cycle.titles[i] ?? '')}"`).join(', ');
 }
 /** A duration in seconds with one decimal: `2.5s`. */
 const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
@@ -40412,6 +40527,7 @@ function pythonTests(dir) {
 
 
 
+
 /**
  * The environment the test command runs in: pytest also prints a line per passed test (-rA), so
  * that its results can be read per test without a report file.
@@ -40491,7 +40607,7 @@ function junitFileProblem(file, workTree, say = surface()) {
     const abs = external_node_path_default().resolve(workTree, file);
     const rel = external_node_path_default().relative(external_node_path_default().resolve(workTree), abs);
     if (rel === '' || rel.startsWith('..') || external_node_path_default().isAbsolute(rel)) {
-        return (`${say.option('junitFile')}: '${file}' is outside the repository ${workTree}. Give the path, inside ` +
+        return (`${say.option('junitFile')}: '${printable(file)}' is outside the repository ${workTree}. Give the path, inside ` +
             `the repository, where the test command writes its JUnit XML report (e.g. junit.xml or reports/junit.xml).`);
     }
     let stat;
@@ -40502,7 +40618,7 @@ function junitFileProblem(file, workTree, say = surface()) {
         return undefined; // not written yet: the test command writes it
     }
     if (!stat.isFile())
-        return (`${say.option('junitFile')}: '${file}' exists and is not a regular file (` +
+        return (`${say.option('junitFile')}: '${printable(file)}' exists and is not a regular file (` +
             (stat.isDirectory() ? 'a directory' : stat.isSymbolicLink() ? 'a symbolic link' : 'a device or special file') +
             `). Give the path of the JUnit XML report the test command writes.`);
     return undefined;
@@ -40532,13 +40648,14 @@ function maskedRun(run, mask) {
 
 
 
+
 function readPromptDir(option, files) {
     const dir = external_node_path_default().resolve(option.cwd, option.value);
     const names = Object.values(files);
     if (!(0,external_node_fs_namespaceObject.existsSync)(dir)) {
         return {
             templates: {},
-            problem: `${option.name}: '${option.value}' does not exist. Point it at a directory holding ${names.join(', ')} (any of them).`,
+            problem: `${option.name}: '${printable(option.value)}' does not exist. Point it at a directory holding ${names.join(', ')} (any of them).`,
         };
     }
     const templates = {};
@@ -43210,6 +43327,12 @@ async function checkIdle(options, io) {
             return { kind: 'work' };
         const failed = { what: error.what, status: error.status, message: error.message };
         return { kind: 'deferred', failed, ...(await reported(opened, store, options.maxIterations)) };
+    }
+    // No issue read from a file that has lines: a mistake for the run to refuse (prepareRun.ts), not "nothing to do".
+    if (ready.length === 0) {
+        const health = await io.source.health?.().catch(() => undefined);
+        if (health && health.valid === 0 && health.unreadable > 0)
+            return { kind: 'work' };
     }
     const startable = io.startable ? await io.startable(ready).catch(() => ready) : ready;
     // The issues read are the run's first read, unless it waits out a rate limit first (stale by then).
@@ -45942,6 +46065,7 @@ function workflowFor(name, options = {}) {
  */
 
 
+
 /** The environment variable that names the report directory to the test command. */
 const REPORT_DIR_VARIABLE = 'AGENT_LOOP_REPORT_DIR';
 class JudgeRunError extends Error {
@@ -45963,7 +46087,8 @@ async function judgeRun(place, env, junitFile) {
     const top = await external_node_fs_namespaceObject.promises.realpath(place.cwd);
     const parent = external_node_path_default().relative(top, await external_node_fs_namespaceObject.promises.realpath(external_node_path_default().dirname(inTree)));
     if (parent.startsWith('..') || external_node_path_default().isAbsolute(parent))
-        throw new JudgeRunError(`the JUnit file '${junitFile}' is reached through a symbolic link out of the judge tree: give a path inside the repository that no link leads out of.`);
+        throw new JudgeRunError(`the JUnit file '${printable(junitFile)}' is reached through a symbolic link out of the judge tree: ` +
+            'give a path inside the repository that no link leads out of.');
     await external_node_fs_namespaceObject.promises.rm(inTree, { recursive: true, force: true });
     await external_node_fs_namespaceObject.promises.symlink(report, inTree);
     return { ...run, junitFile: report };
@@ -45973,7 +46098,7 @@ function inside(dir, rel) {
     const abs = external_node_path_default().resolve(dir, rel);
     const back = external_node_path_default().relative(dir, abs);
     if (back === '' || back.startsWith('..') || external_node_path_default().isAbsolute(back))
-        throw new JudgeRunError(`the JUnit file '${rel}' is not inside ${dir}: give a path inside the repository.`);
+        throw new JudgeRunError(`the JUnit file '${printable(rel)}' is not inside ${dir}: give a path inside the repository.`);
     return abs;
 }
 
@@ -47121,6 +47246,11 @@ async function writeNoConfig(dir) {
 }
 
 ;// CONCATENATED MODULE: ./src/app/problems.ts
+/**
+ * Why a run cannot start, typed, so that each entrypoint renders it its own way (the CLI on stderr
+ * with its flags, the action as a failed step naming its inputs) and none reads the other's text.
+ */
+
 const problem = (code) => (message) => ({ code, message });
 /**
  * Hands the problems (masked) to the caller that renders them (`cannotStart`: the action), else
@@ -47128,7 +47258,8 @@ const problem = (code) => (message) => ({ code, message });
  * Returns the exit code: 2.
  */
 function cannotStart(io, command, problems, redact) {
-    const masked = problems.map((p) => ({ ...p, message: redact(p.message) }));
+    // One line each, whatever a value in it holds (a path or an id with a newline: src/util/printable.ts).
+    const masked = problems.map((p) => ({ ...p, message: escapeControls(redact(p.message)) }));
     if (io.cannotStart)
         io.cannotStart(masked);
     else
@@ -47171,6 +47302,7 @@ function cannotStart(io, command, problems, redact) {
 
 
 
+
 /** The messages of the problems a run can be refused with (each says what to do). */
 const REFUSED = {
     actionSource: (given, title, beads) => `${given}: ${title} runs inside the GitHub Action; locally use ${beads}.`,
@@ -47178,7 +47310,10 @@ const REFUSED = {
         `go.mod, Cargo.toml, or Makefile test target). Give the command that runs the test suite, e.g. ${example}.`,
     plan: (option, why) => `${option}: ${why}; expected a readable file (the plan, up to 1 MiB).`,
     issuesFile: (option, why) => `${option}: ${why}. Point ${option} at a beads JSONL file.`,
-    noIssuesFile: (option, file) => `${option}: '${file}' does not exist and bd is not on PATH. Point ${option} at a beads JSONL file, or install beads.`,
+    noIssuesFile: (option, file) => `${option}: '${printable(file)}' does not exist and bd is not on PATH. Point ${option} at a beads JSONL file, or install beads.`,
+    noIssueIn: (option, file, malformed) => `${option}: '${printable(file)}' holds no issue: none of its ${malformed} non-empty line(s) is a JSON object with a string "id" ` +
+        `(their content is not shown). Point ${option} at a beads JSONL file (one issue per line, as bd writes it), or fix the file; ` +
+        'an empty file is read as no issues.',
     notGit: (cwd) => `pull requests: ${cwd} is not a git work tree. ` +
         'Check the repository out first (actions/checkout) so that each finished issue can be pushed as a branch.',
 };
@@ -47231,6 +47366,12 @@ async function openIssues(options, io, redact, logger, problems) {
         problems.push(invalid(REFUSED.issuesFile(say.option('issuesFile'), unusable)));
     if (file !== undefined && !(0,external_node_fs_namespaceObject.existsSync)(file))
         problems.push(invalid(REFUSED.noIssuesFile(say.option('issuesFile'), options.issuesFile)));
+    // A file with lines but no issue among them is a mistake, not "nothing to do": said before anything reads it.
+    const empty = file !== undefined && !unusable && (0,external_node_fs_namespaceObject.existsSync)(file)
+        ? noIssueIn(parseJsonl(readInputBytes(file, ISSUES_MAX_BYTES)))
+        : undefined;
+    if (empty)
+        problems.push(invalid(REFUSED.noIssueIn(say.option('issuesFile'), options.issuesFile, empty.malformed)));
     return { source, issues };
 }
 /**
@@ -47652,6 +47793,7 @@ async function recordedTips(io) {
 
 
 
+
 const PROMPT_FILES = {
     research: 'research.md',
     decomposition: 'decomposition.md',
@@ -47668,7 +47810,7 @@ async function planCommand(options, io) {
         try {
             goal = readInput(external_node_path_default().resolve(io.cwd, options.goalFile), MiB).trim();
             if (!goal)
-                problems.push(invalid(`${say.option('goalFile')}: '${options.goalFile}' is empty; expected the goal's text.`));
+                problems.push(invalid(`${say.option('goalFile')}: '${printable(options.goalFile)}' is empty; expected the goal's text.`));
         }
         catch (error) {
             problems.push(invalid(`${say.option('goalFile')}: ${error.message}; expected a readable file (the goal, up to 1 MiB).`));
@@ -49677,6 +49819,7 @@ const waveJournal_sendLeftPosts = async (effect, c) => {
 
 
 
+
 const readReady = async (_effect, c) => ({
     type: 'readyRead',
     ready: (await c.source.ready()).map((i) => ({
@@ -49724,7 +49867,7 @@ async function startJob(c, job, wave, resuming) {
     });
     c.gitTurn = turn.catch(() => undefined);
     await turn;
-    logger.info('job.start', `${tag} ${job.title}: in worktree ${place.tree} on ${jobBranch(job.issueId)}.`, {
+    logger.info('job.start', `${tag} ${printable(job.title)}: in worktree ${place.tree} on ${jobBranch(job.issueId)}.`, {
         issue: job.issueId,
     });
     return runJob(c.jobDeps, job, { ...place, ...(await files()) }, true);
@@ -49831,6 +49974,9 @@ async function coordinate(options, io, top, registry, logger) {
 
 
 
+
+/** The longest an issue id is shown (a branch name holds it too). */
+const status_ID_MAX = 80;
 /** Reads the tally from `state.loop`'s history, or its counters; null when neither is there. Pure. */
 function tallyIterations(loop) {
     const compacted = count(loop.compactedIterations) ?? 0;
@@ -49991,8 +50137,9 @@ async function statusCommand(opts, deps) {
         out(`Checkpoints in ${store.dir} (${sorted.length}, newest first):`);
         for (const cp of sorted) {
             out('');
+            // A checkpoint holds what anyone may have written: each line stays one line (ids, messages, errors).
             for (const line of describeCheckpoint(cp, cp === resumable, now))
-                out(line);
+                out(escapeControls(line));
         }
         out('');
         out(resumable && readPhase(resumable).stage === 'halted'
@@ -50069,8 +50216,10 @@ function describeLoop(loop) {
         lines.push(`  escalated:  ${listIds(loop.issuesEscalated)}`);
     if (loop.issuesNoChange?.length)
         lines.push(`  no change:  ${loop.issuesNoChange.length}: ${noChangeWords({ issuesNoChange: loop.issuesNoChange, issuesClosed: loop.issuesClosed ?? [] })}`);
-    if (loop.issuesHeld?.length)
-        lines.push(`  held:       ${loop.issuesHeld.length} for a person, never merged: ${loop.issuesHeld.map((h) => `${h.id} (agent-loop:${h.reason})`).join(', ')}`);
+    if (loop.issuesHeld?.length) {
+        const held = loop.issuesHeld.map((h) => `${printable(h.id, status_ID_MAX)} (agent-loop:${printable(h.reason, status_ID_MAX)})`);
+        lines.push(`  held:       ${loop.issuesHeld.length} for a person, never merged: ${held.join(', ')}`);
+    }
     if (loop.currentCycleIssueIds !== null)
         lines.push(`  in cycle:   ${listIds(loop.currentCycleIssueIds)}`);
     if (loop.preexistingFailures?.length)
@@ -50110,7 +50259,7 @@ function describeOutcomes(loop) {
     return `${t.total}${t.from === 'counters' ? " (from the run's counters)" : ''}: ${parts.join(', ')}`;
 }
 function listIds(ids) {
-    return ids.length === 0 ? 'none' : `${ids.length} (${ids.join(', ')})`;
+    return ids.length === 0 ? 'none' : `${ids.length} (${ids.map((id) => printable(id, status_ID_MAX)).join(', ')})`;
 }
 /** Age in days; a checkpoint from the store always has a valid timestamp, but a foreign store might not. */
 function ageOf(cp, now) {

@@ -38,6 +38,7 @@ import {
   rateLimited,
 } from './messages.js';
 import { ISSUE_SOURCES } from '../issues/catalog.js';
+import { escapeControls } from '../util/printable.js';
 
 export type { ActionCore };
 export { cannotStartMessage } from './runReport.js';
@@ -65,7 +66,9 @@ function readInputs(core: ActionCore, env: NodeJS.ProcessEnv) {
     loaded = loadActionConfig(env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      core.setFailed(`agent-loop: invalid inputs\n${error.problems.map((p) => `- ${p.message}`).join('\n')}`);
+      core.setFailed(
+        `agent-loop: invalid inputs\n${error.problems.map((p) => `- ${escapeControls(p.message)}`).join('\n')}`,
+      );
       return undefined;
     }
     throw error;

@@ -19,6 +19,7 @@ import type { ActionSite } from './site.js';
 import { buildSummary, haltFailure, resultOutputs, stoppedOutputs, stoppedSummary } from './summary.js';
 import { stillHalted } from './messages.js';
 import { ISSUE_SOURCES } from '../issues/catalog.js';
+import { escapeControls } from '../util/printable.js';
 
 /** The action's words (src/config/surface.ts). */
 const say = surface('action');
@@ -63,7 +64,7 @@ export function cannotStartMessage(problems: readonly StartProblem[], installAge
     problems.some((p) => p.code === 'agent_not_on_path') && !installAgent
       ? `\nOn a hosted runner, set the input ${say.given('installAgent')} to have the action install the pinned CLI.`
       : '';
-  return `agent-loop: cannot start\n${problems.map((p) => `  - ${p.message}`).join('\n')}${hint}`;
+  return `agent-loop: cannot start\n${problems.map((p) => `  - ${escapeControls(p.message)}`).join('\n')}${hint}`;
 }
 
 export interface ReportInput {

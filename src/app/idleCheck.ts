@@ -72,6 +72,11 @@ export async function checkIdle(
     const failed = { what: error.what, status: error.status, message: error.message };
     return { kind: 'deferred', failed, ...(await reported(opened, store, options.maxIterations)) };
   }
+  // No issue read from a file that has lines: a mistake for the run to refuse (prepareRun.ts), not "nothing to do".
+  if (ready.length === 0) {
+    const health = await io.source.health?.().catch(() => undefined);
+    if (health && health.valid === 0 && health.unreadable > 0) return { kind: 'work' };
+  }
   const startable = io.startable ? await io.startable(ready).catch(() => ready) : ready;
   // The issues read are the run's first read, unless it waits out a rate limit first (stale by then).
   if (!idleness(loop, startable, { batch: options.batch }).idle)

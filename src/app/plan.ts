@@ -34,6 +34,7 @@ import { LEGACY_STATE_DIR } from '../safety/stateDir.js';
 import { agentEnvironment } from '../secrets/agentEnv.js';
 import { maskOutput } from '../agents/maskOutput.js';
 import { type StartProblem, cannotStart, problem } from './problems.js';
+import { printable } from '../util/printable.js';
 
 const PROMPT_FILES: Record<AgentPhaseName, string> = {
   research: 'research.md',
@@ -57,7 +58,9 @@ export async function planCommand(options: Options, io: PlanIO): Promise<number>
     try {
       goal = readInput(path.resolve(io.cwd, options.goalFile), MiB).trim();
       if (!goal)
-        problems.push(invalid(`${say.option('goalFile')}: '${options.goalFile}' is empty; expected the goal's text.`));
+        problems.push(
+          invalid(`${say.option('goalFile')}: '${printable(options.goalFile)}' is empty; expected the goal's text.`),
+        );
     } catch (error) {
       problems.push(
         invalid(

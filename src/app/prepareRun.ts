@@ -11,7 +11,7 @@ import { availableAgent, createAgent } from '../agents/index.js';
 import { maskOutput } from '../agents/maskOutput.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { type Git, openGit, type StagingMoment } from '../git/git.js';
-import { ISSUES_MAX_BYTES } from '../issues/beadsFile.js';
+import { ISSUES_MAX_BYTES, noIssueIn, parseJsonl } from '../issues/beadsFile.js';
 import { ISSUE_SOURCES } from '../issues/catalog.js';
 import { guardIssues } from '../issues/guard.js';
 import type { SliceSettings } from '../loop/deps.js';
@@ -19,13 +19,14 @@ import type { SliceDeps } from '../loop/slice.js';
 import { detectTestCommand, junitFileProblem, runTestCommand } from '../loop/testGate.js';
 import { classifyIssueFailure } from '../publish/landingFailures.js';
 import { cappedEcho } from '../report/echo.js';
+import { printable } from '../util/printable.js';
 import type { Logger } from '../report/logger.js';
 import { trackAgent } from '../safety/processes.js';
 import { secretDetector } from '../safety/secretScan.js';
 import { type Session, isWaveJob, openAgentSession } from '../safety/session.js';
 import { agentEnvironment } from '../secrets/agentEnv.js';
 import { type Redactor, type SecretRedactor, createRedactor } from '../secrets/redact.js';
-import { MiB, inputProblem, readInput } from '../util/readInput.js';
+import { MiB, inputProblem, readInput, readInputBytes } from '../util/readInput.js';
 import { readPromptDir } from '../util/promptDir.js';
 import { workflowFor } from '../workflows/index.js';
 import { judgeRun } from '../judge/judgeRun.js';
@@ -56,7 +57,11 @@ const REFUSED = {
   plan: (option: string, why: string) => `${option}: ${why}; expected a readable file (the plan, up to 1 MiB).`,
   issuesFile: (option: string, why: string) => `${option}: ${why}. Point ${option} at a beads JSONL file.`,
   noIssuesFile: (option: string, file: string) =>
-    `${option}: '${file}' does not exist and bd is not on PATH. Point ${option} at a beads JSONL file, or install beads.`,
+    `${option}: '${printable(file)}' does not exist and bd is not on PATH. Point ${option} at a beads JSONL file, or install beads.`,
+  noIssueIn: (option: string, file: string, malformed: number) =>
+    `${option}: '${printable(file)}' holds no issue: none of its ${malformed} non-empty line(s) is a JSON object with a string "id" ` +
+    `(their content is not shown). Point ${option} at a beads JSONL file (one issue per line, as bd writes it), or fix the file; ` +
+    'an empty file is read as no issues.',
   notGit: (cwd: string) =>
     `pull requests: ${cwd} is not a git work tree. ` +
     'Check the repository out first (actions/checkout) so that each finished issue can be pushed as a branch.',
@@ -112,6 +117,12 @@ async function openIssues(options: Options, io: RunIO, redact: Redactor, logger:
   if (unusable) problems.push(invalid(REFUSED.issuesFile(say.option('issuesFile'), unusable)));
   if (file !== undefined && !existsSync(file))
     problems.push(invalid(REFUSED.noIssuesFile(say.option('issuesFile'), options.issuesFile)));
+  // A file with lines but no issue among them is a mistake, not "nothing to do": said before anything reads it.
+  const empty =
+    file !== undefined && !unusable && existsSync(file)
+      ? noIssueIn(parseJsonl(readInputBytes(file, ISSUES_MAX_BYTES)))
+      : undefined;
+  if (empty) problems.push(invalid(REFUSED.noIssueIn(say.option('issuesFile'), options.issuesFile, empty.malformed)));
   return { source, issues };
 }
 

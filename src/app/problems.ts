@@ -2,6 +2,7 @@
  * Why a run cannot start, typed, so that each entrypoint renders it its own way (the CLI on stderr
  * with its flags, the action as a failed step naming its inputs) and none reads the other's text.
  */
+import { escapeControls } from '../util/printable.js';
 export type StartProblemCode =
   /** --agent claude|codex whose CLI is not on PATH (the action can install it: install-agent). */
   | 'agent_not_on_path'
@@ -30,7 +31,8 @@ export function cannotStart(
   problems: readonly StartProblem[],
   redact: (text: string) => string,
 ): 2 {
-  const masked = problems.map((p) => ({ ...p, message: redact(p.message) }));
+  // One line each, whatever a value in it holds (a path or an id with a newline: src/util/printable.ts).
+  const masked = problems.map((p) => ({ ...p, message: escapeControls(redact(p.message)) }));
   if (io.cannotStart) io.cannotStart(masked);
   else io.stderr(`agent-loop ${command}: cannot start\n${masked.map((p) => `  - ${p.message}`).join('\n')}\n`);
   return 2;

@@ -1,4 +1,5 @@
 /** The CLI's long messages and help lines, one string each so a search finds them whole. */
+import { escapeControls } from '../util/printable.js';
 
 /** What each command does, in --help. */
 export const SYNOPSIS_PLAN =
@@ -12,7 +13,7 @@ export const EXIT_RUN_INVALID =
 
 /** Before the spaces of an absent command are closed up (main.ts). */
 export const invalidUsage = (command: string | undefined, messages: readonly string[]) =>
-  `agent-loop${command ? ` ${command}` : ''}: invalid usage\n${messages.map((m) => `  - ${m}`).join('\n')}\nRun agent-loop ${command ?? ''} --help for every option.\n`;
+  `agent-loop${command ? ` ${command}` : ''}: invalid usage\n${messages.map((m) => `  - ${escapeControls(m)}`).join('\n')}\nRun agent-loop ${command ?? ''} --help for every option.\n`;
 
 export const cleanupDone = (c: {
   dryRun: boolean;

@@ -5,6 +5,10 @@ import { noChangeWords } from '../core/result.js';
 import { checkpointWarnings } from '../checkpoint/schema.js';
 import { PIPELINE_PHASES, type Checkpoint, type CheckpointStore, type RunStage } from '../checkpoint/types.js';
 import { failingBefore, nothingToResume, wouldFindHalted, wouldResume } from './messages.js';
+import { escapeControls, printable } from '../util/printable.js';
+
+/** The longest an issue id is shown (a branch name holds it too). */
+const ID_MAX = 80;
 
 /** `agent-loop status [--state-dir DIR] [--json]`: what is checkpointed, and what a run would resume. */
 
@@ -242,7 +246,8 @@ export async function statusCommand(opts: StatusOptions, deps: StatusDeps): Prom
     out(`Checkpoints in ${store.dir} (${sorted.length}, newest first):`);
     for (const cp of sorted) {
       out('');
-      for (const line of describeCheckpoint(cp, cp === resumable, now)) out(line);
+      // A checkpoint holds what anyone may have written: each line stays one line (ids, messages, errors).
+      for (const line of describeCheckpoint(cp, cp === resumable, now)) out(escapeControls(line));
     }
     out('');
     out(
@@ -321,10 +326,10 @@ function describeLoop(loop: LoopProgress): string[] {
     lines.push(
       `  no change:  ${loop.issuesNoChange.length}: ${noChangeWords({ issuesNoChange: loop.issuesNoChange, issuesClosed: loop.issuesClosed ?? [] })}`,
     );
-  if (loop.issuesHeld?.length)
-    lines.push(
-      `  held:       ${loop.issuesHeld.length} for a person, never merged: ${loop.issuesHeld.map((h) => `${h.id} (agent-loop:${h.reason})`).join(', ')}`,
-    );
+  if (loop.issuesHeld?.length) {
+    const held = loop.issuesHeld.map((h) => `${printable(h.id, ID_MAX)} (agent-loop:${printable(h.reason, ID_MAX)})`);
+    lines.push(`  held:       ${loop.issuesHeld.length} for a person, never merged: ${held.join(', ')}`);
+  }
   if (loop.currentCycleIssueIds !== null) lines.push(`  in cycle:   ${listIds(loop.currentCycleIssueIds)}`);
   if (loop.preexistingFailures?.length)
     lines.push(failingBefore(listIds(loop.preexistingFailures.slice(0, 20)), loop.preexistingFailures.length));
@@ -364,7 +369,7 @@ function describeOutcomes(loop: LoopProgress): string | undefined {
 }
 
 function listIds(ids: string[]): string {
-  return ids.length === 0 ? 'none' : `${ids.length} (${ids.join(', ')})`;
+  return ids.length === 0 ? 'none' : `${ids.length} (${ids.map((id) => printable(id, ID_MAX)).join(', ')})`;
 }
 
 /** Age in days; a checkpoint from the store always has a valid timestamp, but a foreign store might not. */

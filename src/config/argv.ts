@@ -7,6 +7,7 @@ import { COMMANDS, type Command, OPTIONS, byFlag, optionsFor } from './options.j
 import { helpText } from './surface.js';
 import type { ConfigProblem } from './problems.js';
 import { argumentAfterDashes } from './messages.js';
+import { printable } from '../util/printable.js';
 
 export interface ParsedArgs {
   command?: Command;
@@ -53,9 +54,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         afterSwitch
           ? {
               option: `--${afterSwitch}`,
-              message: `--${afterSwitch} takes no value, got '${arg}': write --${afterSwitch} to turn it on (or --${afterSwitch} true|false).`,
+              message: `--${afterSwitch} takes no value, got '${printable(arg)}': write --${afterSwitch} to turn it on (or --${afterSwitch} true|false).`,
             }
-          : { option: arg, message: `Unexpected argument '${arg}'. Options are written --name value.` },
+          : { option: arg, message: `Unexpected argument '${printable(arg)}'. Options are written --name value.` },
       );
       continue;
     }
@@ -74,7 +75,7 @@ function readCommandWord(first: string, out: ParsedArgs): void {
     const meant = closest(first, [...COMMANDS, 'help']);
     out.problems.push({
       option: first,
-      message: `Unknown command '${first}'${meant ? `: did you mean ${meant}?` : '.'} Expected one of: ${COMMANDS.join(', ')}.`,
+      message: `Unknown command '${printable(first, 80)}'${meant ? `: did you mean ${meant}?` : '.'} Expected one of: ${COMMANDS.join(', ')}.`,
     });
   }
 }

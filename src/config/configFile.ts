@@ -8,6 +8,7 @@ import { OPTIONS, type OptionKey, OptionsSchema, byFlag } from './options.js';
 import type { ConfigProblem } from './problems.js';
 import { type Terms, surface } from './surface.js';
 import { pausedInConfigFile, unknownKeysHidden } from './messages.js';
+import { printable } from '../util/printable.js';
 
 /** The configuration file a command line names: --config, else AGENT_LOOP_CONFIG, else `.agent-loop.yml`. */
 export function configFileNamed(flags: ReadonlyMap<string, string | true>, env: NodeJS.ProcessEnv): string {
@@ -34,7 +35,7 @@ export function readConfigFile(input: {
   const configPath = configFileNamed(flags, env);
   // The action has no input for the file (it reads .agent-loop.yml, or AGENT_LOOP_CONFIG): it names the file.
   const label = input.terms === 'action' ? 'the config file' : surface('cli').option('config');
-  const named = `${label} '${configPath}'`;
+  const named = `${label} '${printable(configPath)}'`;
   const keys = input.terms === 'action' ? "the inputs' names" : 'the flag names';
   const fileText = readText(input, configPath, label, explicitConfig !== undefined, problems);
   if (fileText !== undefined) readKeys(fileText, { configPath, label, named, keys, allowed }, values, problems);
@@ -59,7 +60,7 @@ function readText(
         message:
           code === 'ENOTREG' || code === 'EFBIG'
             ? `${label}: ${(error as Error).message}; expected a readable YAML file.`
-            : `${label}: cannot read '${configPath}' (${code ?? (error as Error).message}); expected a readable YAML file.`,
+            : `${label}: cannot read '${printable(configPath)}' (${code ?? (error as Error).message}); expected a readable YAML file.`,
       });
     }
   }
@@ -80,13 +81,13 @@ function readKeys(
   } catch (error) {
     problems.push({
       option: '--config',
-      message: `${label}: '${configPath}' is not valid YAML (${(error as Error).message.split('\n')[0]}).`,
+      message: `${label}: '${printable(configPath)}' is not valid YAML (${(error as Error).message.split('\n')[0]}).`,
     });
   }
   if (doc !== null && doc !== undefined && (typeof doc !== 'object' || Array.isArray(doc))) {
     problems.push({
       option: '--config',
-      message: `${label}: '${configPath}' must be a mapping of option names to values.`,
+      message: `${label}: '${printable(configPath)}' must be a mapping of option names to values.`,
     });
   } else if (doc) {
     // A file that is no configuration at all (--config pointed at the wrong file) must not be
@@ -116,7 +117,7 @@ function readKeys(
     for (const name of shown)
       problems.push({
         option: name,
-        message: `${named}: unknown option '${name}'${didYouMean(name, allowed) || '.'} Keys are ${keys}, e.g. max-iterations.`,
+        message: `${named}: unknown option '${printable(name, 80)}'${didYouMean(name, allowed) || '.'} Keys are ${keys}, e.g. max-iterations.`,
       });
     const hidden = unknown.length - shown.length;
     if (hidden > 0) {

@@ -1,4 +1,5 @@
 /** The configuration's long messages (what is wrong, with what, what to do), one string each so a search finds them whole. */
+import { printable } from '../util/printable.js';
 
 /** `title`: the source's title in its catalog entry (src/issues/catalog.ts). */
 export const actionOnlySource = (source: string, title: string) =>
@@ -28,4 +29,4 @@ export const unknownKeysHidden = (named: string, hidden: number, more: boolean, 
 
 /** Before the spaces of an absent command are closed up (argv.ts). */
 export const argumentAfterDashes = (rest: string, command: string) =>
-  `Unexpected argument '${rest}' after --: agent-loop ${command} takes no arguments, only options written --name value before any --.`;
+  `Unexpected argument '${printable(rest)}' after --: agent-loop ${command} takes no arguments, only options written --name value before any --.`;

@@ -5,6 +5,7 @@ export const ISSUES_MAX_BYTES = 256 * MiB;
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomicWrite.js';
 import { fileStamp } from '../util/fileStamp.js';
+import { printable } from '../util/printable.js';
 import { tickItem } from './checklist.js';
 import { type TrustedFile, trustedIssuesFile } from './trustedIssues.js';
 import { rfc3339 } from '../util/clock.js';
@@ -75,7 +76,7 @@ export function parseJsonl(content: Buffer): ParsedJsonl {
     try {
       value = JSON.parse(body);
     } catch (error) {
-      problems.push({ line, message: `malformed line skipped (${(error as Error).message})` });
+      problems.push({ line, message: `malformed line skipped (${jsonErrorWithoutText(error as Error)})` });
       return;
     }
     if (!isPlainObject(value)) {
@@ -90,13 +91,33 @@ export function parseJsonl(content: Buffer): ParsedJsonl {
     if (earlier !== undefined) {
       problems.push({
         line,
-        message: `issue ${value.id} also appears on line ${earlier}; this later line is the one used`,
+        message: `issue ${printable(value.id)} also appears on line ${earlier}; this later line is the one used`,
       });
     }
     lineOfId.set(value.id, line);
     entries.push({ line, segment: index, record: value });
   });
   return { segments, entries, problems };
+}
+
+/**
+ * What JSON.parse says is wrong, without the text it quotes (`Unexpected token 'h', "hello secr"... is
+ * not valid JSON`): a line of the file may hold anything, a key included, and is never echoed.
+ */
+function jsonErrorWithoutText(error: Error): string {
+  const position = /at position (\d+)/.exec(error.message)?.[1];
+  if (/end of JSON input/i.test(error.message)) return 'not valid JSON: it ends too early';
+  return position !== undefined ? `not valid JSON at column ${Number(position) + 1}` : 'not valid JSON';
+}
+
+/**
+ * Pure: a file that is not empty but holds no issue (every line that is not blank is malformed): the
+ * number of such lines, else undefined. An empty file (zero issues, nothing malformed) is a valid
+ * "nothing to do".
+ */
+export function noIssueIn(parsed: ParsedJsonl): { malformed: number } | undefined {
+  if (parsed.entries.length > 0 || parsed.problems.length === 0) return undefined;
+  return { malformed: parsed.problems.length };
 }
 
 /** The last entry for each id, in file order of those entries. */
@@ -346,7 +367,7 @@ export class BeadsFileSource implements IssueSource {
       );
     }
     const parsed = parseJsonl(content);
-    for (const problem of parsed.problems) this.warnOnce(`${this.file}:${problem.line}: ${problem.message}`);
+    for (const problem of parsed.problems) this.warnOnce(`${printable(this.file)}:${problem.line}: ${problem.message}`);
     this.cached = stamp !== undefined ? { stamp, parsed } : undefined;
     return parsed;
   }

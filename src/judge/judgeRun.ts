@@ -10,6 +10,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Finding } from './protectedPaths.js';
+import { printable } from '../util/printable.js';
 
 /** The judge tree the test command runs in (judgeTree.ts's JudgeTree). */
 export interface TestPlace {
@@ -61,7 +62,8 @@ export async function judgeRun(
   const parent = path.relative(top, await fs.realpath(path.dirname(inTree)));
   if (parent.startsWith('..') || path.isAbsolute(parent))
     throw new JudgeRunError(
-      `the JUnit file '${junitFile}' is reached through a symbolic link out of the judge tree: give a path inside the repository that no link leads out of.`,
+      `the JUnit file '${printable(junitFile)}' is reached through a symbolic link out of the judge tree: ` +
+        'give a path inside the repository that no link leads out of.',
     );
   await fs.rm(inTree, { recursive: true, force: true });
   await fs.symlink(report, inTree);
@@ -73,6 +75,8 @@ function inside(dir: string, rel: string): string {
   const abs = path.resolve(dir, rel);
   const back = path.relative(dir, abs);
   if (back === '' || back.startsWith('..') || path.isAbsolute(back))
-    throw new JudgeRunError(`the JUnit file '${rel}' is not inside ${dir}: give a path inside the repository.`);
+    throw new JudgeRunError(
+      `the JUnit file '${printable(rel)}' is not inside ${dir}: give a path inside the repository.`,
+    );
   return abs;
 }

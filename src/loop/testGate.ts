@@ -60,6 +60,7 @@ import type { SuiteRun } from '../verdict/results.js';
 import type { SecretRedactor } from '../secrets/redact.js';
 import { createSuiteReader } from '../verdict/readers/index.js';
 import { MiB, readInput } from '../util/readInput.js';
+import { printable } from '../util/printable.js';
 
 /**
  * The environment the test command runs in: pytest also prints a line per passed test (-rA), so
@@ -156,7 +157,7 @@ export function junitFileProblem(file: string, workTree: string, say: Surface = 
   const rel = path.relative(path.resolve(workTree), abs);
   if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) {
     return (
-      `${say.option('junitFile')}: '${file}' is outside the repository ${workTree}. Give the path, inside ` +
+      `${say.option('junitFile')}: '${printable(file)}' is outside the repository ${workTree}. Give the path, inside ` +
       `the repository, where the test command writes its JUnit XML report (e.g. junit.xml or reports/junit.xml).`
     );
   }
@@ -168,7 +169,7 @@ export function junitFileProblem(file: string, workTree: string, say: Surface = 
   }
   if (!stat.isFile())
     return (
-      `${say.option('junitFile')}: '${file}' exists and is not a regular file (` +
+      `${say.option('junitFile')}: '${printable(file)}' exists and is not a regular file (` +
       (stat.isDirectory() ? 'a directory' : stat.isSymbolicLink() ? 'a symbolic link' : 'a device or special file') +
       `). Give the path of the JUnit XML report the test command writes.`
     );

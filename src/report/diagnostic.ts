@@ -6,6 +6,7 @@
  */
 import type { HaltMessage } from './discordPayload.js';
 import { fencedBlock } from './markdown.js';
+import { printable } from '../util/printable.js';
 
 export const OUTPUT_CHARS = 500;
 
@@ -60,7 +61,7 @@ export function renderMarkdown(d: HaltDiagnostic): string {
     `# agent-loop halted: ${d.headline}`,
     '',
     `- Loop type: ${d.loopType}`,
-    `- Issues: ${d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` "${i.title}"` : ''}`).join(', ') || 'none'}`,
+    `- Issues: ${d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` "${printable(i.title)}"` : ''}`).join(', ') || 'none'}`,
     `- Steps involved: ${d.steps.join(', ') || 'none'}`,
     `- Escalations: ${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} in the loop so far`,
     `- Iteration: ${d.iteration}; checkpoint ${d.checkpointId}`,
@@ -95,7 +96,7 @@ export function toDiscordMessage(d: HaltDiagnostic): HaltMessage {
     fields: [
       {
         name: 'Issues',
-        value: d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` ${i.title}` : ''}`).join('\n') || 'none',
+        value: d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` ${printable(i.title)}` : ''}`).join('\n') || 'none',
       },
       { name: 'Steps', value: d.steps.join(', ') || 'none', inline: true },
       {

@@ -11,6 +11,7 @@ import { repoPaths } from '../git/repoPaths.js';
 import { type Stats, constants as fsConstants, existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { SAFETY_MESSAGES } from './messages.js';
+import { printable } from '../util/printable.js';
 
 export const LEGACY_STATE_DIR = '.agent-loop';
 
@@ -76,7 +77,7 @@ export async function stateDirProblem(
           : st.isSocket()
             ? 'a socket'
             : 'a file';
-  const shown = (p: string) => (p.length > 200 ? `${p.slice(0, 120)}…${p.slice(-60)}` : p);
+  const shown = (p: string) => printable(p);
   const advice = `Give ${option} a directory agent-loop may create and write, or leave it out for the default.`;
   for (let p = dir; ; p = path.dirname(p)) {
     let st: Stats;

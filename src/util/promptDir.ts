@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { MiB, readInput } from './readInput.js';
 import path from 'node:path';
+import { printable } from './printable.js';
 
 export function readPromptDir<K extends string>(
   option: { name: string; value: string; cwd: string },
@@ -15,7 +16,7 @@ export function readPromptDir<K extends string>(
   if (!existsSync(dir)) {
     return {
       templates: {},
-      problem: `${option.name}: '${option.value}' does not exist. Point it at a directory holding ${names.join(', ')} (any of them).`,
+      problem: `${option.name}: '${printable(option.value)}' does not exist. Point it at a directory holding ${names.join(', ')} (any of them).`,
     };
   }
   const templates: Partial<Record<K, string>> = {};

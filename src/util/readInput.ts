@@ -7,6 +7,7 @@
  * (it may have been swapped), and read up to the cap only (a /proc file says it is empty).
  */
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { printable } from './printable.js';
 
 export const MiB = 1024 * 1024;
 
@@ -35,21 +36,25 @@ export function readInputBytes(file: string, maxBytes: number): Buffer {
     stats = statSync(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-    throw new InputError(`cannot read '${file}' (${code})`, code);
+    throw new InputError(`cannot read '${printable(file)}' (${code})`, code);
   }
-  if (!stats.isFile()) throw new InputError(`'${file}' is ${kind(stats)}, not a regular file`, 'ENOTREG');
+  if (!stats.isFile()) throw new InputError(`'${printable(file)}' is ${kind(stats)}, not a regular file`, 'ENOTREG');
   if (stats.size > maxBytes)
-    throw new InputError(`'${file}' is ${stats.size} bytes, over the ${maxBytes}-byte limit for this input`, 'EFBIG');
+    throw new InputError(
+      `'${printable(file)}' is ${stats.size} bytes, over the ${maxBytes}-byte limit for this input`,
+      'EFBIG',
+    );
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-    throw new InputError(`cannot read '${file}' (${code})`, code);
+    throw new InputError(`cannot read '${printable(file)}' (${code})`, code);
   }
   try {
     const opened = fstatSync(fd);
-    if (!opened.isFile()) throw new InputError(`'${file}' is ${kind(opened)}, not a regular file`, 'ENOTREG');
+    if (!opened.isFile())
+      throw new InputError(`'${printable(file)}' is ${kind(opened)}, not a regular file`, 'ENOTREG');
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
@@ -59,7 +64,7 @@ export function readInputBytes(file: string, maxBytes: number): Buffer {
       chunks.push(chunk.subarray(0, n));
       total += n;
       if (total > maxBytes)
-        throw new InputError(`'${file}' holds more than the ${maxBytes}-byte limit for this input`, 'EFBIG');
+        throw new InputError(`'${printable(file)}' holds more than the ${maxBytes}-byte limit for this input`, 'EFBIG');
     }
     return Buffer.concat(chunks, total);
   } finally {
@@ -75,8 +80,9 @@ export function inputProblem(file: string, maxBytes: number): string | undefined
   } catch {
     return undefined;
   }
-  if (!stats.isFile()) return `'${file}' is ${kind(stats)}, not a regular file`;
-  if (stats.size > maxBytes) return `'${file}' is ${stats.size} bytes, over the ${maxBytes}-byte limit for this input`;
+  if (!stats.isFile()) return `'${printable(file)}' is ${kind(stats)}, not a regular file`;
+  if (stats.size > maxBytes)
+    return `'${printable(file)}' is ${stats.size} bytes, over the ${maxBytes}-byte limit for this input`;
   return undefined;
 }
 

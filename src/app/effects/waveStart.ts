@@ -10,6 +10,7 @@ import { branchTip } from '../../git/git.js';
 import { type JobEnd, jobBranch, jobPlace, readJobState, runJob, writeJobPlan, writeNoConfig } from '../parallelJob.js';
 import { saveLoop } from '../coordinator.js';
 import type { WaveContext, WaveHandler } from './waveContext.js';
+import { printable } from '../../util/printable.js';
 
 export const readReady: WaveHandler<'readReady'> = async (_effect, c) => ({
   type: 'readyRead',
@@ -60,7 +61,7 @@ async function startJob(c: WaveContext, job: Wave['jobs'][number], wave: Wave, r
   });
   c.gitTurn = turn.catch(() => undefined);
   await turn;
-  logger.info('job.start', `${tag} ${job.title}: in worktree ${place.tree} on ${jobBranch(job.issueId)}.`, {
+  logger.info('job.start', `${tag} ${printable(job.title)}: in worktree ${place.tree} on ${jobBranch(job.issueId)}.`, {
     issue: job.issueId,
   });
   return runJob(c.jobDeps, job, { ...place, ...(await files()) }, true);
