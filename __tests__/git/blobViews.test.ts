@@ -1,9 +1,10 @@
 /** A committed blob read as bytes (issue 43): each form a secret can hide in, bytes in, hit out; the bounds kept. */
 import { describe, expect, it } from '@jest/globals';
-import { gzipSync } from 'node:zlib';
+import { deflateRawSync, gzipSync } from 'node:zlib';
 import { MAX_EXPANDED, blobSecrets, blobViews, gunzipBounded } from '../../src/git/blobViews.js';
 import { blobsWithSecrets, parseBatch, rangeBlobs, stagedBlobs } from '../../src/git/blobScan.js';
 import { secretDetector } from '../../src/safety/secretScan.js';
+import { zipEntries } from '../../src/git/zipEntries.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
 const holds = secretDetector([SECRET]);
@@ -32,6 +33,46 @@ describe('blobViews: a secret in every form git calls binary', () => {
   it('gzipped, and gzipped UTF-16', () => {
     expect(found(gzipSync(Buffer.from(`export KEY=${SECRET}\n`)))).toEqual([SECRET]);
     expect(found(gzipSync(Buffer.from(`\ufeffkey=${SECRET}`, 'utf16le')))).toEqual([SECRET]);
+  });
+
+  it('a zip archive (written by Python 3 zipfile): its deflated entry read, not only its stored one', () => {
+    // stored.txt (stored: "nothing"), conf/deflated.env (deflated: KEY=<SECRET>, three lines).
+    const zip = Buffer.from(
+      'UEsDBBQAAAAAAAAAIQBqaEIqCAAAAAgAAAAKAAAAc3RvcmVkLnR4dG5vdGhpbmcKUEsDBBQAAAAIAAAAIQBGBL8tIgAAAFcAAAARAAAAY29uZi9kZWZsYXRlZC5lbnbzdo20Lc7WzcksS9U1MDQyNjE1M7ewTExKTklN4/ImWxIAUEsBAhQDFAAAAAAAAAAhAGpoQioIAAAACAAAAAoAAAAAAAAAAAAAAIABAAAAAHN0b3JlZC50eHRQSwECFAMUAAAACAAAACEARgS/LSIAAABXAAAAEQAAAAAAAAAAAAAAgAEwAAAAY29uZi9kZWZsYXRlZC5lbnZQSwUGAAAAAAIAAgB3AAAAgQAAAAAA',
+      'base64',
+    );
+    expect(zip.includes(Buffer.from(SECRET))).toBe(false);
+    expect(zipEntries(zip, 1024).entries.map((e) => e.toString())).toEqual(['nothing\n', `KEY=${SECRET}\n`.repeat(3)]);
+    expect(found(zip)).toEqual([SECRET]);
+    // Cut at the bound; a malformed archive gives what it read and never throws.
+    expect(zipEntries(zip, 20)).toEqual({ entries: [Buffer.from('nothing\n')], cut: true });
+    expect(zipEntries(zip.subarray(0, zip.length - 30), 1024)).toEqual({ entries: [], cut: false });
+    expect(() =>
+      blobViews(Buffer.concat([zip.subarray(0, 40), Buffer.alloc(20, 0xff), zip.subarray(60)])),
+    ).not.toThrow();
+  });
+
+  it('a zip bomb is cut at the bound, not expanded whole', () => {
+    // One deflated entry of 4 MiB of zeros, in a hand-made archive: local header, data, central header, end.
+    const data = deflateRawSync(Buffer.alloc(4 * 1024 * 1024));
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(data.length, 18);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(data.length, 20);
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(0x06054b50, 0);
+    end.writeUInt16LE(1, 8);
+    end.writeUInt16LE(1, 10);
+    end.writeUInt32LE(46, 12);
+    end.writeUInt32LE(30 + data.length, 16);
+    const bomb = Buffer.concat([local, data, central, end]);
+    expect(zipEntries(bomb, 1024 * 1024)).toEqual({ entries: [], cut: true });
+    expect(blobViews(bomb, 1024 * 1024).cut).toBe(true);
+    expect(zipEntries(bomb, 8 * 1024 * 1024).entries[0]?.length).toBe(4 * 1024 * 1024);
   });
 
   it('each encoding the masker knows: JSON-escaped, base64 at any offset, URL-encoded, basic-auth', () => {

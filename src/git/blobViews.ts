@@ -3,16 +3,17 @@
  * `git diff` and `git log -p` say only "Binary files differ" for a file with NUL bytes or behind
  * `.gitattributes` `binary`/`-diff`, so the line scan never sees it. Here the bytes themselves are
  * read: as UTF-8 and Latin-1, as UTF-16 (LE/BE by its BOM, else by its NUL pattern), gunzipped (gzip
- * by its magic, bounded), and each of those texts again with what the masker knows a secret's
- * encodings to be undone (JSON escapes, URL encoding, base64 runs, which hold an HTTP basic-auth
- * header's value too). Zip archives are not opened. Pure.
+ * by its magic, bounded), a zip archive's stored and deflated entries (bounded: zipEntries.ts), and
+ * each of those texts again with what the masker knows a secret's encodings to be undone (JSON
+ * escapes, URL encoding, base64 runs, which hold an HTTP basic-auth header's value too). Pure.
  */
 import { gunzipSync } from 'node:zlib';
+import { isZip, zipEntries } from './zipEntries.js';
 
-/** The bytes a gzip blob is expanded to at most: past it the blob is cut, never expanded whole. */
+/** The bytes a gzip blob (or a zip archive's entries together) is expanded to at most: past it the blob is cut, never expanded whole. */
 export const MAX_EXPANDED = 16 * 1024 * 1024;
 
-/** What a blob reads as: the texts to scan, and whether a compressed blob ran over `MAX_EXPANDED` (then not all was read). */
+/** What a blob reads as: the texts to scan, and whether a compressed blob (gzip, zip) ran over `MAX_EXPANDED` (then not all was read). */
 export interface BlobViews {
   texts: string[];
   cut: boolean;
@@ -112,7 +113,7 @@ export function decodedForms(text: string): string[] {
 
 /**
  * The texts a blob's bytes read as (see the module's comment), each with its encodings undone. A gzip
- * blob is read both as its bytes and as its content; one whose content runs over `limit` is `cut`.
+ * blob or a zip archive is read both as its bytes and as its content; one whose content runs over `limit` is `cut`.
  */
 export function blobViews(bytes: Buffer, limit = MAX_EXPANDED): BlobViews {
   const raw: Buffer[] = [bytes];
@@ -121,6 +122,11 @@ export function blobViews(bytes: Buffer, limit = MAX_EXPANDED): BlobViews {
     const expanded = gunzipBounded(bytes, limit);
     cut = expanded.cut;
     if (expanded.bytes) raw.push(expanded.bytes);
+  }
+  if (isZip(bytes)) {
+    const unzipped = zipEntries(bytes, limit);
+    cut ||= unzipped.cut;
+    raw.push(...unzipped.entries);
   }
   const texts = new Set<string>();
   for (const b of raw) {

@@ -10,7 +10,7 @@ export const commitsTooLarge = (base: string) =>
 
 /** After git's own stderr: blobs of the change that could not be read whole (or expand past the bound) to scan them for secrets. */
 export const blobsTooLarge = (files: readonly string[]) =>
-  `the files ${files.slice(0, 10).join(', ')}${files.length > 10 ? ` and ${files.length - 10} more` : ''} could not be read whole to scan them for secrets as bytes (more than 64 MiB together, or a compressed file expanding past 16 MiB); nothing was committed: remove them from the change and its history, or commit them yourself`;
+  `the files ${files.slice(0, 10).join(', ')}${files.length > 10 ? ` and ${files.length - 10} more` : ''} could not be read whole to scan them for secrets as bytes (more than 64 MiB together, or a gzip or zip file expanding past 16 MiB); nothing was committed: remove them from the change and its history, or commit them yourself`;
 
 export const mergeConflict = (branch: string, into: string, conflicted: readonly string[]) =>
   `merging ${branch} into ${into} conflicts in ${conflicted.join(', ')}; the merge was undone (git merge --abort) and ${into} is as it was before it. Merge ${branch} into ${into} by hand, then run again`;
