@@ -24488,6 +24488,28 @@ function boundedText(limit) {
         end: () => (bytes > limit ? '' : text + decoder.end()),
     };
 }
+/** A listener that keeps what a stream gives as bytes, up to `limit`, and drops it all past them (as boundedText). */
+function boundedBytes(limit) {
+    const chunks = [];
+    let bytes = 0;
+    return {
+        listener(data) {
+            if (bytes <= limit) {
+                bytes += data.length;
+                if (bytes > limit)
+                    chunks.length = 0;
+                else
+                    chunks.push(Buffer.from(data));
+            }
+            if (data.length > 0)
+                data[data.length - 1] = 0x0a;
+        },
+        get over() {
+            return bytes > limit;
+        },
+        end: () => (bytes > limit ? Buffer.alloc(0) : Buffer.concat(chunks)),
+    };
+}
 /** The errno name in @actions/exec's message when it has one (`spawn /usr/bin/git EACCES`), else the message. */
 function startErrorOf(error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -24499,14 +24521,24 @@ function startErrorOf(error) {
  * `startError`.
  */
 async function execGit(cwd, env, args, options = {}) {
+    const limit = options.maxOutput ?? DEFAULT_MAX_OUTPUT;
+    const r = await runGit(cwd, env, args, options, boundedText(limit));
+    return { ...r, stdout: r.stdout ?? '' };
+}
+/** execGit with stdout as bytes, never decoded (the blobs `cat-file --batch` gives: src/git/blobScan.ts). */
+async function execGitBytes(cwd, env, args, options = {}) {
+    const limit = options.maxOutput ?? DEFAULT_MAX_OUTPUT;
+    const r = await runGit(cwd, env, args, options, boundedBytes(limit));
+    return { ...r, stdout: r.stdout ?? Buffer.alloc(0) };
+}
+async function runGit(cwd, env, args, options, stdout) {
     // The toolkit's spawn would throw inside its Promise executor: a promise that never settles.
     if ([...args, ...Object.entries(env).flat()].some((s) => s?.includes('\0')))
-        return { code: -1, stdout: '', stderr: NUL_REFUSED, startError: 'ERR_INVALID_ARG_VALUE' };
+        return { code: -1, stderr: NUL_REFUSED, startError: 'ERR_INVALID_ARG_VALUE' };
     const git = await gitOnPath(env.PATH ?? '');
     if (git === undefined)
-        return { code: -1, stdout: '', stderr: 'agent-loop could not start git: ENOENT', startError: 'ENOENT' };
+        return { code: -1, stderr: 'agent-loop could not start git: ENOENT', startError: 'ENOENT' };
     const limit = options.maxOutput ?? DEFAULT_MAX_OUTPUT;
-    const stdout = boundedText(limit);
     const stderr = boundedText(limit);
     const childEnv = {};
     for (const [key, value] of Object.entries(env))
@@ -24522,16 +24554,17 @@ async function execGit(cwd, env, args, options = {}) {
             env: childEnv,
             silent: true,
             ignoreReturnCode: true,
+            ...(options.input !== undefined ? { input: options.input } : {}),
             listeners: { stdout: stdout.listener, stderr: stderr.listener },
         });
     }
     catch (error) {
         const startError = startErrorOf(error);
-        return { code: -1, stdout: '', stderr: `agent-loop could not start git: ${startError}`, startError };
+        return { code: -1, stderr: `agent-loop could not start git: ${startError}`, startError };
     }
     if (stdout.over || stderr.over) {
         const over = `agent-loop read none of git's output: it ran over ${Math.round(limit / exec_MiB)} MiB`;
-        return { code: 1, stdout: '', stderr: stderr.over ? over : `${stderr.end()}\n${over}` };
+        return { code: 1, stderr: stderr.over ? over : `${stderr.end()}\n${over}` };
     }
     // A git killed by a signal has no exit code (@actions/exec resolves null): a failure all the same.
     return { code: code ?? 1, stdout: stdout.end(), stderr: stderr.end() };
@@ -24840,6 +24873,8 @@ function describeSecretCommits(hits) {
 const STAGED_TOO_LARGE = 'the staged change could not be read whole to scan it for secrets (more than 16 MiB of diff?); nothing was committed: remove the large files from the change, or commit them yourself';
 /** After git's own stderr: the agent's commits since `base` too large to scan for secrets. */
 const commitsTooLarge = (base) => `the commits on HEAD that ${base} does not hold could not be read whole to scan them for secrets (more than 16 MiB of diff?); nothing was committed: remove the large files from the branch's history, or commit them yourself`;
+/** After git's own stderr: blobs of the change that could not be read whole (or expand past the bound) to scan them for secrets. */
+const blobsTooLarge = (files) => `the files ${files.slice(0, 10).join(', ')}${files.length > 10 ? ` and ${files.length - 10} more` : ''} could not be read whole to scan them for secrets as bytes (more than 64 MiB together, or a gzip or zip file expanding past 16 MiB); nothing was committed: remove them from the change and its history, or commit them yourself`;
 const mergeConflict = (branch, into, conflicted) => `merging ${branch} into ${into} conflicts in ${conflicted.join(', ')}; the merge was undone (git merge --abort) and ${into} is as it was before it. Merge ${branch} into ${into} by hand, then run again`;
 /** `described`: the commits and their files (commitScan.ts's describeSecretCommits). */
 const secretInCommits = (described) => `the agent's own commits add what looks like a secret (a declared secret's value or a token): ${described}; they stay on the branch, which is neither merged nor pushed`;
@@ -25024,12 +25059,356 @@ function checkoutOps(ctx, currentRef) {
     };
 }
 
+;// CONCATENATED MODULE: external "node:zlib"
+const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+;// CONCATENATED MODULE: ./src/git/zipEntries.ts
+/**
+ * The entries of a zip archive, for the blob scan (blobViews.ts): a small bounded reader of the
+ * central directory, stored (method 0) and deflated (method 8) entries only; zip64, encrypted and
+ * other methods are left out (their bytes are still scanned as they are). Pure.
+ */
+
+const EOCD = 0x06054b50;
+const CENTRAL = 0x02014b50;
+const LOCAL = 0x04034b50;
+/** Entries read at most: an archive listing more is cut. */
+const MAX_ENTRIES = 10_000;
+/** Whether `b` starts as a zip archive does (a local file header, or an empty archive's end record). */
+const isZip = (b) => b.length >= 22 && (b.readUInt32LE(0) === LOCAL || b.readUInt32LE(0) === EOCD);
+/** Where the end-of-central-directory record starts: searched back over the comment's 64 KiB at most. */
+function endRecord(b) {
+    for (let p = b.length - 22; p >= 0 && p >= b.length - 22 - 0xffff; p--)
+        if (b.readUInt32LE(p) === EOCD)
+            return p;
+    return undefined;
+}
+/**
+ * The contents of the archive's stored and deflated entries, `limit` bytes together at most: `cut`
+ * when they would run over it (or list more than MAX_ENTRIES), never expanded whole. A malformed
+ * archive gives what was read before the fault.
+ */
+function zipEntries(b, limit) {
+    const entries = [];
+    const end = endRecord(b);
+    if (end === undefined)
+        return { entries, cut: false };
+    const count = b.readUInt16LE(end + 10);
+    let at = b.readUInt32LE(end + 16);
+    let left = limit;
+    for (let i = 0; i < count; i++) {
+        if (i >= MAX_ENTRIES)
+            return { entries, cut: true };
+        if (at + 46 > b.length || b.readUInt32LE(at) !== CENTRAL)
+            break;
+        const method = b.readUInt16LE(at + 10);
+        const flags = b.readUInt16LE(at + 8);
+        const size = b.readUInt32LE(at + 20);
+        const local = b.readUInt32LE(at + 42);
+        at += 46 + b.readUInt16LE(at + 28) + b.readUInt16LE(at + 30) + b.readUInt16LE(at + 32);
+        if ((flags & 1) !== 0 || local + 30 > b.length || b.readUInt32LE(local) !== LOCAL)
+            continue;
+        const start = local + 30 + b.readUInt16LE(local + 26) + b.readUInt16LE(local + 28);
+        const data = b.subarray(start, Math.min(b.length, start + size));
+        if (method === 0) {
+            if (data.length > left)
+                return { entries, cut: true };
+            entries.push(data);
+            left -= data.length;
+        }
+        else if (method === 8) {
+            try {
+                const out = (0,external_node_zlib_namespaceObject.inflateRawSync)(data, { maxOutputLength: Math.max(1, left) });
+                if (out.length > left)
+                    return { entries, cut: true };
+                entries.push(out);
+                left -= out.length;
+            }
+            catch (error) {
+                if (error.code === 'ERR_BUFFER_TOO_LARGE')
+                    return { entries, cut: true };
+            }
+        }
+    }
+    return { entries, cut: false };
+}
+
+;// CONCATENATED MODULE: ./src/git/blobViews.ts
+/**
+ * A committed blob as the texts a secret could be read from, whatever git thinks of the file (issue 43):
+ * `git diff` and `git log -p` say only "Binary files differ" for a file with NUL bytes or behind
+ * `.gitattributes` `binary`/`-diff`, so the line scan never sees it. Here the bytes themselves are
+ * read: as UTF-8 and Latin-1, as UTF-16 (LE/BE by its BOM, else by its NUL pattern), gunzipped (gzip
+ * by its magic, bounded), a zip archive's stored and deflated entries (bounded: zipEntries.ts), and
+ * each of those texts again with what the masker knows a secret's encodings to be undone (JSON
+ * escapes, URL encoding, base64 runs, which hold an HTTP basic-auth header's value too). Pure.
+ */
+
+
+/** The bytes a gzip blob (or a zip archive's entries together) is expanded to at most: past it the blob is cut, never expanded whole. */
+const MAX_EXPANDED = 16 * 1024 * 1024;
+const isGzip = (b) => b.length >= 3 && b[0] === 0x1f && b[1] === 0x8b && b[2] === 0x08;
+/** Which byte of each pair is NUL in most pairs of the first 4 KiB: 'le' for odd bytes (ASCII in UTF-16LE), 'be' for even. */
+function utf16ByNuls(b) {
+    const n = Math.min(b.length, 4096) & ~1;
+    if (n < 8)
+        return undefined;
+    let even = 0;
+    let odd = 0;
+    for (let i = 0; i < n; i += 2) {
+        if (b[i] === 0 && b[i + 1] !== 0)
+            even++;
+        if (b[i + 1] === 0 && b[i] !== 0)
+            odd++;
+    }
+    const pairs = n / 2;
+    if (odd >= pairs / 2 && odd > even * 4)
+        return 'le';
+    if (even >= pairs / 2 && even > odd * 4)
+        return 'be';
+    return undefined;
+}
+function utf16Text(b, order) {
+    const even = b.subarray(0, b.length & ~1);
+    if (order === 'le')
+        return even.toString('utf16le');
+    const swapped = Buffer.from(even);
+    swapped.swap16();
+    return swapped.toString('utf16le');
+}
+/** The UTF-16 reading of `b`, when it has a UTF-16 BOM or the NUL pattern of UTF-16 text; at both byte offsets by NUL pattern. */
+function utf16Texts(b) {
+    if (b.length >= 2 && b[0] === 0xff && b[1] === 0xfe)
+        return [utf16Text(b.subarray(2), 'le')];
+    if (b.length >= 2 && b[0] === 0xfe && b[1] === 0xff)
+        return [utf16Text(b.subarray(2), 'be')];
+    const order = utf16ByNuls(b);
+    return order ? [utf16Text(b, order), utf16Text(b.subarray(1), order)] : [];
+}
+/** A gzip blob's content up to `limit` bytes: `cut` when it would run over (a gzip bomb is stopped at the bound). */
+function gunzipBounded(b, limit = MAX_EXPANDED) {
+    try {
+        return { bytes: (0,external_node_zlib_namespaceObject.gunzipSync)(b, { maxOutputLength: limit }), cut: false };
+    }
+    catch (error) {
+        if (error.code === 'ERR_BUFFER_TOO_LARGE')
+            return { cut: true };
+        return { cut: false }; // Not gzip after all (a magic by chance, or truncated): read as bytes only.
+    }
+}
+const JSON_ESCAPE = /\\(u[0-9A-Fa-f]{4}|["\\/bfnrt])/g;
+const SIMPLE = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+/** `text` with JSON's escapes undone, as often as they nest (a JSON string inside JSON), a few levels at most. */
+function jsonUnescaped(text) {
+    let out = text;
+    for (let level = 0; level < 4 && out.includes('\\'); level++) {
+        const next = out.replace(JSON_ESCAPE, (_, e) => e.startsWith('u') ? String.fromCharCode(parseInt(e.slice(1), 16)) : (SIMPLE[e] ?? e));
+        if (next === out)
+            break;
+        out = next;
+    }
+    return out;
+}
+/** `text` with its %XX sequences decoded (a run of them as UTF-8 bytes) and `+` read as a space; the rest as it is. */
+function urlDecoded(text) {
+    if (!/%[0-9A-Fa-f]{2}/.test(text))
+        return text;
+    return text
+        .replace(/\+/g, ' ')
+        .replace(/(%[0-9A-Fa-f]{2})+/g, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'));
+}
+/** Runs that could be base64 (standard or URL-safe), long enough to hold a secret of six characters. */
+const BASE64_RUN = /[A-Za-z0-9+/_-]{8,}={0,2}/g;
+/** Each base64 run of `text` decoded, read as UTF-8 and joined by newlines (where a secret base64 carries is). */
+function base64Decoded(text) {
+    const parts = [];
+    for (const m of text.matchAll(BASE64_RUN)) {
+        const run = m[0].replace(/-/g, '+').replace(/_/g, '/');
+        parts.push(Buffer.from(run, 'base64').toString('latin1'), Buffer.from(run, 'base64').toString('utf8'));
+    }
+    return parts.join('\n');
+}
+/** `text` and what it reads as with each of a secret's encodings undone, once each. */
+function decodedForms(text) {
+    const forms = new Set([text, jsonUnescaped(text), urlDecoded(text)]);
+    forms.add(urlDecoded(jsonUnescaped(text)));
+    for (const form of [...forms]) {
+        const decoded = base64Decoded(form);
+        if (decoded !== '')
+            forms.add(decoded);
+    }
+    return [...forms];
+}
+/**
+ * The texts a blob's bytes read as (see the module's comment), each with its encodings undone. A gzip
+ * blob or a zip archive is read both as its bytes and as its content; one whose content runs over `limit` is `cut`.
+ */
+function blobViews(bytes, limit = MAX_EXPANDED) {
+    const raw = [bytes];
+    let cut = false;
+    if (isGzip(bytes)) {
+        const expanded = gunzipBounded(bytes, limit);
+        cut = expanded.cut;
+        if (expanded.bytes)
+            raw.push(expanded.bytes);
+    }
+    if (isZip(bytes)) {
+        const unzipped = zipEntries(bytes, limit);
+        cut ||= unzipped.cut;
+        raw.push(...unzipped.entries);
+    }
+    const texts = new Set();
+    for (const b of raw) {
+        texts.add(b.toString('utf8'));
+        texts.add(b.toString('latin1'));
+        for (const t of utf16Texts(b))
+            texts.add(t);
+    }
+    const views = new Set();
+    for (const t of texts)
+        for (const v of decodedForms(t))
+            views.add(v);
+    return { texts: [...views], cut };
+}
+/** The secrets `holdsSecret` finds in any view of a blob, once each. */
+function blobSecrets(views, holdsSecret) {
+    return [...new Set(views.flatMap((v) => holdsSecret(v)))];
+}
+
+;// CONCATENATED MODULE: ./src/git/blobScan.ts
+/**
+ * The secret scan of every blob a change brings in, read as bytes (issue 43): what `git diff` and
+ * `git log -p` show as "Binary files differ" (NUL bytes, `.gitattributes` `binary` or `-diff`,
+ * UTF-16, gzip) is read from the object store with one `git cat-file --batch` and searched in every
+ * form it decodes to (blobViews.ts). A secret the file held before (at the base, or in the index's
+ * old version) does not count, as on the line scan. The parsing here is pure; the shell is
+ * blobsAdding, over the one git runner.
+ */
+
+
+
+
+/** The bytes `git cat-file --batch` gave for each name asked, in order; undefined for a missing one. Undefined when the output is not of that shape. */
+function parseBatch(out, count) {
+    const objects = [];
+    let at = 0;
+    for (let i = 0; i < count; i++) {
+        const eol = out.indexOf(0x0a, at);
+        if (eol < 0)
+            return undefined;
+        const header = out.subarray(at, eol).toString('utf8');
+        if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
+            objects.push(undefined);
+            at = eol + 1;
+            continue;
+        }
+        const m = /^[0-9a-f]{40,64} (\S+) (\d+)$/.exec(header);
+        if (!m)
+            return undefined;
+        const size = Number(m[2]);
+        if (eol + 1 + size >= out.length + 1 || out[eol + 1 + size] !== 0x0a)
+            return undefined;
+        objects.push(m[1] === 'blob' ? out.subarray(eol + 1, eol + 1 + size) : undefined);
+        at = eol + 1 + size + 1;
+    }
+    return at === out.length ? objects : undefined;
+}
+/** `git diff --cached --raw -z --no-abbrev --no-renames`'s added and modified blobs (submodules and symlinks' targets included as blobs are). */
+function stagedBlobs(raw) {
+    const fields = raw.split('\0');
+    const blobs = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+        const m = /^:(\d{6}) (\d{6}) ([0-9a-f]{40,64}) ([0-9a-f]{40,64}) ([A-Z])\d*$/.exec(fields[i] ?? '');
+        const file = fields[i + 1] ?? '';
+        if (!m || m[2] === '160000' || m[5] === 'D')
+            continue;
+        const [oldId, newId] = [m[3], m[4]];
+        blobs.push({ file, id: newId, ...(/^0+$/.test(oldId) ? {} : { before: oldId }) });
+    }
+    return blobs;
+}
+/** `git rev-list --objects --filter=object:type=blob base..HEAD`'s blobs (`<id> <path>` lines), each with its path's version at `base`. */
+function rangeBlobs(list, base) {
+    const blobs = [];
+    for (const line of list.split('\n')) {
+        const m = /^([0-9a-f]{40,64}) (.+)$/.exec(line);
+        if (!m)
+            continue;
+        const file = m[2];
+        blobs.push({ file, id: m[1], before: `refs/heads/${base}:${file}` });
+    }
+    return blobs;
+}
+/**
+ * The commits of a `git log --format=%x00%H --raw --no-abbrev --find-object=<id>` that bring `id` in
+ * (as a raw line's new object): not those that take it away again. Pure.
+ */
+function commitsAdding(log, id) {
+    const commits = [];
+    for (const section of log.split('\0').slice(1)) {
+        const [commit, ...lines] = section.split('\n');
+        // `:<modes> <old ids> <new id> <status>\t<path>`: the new id is the last before the status (merges have more).
+        if (lines.some((l) => l.startsWith(':') && l.split('\t')[0]?.split(' ').at(-2) === id))
+            commits.push(commit);
+    }
+    return commits;
+}
+/** The blobs of `blobs` holding a secret its version before did not, given each name's bytes. Pure. */
+function blobsWithSecrets(blobs, bytesOf, holdsSecret) {
+    const hits = [];
+    const cut = [];
+    for (const blob of blobs) {
+        const bytes = bytesOf(blob.id);
+        if (!bytes)
+            continue;
+        const views = blobViews(bytes);
+        if (views.cut)
+            cut.push(blob);
+        const found = blobSecrets(views.texts, holdsSecret);
+        if (found.length === 0)
+            continue;
+        const old = blob.before !== undefined ? bytesOf(blob.before) : undefined;
+        const held = new Set(old ? blobSecrets(blobViews(old).texts, holdsSecret) : []);
+        if (found.some((s) => !held.has(s)))
+            hits.push(blob);
+    }
+    return { hits, cut };
+}
+/** Bytes of cat-file output read at most: past it the change is not scanned, and not committed. */
+const MAX_BATCH = 64 * 1024 * 1024;
+/**
+ * The blobs of `blobs` that bring in a secret, read with one `git cat-file --batch` (their versions
+ * before in the same call). A batch too large to read, or not of its shape, throws: never taken as
+ * clean; so does a compressed blob whose content runs over the bound.
+ */
+async function blobsAdding(ctx, blobs, holdsSecret) {
+    // A name with a newline cannot be asked of --batch: its version before is then not read.
+    const names = [
+        ...new Set(blobs.flatMap((b) => [b.id, ...(b.before !== undefined && !b.before.includes('\n') ? [b.before] : [])])),
+    ];
+    if (names.length === 0)
+        return [];
+    const args = ['--no-replace-objects', 'cat-file', '--batch'];
+    const out = await execGitBytes(ctx.topLevel, ctx.env, args, {
+        input: Buffer.from(names.map((n) => `${n}\n`).join(''), 'utf8'),
+        maxOutput: MAX_BATCH,
+    });
+    const objects = out.code === 0 ? parseBatch(out.stdout, names.length) : undefined;
+    if (!objects)
+        throw new errors_GitError(args, out.code, `${out.stderr}\n${blobsTooLarge(blobs.map((b) => b.file))}`);
+    const byName = new Map(names.map((n, i) => [n, objects[i]]));
+    const { hits, cut } = blobsWithSecrets(blobs, (n) => byName.get(n), holdsSecret);
+    if (cut.length > 0)
+        throw new errors_GitError(args, 1, blobsTooLarge(cut.map((b) => b.file)));
+    return hits;
+}
+
 ;// CONCATENATED MODULE: ./src/git/commit.ts
 /**
  * Git.commitAll: stage everything (what decides staging put back first, the protected paths left out),
  * scan what the commit would bring in for secrets (the staged diff, and the agent's own commits since the
  * base), and commit, the message in a file. A secret commits nothing (SecretInChangeError).
  */
+
 
 
 
@@ -25049,7 +25428,60 @@ async function secretsStaged(ctx) {
     // A secret on a removed line was there before (an issue's title the user wrote, now rewritten):
     // only one the change brings in counts.
     const { added, removed } = patchSecrets(diff.stdout, holdsSecret);
-    return filesAdding(added, removed);
+    return [...new Set([...filesAdding(added, removed), ...(await stagedBlobsAdding(ctx, holdsSecret))])];
+}
+/** The staged files whose blob, read as bytes (blobScan.ts), brings in a secret: those git shows as binary too. */
+async function stagedBlobsAdding(ctx, holdsSecret) {
+    const raw = await ctx.git('diff', '--cached', '--raw', '-z', '--no-abbrev', '--no-renames', '--diff-filter=AMT');
+    const hits = await blobsAdding(ctx, stagedBlobs(raw), holdsSecret).catch(async (error) => {
+        await ctx.runner.run(['reset', '--quiet']);
+        throw error;
+    });
+    return hits.map((b) => b.file);
+}
+/**
+ * The commits since `base` whose blobs, read as bytes (blobScan.ts), bring in a secret: every blob HEAD
+ * holds that `base` does not, with its path's version at `base` as what was there before. Each hit
+ * named by the commits that add it (git log --find-object), only when there is one.
+ */
+async function blobsCommitted(ctx, base) {
+    const { holdsSecret } = ctx.options;
+    if (!holdsSecret)
+        return [];
+    const range = `refs/heads/${base}..HEAD`;
+    const list = ['--no-replace-objects', 'rev-list', '--objects', '--filter=object:type=blob', range, '--'];
+    const listed = await ctx.runner.run(list);
+    if (listed.code !== 0) {
+        await ctx.runner.run(['reset', '--quiet']);
+        throw new errors_GitError(list, listed.code, `${listed.stderr}\n${commitsTooLarge(base)}`);
+    }
+    const hits = await blobsAdding(ctx, rangeBlobs(listed.stdout, base), holdsSecret).catch(async (error) => {
+        await ctx.runner.run(['reset', '--quiet']);
+        throw error;
+    });
+    const commits = [];
+    for (const hit of hits) {
+        const args = ['--no-replace-objects', 'log', '--format=%x00%H', '--raw', '--no-abbrev', `--find-object=${hit.id}`];
+        const found = await ctx.runner.run([...args, range, '--']);
+        for (const commit of commitsAdding(found.stdout, hit.id))
+            commits.push({ commit, files: [hit.file], inMessage: false });
+    }
+    return commits;
+}
+/** `a` and `b` as one list, one entry a commit, its files joined. */
+function mergeCommits(a, b) {
+    const by = new Map();
+    for (const c of [...a, ...b]) {
+        const known = by.get(c.commit);
+        by.set(c.commit, known
+            ? {
+                commit: c.commit,
+                files: [...new Set([...known.files, ...c.files])],
+                inMessage: known.inMessage || c.inMessage,
+            }
+            : { ...c, files: [...c.files] });
+    }
+    return [...by.values()];
 }
 /**
  * The commits HEAD holds and the local `base` does not that add a secret (src/git/commitScan.ts):
@@ -25075,7 +25507,7 @@ async function commitAll(ctx, keeper, message, commitOptions = {}) {
     await keeper.unstageProtected();
     // After the put-back: git reads the history with the person's configuration, not the agent's.
     if (commitOptions.scanCommitsSince !== undefined) {
-        const committed = await secretsCommitted(ctx, commitOptions.scanCommitsSince);
+        const committed = mergeCommits(await secretsCommitted(ctx, commitOptions.scanCommitsSince), await blobsCommitted(ctx, commitOptions.scanCommitsSince));
         if (committed.length > 0) {
             await ctx.runner.run(['reset', '--quiet']);
             throw new SecretInChangeError([...new Set(committed.flatMap((c) => c.files))], committed);

@@ -35,6 +35,16 @@ export interface ExecGitOptions {
    * nor takes its lock while the person's own git may be at work.
    */
   readOnly?: boolean;
+  /** Written to git's standard input (`cat-file --batch`'s object names). */
+  input?: Buffer;
+}
+
+/** What one git call gave, its stdout as bytes (execGitBytes). */
+export interface GitBytesResult {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+  startError?: string;
 }
 
 /**
@@ -90,6 +100,26 @@ function boundedText(limit: number) {
   };
 }
 
+/** A listener that keeps what a stream gives as bytes, up to `limit`, and drops it all past them (as boundedText). */
+function boundedBytes(limit: number) {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  return {
+    listener(data: Buffer) {
+      if (bytes <= limit) {
+        bytes += data.length;
+        if (bytes > limit) chunks.length = 0;
+        else chunks.push(Buffer.from(data));
+      }
+      if (data.length > 0) data[data.length - 1] = 0x0a;
+    },
+    get over() {
+      return bytes > limit;
+    },
+    end: () => (bytes > limit ? Buffer.alloc(0) : Buffer.concat(chunks)),
+  };
+}
+
 /** The errno name in @actions/exec's message when it has one (`spawn /usr/bin/git EACCES`), else the message. */
 function startErrorOf(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
@@ -107,14 +137,42 @@ export async function execGit(
   args: readonly string[],
   options: ExecGitOptions = {},
 ): Promise<GitResult> {
+  const limit = options.maxOutput ?? DEFAULT_MAX_OUTPUT;
+  const r = await runGit(cwd, env, args, options, boundedText(limit));
+  return { ...r, stdout: r.stdout ?? '' };
+}
+
+/** execGit with stdout as bytes, never decoded (the blobs `cat-file --batch` gives: src/git/blobScan.ts). */
+export async function execGitBytes(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  args: readonly string[],
+  options: ExecGitOptions = {},
+): Promise<GitBytesResult> {
+  const limit = options.maxOutput ?? DEFAULT_MAX_OUTPUT;
+  const r = await runGit(cwd, env, args, options, boundedBytes(limit));
+  return { ...r, stdout: r.stdout ?? Buffer.alloc(0) };
+}
+
+interface Collector<T> {
+  listener(data: Buffer): void;
+  readonly over: boolean;
+  end(): T;
+}
+
+async function runGit<T>(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  args: readonly string[],
+  options: ExecGitOptions,
+  stdout: Collector<T>,
+): Promise<{ code: number; stdout?: T; stderr: string; startError?: string }> {
   // The toolkit's spawn would throw inside its Promise executor: a promise that never settles.
   if ([...args, ...Object.entries(env).flat()].some((s) => s?.includes('\0')))
-    return { code: -1, stdout: '', stderr: NUL_REFUSED, startError: 'ERR_INVALID_ARG_VALUE' };
+    return { code: -1, stderr: NUL_REFUSED, startError: 'ERR_INVALID_ARG_VALUE' };
   const git = await gitOnPath(env.PATH ?? '');
-  if (git === undefined)
-    return { code: -1, stdout: '', stderr: 'agent-loop could not start git: ENOENT', startError: 'ENOENT' };
+  if (git === undefined) return { code: -1, stderr: 'agent-loop could not start git: ENOENT', startError: 'ENOENT' };
   const limit = options.maxOutput ?? DEFAULT_MAX_OUTPUT;
-  const stdout = boundedText(limit);
   const stderr = boundedText(limit);
   const childEnv: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) if (value !== undefined) childEnv[key] = value;
@@ -127,15 +185,16 @@ export async function execGit(
       env: childEnv,
       silent: true,
       ignoreReturnCode: true,
+      ...(options.input !== undefined ? { input: options.input } : {}),
       listeners: { stdout: stdout.listener, stderr: stderr.listener },
     });
   } catch (error) {
     const startError = startErrorOf(error);
-    return { code: -1, stdout: '', stderr: `agent-loop could not start git: ${startError}`, startError };
+    return { code: -1, stderr: `agent-loop could not start git: ${startError}`, startError };
   }
   if (stdout.over || stderr.over) {
     const over = `agent-loop read none of git's output: it ran over ${Math.round(limit / MiB)} MiB`;
-    return { code: 1, stdout: '', stderr: stderr.over ? over : `${stderr.end()}\n${over}` };
+    return { code: 1, stderr: stderr.over ? over : `${stderr.end()}\n${over}` };
   }
   // A git killed by a signal has no exit code (@actions/exec resolves null): a failure all the same.
   return { code: code ?? 1, stdout: stdout.end(), stderr: stderr.end() };

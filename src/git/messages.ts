@@ -8,6 +8,10 @@ export const STAGED_TOO_LARGE =
 export const commitsTooLarge = (base: string) =>
   `the commits on HEAD that ${base} does not hold could not be read whole to scan them for secrets (more than 16 MiB of diff?); nothing was committed: remove the large files from the branch's history, or commit them yourself`;
 
+/** After git's own stderr: blobs of the change that could not be read whole (or expand past the bound) to scan them for secrets. */
+export const blobsTooLarge = (files: readonly string[]) =>
+  `the files ${files.slice(0, 10).join(', ')}${files.length > 10 ? ` and ${files.length - 10} more` : ''} could not be read whole to scan them for secrets as bytes (more than 64 MiB together, or a gzip or zip file expanding past 16 MiB); nothing was committed: remove them from the change and its history, or commit them yourself`;
+
 export const mergeConflict = (branch: string, into: string, conflicted: readonly string[]) =>
   `merging ${branch} into ${into} conflicts in ${conflicted.join(', ')}; the merge was undone (git merge --abort) and ${into} is as it was before it. Merge ${branch} into ${into} by hand, then run again`;
 
