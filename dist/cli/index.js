@@ -47799,9 +47799,18 @@ async function openIssues(options, io, redact, logger, problems) {
     if (file !== undefined && !(0,external_node_fs_namespaceObject.existsSync)(file))
         problems.push(invalid(REFUSED.noIssuesFile(say.option('issuesFile'), options.issuesFile)));
     // A file with lines but no issue among them is a mistake, not "nothing to do": said before anything reads it.
-    const empty = file !== undefined && !unusable && (0,external_node_fs_namespaceObject.existsSync)(file)
-        ? noIssueIn(parseJsonl(readInputBytes(file, ISSUES_MAX_BYTES)))
-        : undefined;
+    let empty;
+    try {
+        empty =
+            file !== undefined && !unusable && (0,external_node_fs_namespaceObject.existsSync)(file)
+                ? noIssueIn(parseJsonl(readInputBytes(file, ISSUES_MAX_BYTES)))
+                : undefined;
+    }
+    catch (error) {
+        // A file that cannot be read (/proc/self/mem: EIO) is a refusal naming it, never an uncaught error.
+        const why = `'${printable(options.issuesFile)}' cannot be read (${error.code ?? 'read error'})`;
+        problems.push(invalid(REFUSED.issuesFile(say.option('issuesFile'), why)));
+    }
     if (empty)
         problems.push(invalid(REFUSED.noIssueIn(say.option('issuesFile'), options.issuesFile, empty.malformed)));
     return { source, issues };
