@@ -9,7 +9,6 @@
  * the configuration rewritten.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -25,14 +24,12 @@ import {
   writeAgent,
 } from './helpers.js';
 import { FIX, addCalculator } from './support/calcRepo.js';
+import { PYTHON } from './support/python.js';
 
 const sandboxes: Sandbox[] = [];
 afterEach(async () => {
   await Promise.all(sandboxes.splice(0).map((s) => s.cleanup()));
 });
-
-/** The Python that has pytest, by its real path (the sandbox's HOME hides a version manager's shims). */
-const PYTHON = execFileSync('python3', ['-c', 'import sys; print(sys.executable)']).toString().trim();
 
 const CALC_PY = 'def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b\n';
 const TEST_CALC_PY =

@@ -41213,6 +41213,25 @@ function forwarding(source) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/loop/recordedTips.ts
+/**
+ * The cycle branches' tips agent-loop recorded in any checkpoint of the state directory
+ * (src/core/cycleTips.ts tipsOf, the newest's win): what a new checkpoint starts with, and what
+ * tells a finished branch of agent-loop's own from one the agent made. A listing that cannot be
+ * read records none (the run reads the checkpoints again and says what is wrong with them).
+ */
+
+
+
+async function recordedTips(store) {
+    const listed = await store.list().catch(() => undefined);
+    const loops = resume_newestFirst(listed?.checkpoints ?? [])
+        .reverse()
+        .map((checkpoint) => parseLoopState(checkpoint.state))
+        .filter((loop) => typeof loop === 'object');
+    return tipsOf(loops);
+}
+
 ;// CONCATENATED MODULE: ./src/core/resumable.ts
 /**
  * Which checkpoint `run` resumes by itself, decided once for `run` and `status` alike (so what
@@ -41529,7 +41548,6 @@ phaseOf) {
 
 
 
-
 /** The phase of the planning pipeline's checkpoint when it hands over to the loop (its issues exist, seed 001). */
 const IN_PROGRESS = 'beads_integration-complete';
 async function runSlice(unguarded) {
@@ -41618,11 +41636,7 @@ async function openCheckpoint(deps, warn) {
     const say = surface(settings.terms);
     // A new checkpoint keeps the branch tips agent-loop recorded in the others (src/core/cycleTips.ts).
     const fresh = async () => {
-        const loops = resume_newestFirst((await store.list().catch(() => undefined))?.checkpoints ?? [])
-            .reverse()
-            .map((cp) => parseLoopState(cp.state))
-            .filter((loop) => typeof loop === 'object');
-        const tips = tipsOf(loops);
+        const tips = await recordedTips(store);
         const state = initialLoopState(settings.maxIterations);
         return {
             id: newCheckpointId(),
@@ -44370,6 +44384,24 @@ function findingsForAgent(findings, removedLinks = [], limit = 20) {
     return lines.join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/core/holdIssues.ts
+
+function holdIssues(state, cycle, held, iteration) {
+    const label = heldLabel(held.reason);
+    const note = heldNote(held, { iteration, ...(cycle.branch ? { branch: cycle.branch } : {}) });
+    return {
+        label,
+        issueActions: cycle.issueIds.map((id) => ({ kind: 'markHeld', id, note, label })),
+        state: {
+            ...state,
+            issuesHeld: [
+                ...state.issuesHeld.filter((h) => !cycle.issueIds.includes(h.id)),
+                ...cycle.issueIds.map((id) => ({ id, reason: held.reason })),
+            ],
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/verdict/rejectionDetails.ts
 /**
  * What the agent is told of a rejected verdict (issue 42): each failing test with its own failure
@@ -44683,16 +44715,7 @@ function noChangeNeeded({ ctx, model, event, record, state, tag, n, cycle }) {
  */
 function held({ ctx, model, event, record, state, tag, n, cycle }, hold) {
     const { verdict, tests } = event;
-    const label = heldLabel(hold.reason);
-    const note = heldNote(hold, { iteration: n, ...(cycle.branch ? { branch: cycle.branch } : {}) });
-    const issueActions = cycle.issueIds.map((id) => ({ kind: 'markHeld', id, note, label }));
-    const done = {
-        ...state,
-        issuesHeld: [
-            ...state.issuesHeld.filter((h) => !cycle.issueIds.includes(h.id)),
-            ...cycle.issueIds.map((id) => ({ id, reason: hold.reason })),
-        ],
-    };
+    const { state: done, issueActions, label } = holdIssues(state, cycle, hold, n);
     return model_finish(model, [
         log('warn', 'cycle.held', MESSAGES.held(tag, describeTargets(cycle), hold, label, tests.durationMs), {
             iteration: n,
@@ -45720,17 +45743,7 @@ function phaseDecision(ctx, m, changed) {
  */
 function hold(ctx, m, held) {
     const cycle = model_cycleOf(ctx.before);
-    const label = heldLabel(held.reason);
-    const note = heldNote(held, { iteration: n(ctx), ...(cycle.branch ? { branch: cycle.branch } : {}) });
-    const issueActions = cycle.issueIds.map((id) => ({ kind: 'markHeld', id, note, label }));
-    const s = model_stateOf(m);
-    const state = {
-        ...s,
-        issuesHeld: [
-            ...s.issuesHeld.filter((h) => !cycle.issueIds.includes(h.id)),
-            ...cycle.issueIds.map((id) => ({ id, reason: held.reason })),
-        ],
-    };
+    const { state, issueActions, label } = holdIssues(model_stateOf(m), cycle, held, n(ctx));
     return tdd_model_finish(m, [
         log('warn', 'cycle.held', `${model_tagOf(ctx, m)} ${cycle.issueIds.join(', ')} held for a person (${label}): the phase's tests pass, but ${held.why}. ` +
             `The work is left on ${cycle.branch ? `the branch ${cycle.branch}` : 'the working tree'}; agent-loop neither merges it nor closes the issue: ` +
@@ -48047,7 +48060,6 @@ async function excludeWritten(git, before, logger) {
 
 
 
-
 /** Runs one slice of a prepared run and says how it ended, as an exit code. */
 async function runPrepared(run, io) {
     const { deps, logger, session, redact } = run;
@@ -48188,20 +48200,11 @@ function notFinishedOnBranch(io, found) {
         const base = await git?.currentRef();
         if (!git || !base || base === 'HEAD' || base.startsWith('agent-loop/'))
             return ready;
-        const finished = await finishedBranches(git, base, ready.map((i) => i.id), await recordedTips(io));
+        const finished = await finishedBranches(git, base, ready.map((i) => i.id), await recordedTips(new FileCheckpointStore(io.stateDir, { clock: io.clock })));
         for (const [id, branch] of finished)
             found.set(id, { branch, base });
         return ready.filter((i) => !finished.has(i.id));
     };
-}
-/** The cycle branches' tips agent-loop recorded, in any checkpoint of the state directory (src/core/cycleTips.ts tipsOf). */
-async function recordedTips(io) {
-    const listed = await new FileCheckpointStore(io.stateDir, { clock: io.clock }).list().catch(() => undefined);
-    const loops = resume_newestFirst(listed?.checkpoints ?? [])
-        .reverse()
-        .map((checkpoint) => parseLoopState(checkpoint.state))
-        .filter((loop) => typeof loop === 'object');
-    return tipsOf(loops);
 }
 
 ;// CONCATENATED MODULE: ./src/app/plan.ts

@@ -7,8 +7,6 @@
 import type { Options } from '../config/options.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { parseLoopState } from '../core/state.js';
-import { tipsOf } from '../core/cycleTips.js';
-import { newestFirst } from '../checkpoint/resume.js';
 import { leavesBranch } from '../core/landing.js';
 import { exitCodeFor, summaryLine } from '../core/result.js';
 import { openGit } from '../git/git.js';
@@ -16,6 +14,7 @@ import { ISSUE_SOURCES } from '../issues/catalog.js';
 import { withFirstReady } from '../issues/guard.js';
 import type { Issue } from '../issues/types.js';
 import { finishedBranchMessage, finishedBranches } from '../loop/finishedBranches.js';
+import { recordedTips } from '../loop/recordedTips.js';
 import { StartError, openCheckpoint, runSlice } from '../loop/slice.js';
 import { createRedactor } from '../secrets/redact.js';
 import { deferredRun, idleRun, standingHalt } from './earlyEnds.js';
@@ -169,19 +168,9 @@ function notFinishedOnBranch(
       git,
       base,
       ready.map((i) => i.id),
-      await recordedTips(io),
+      await recordedTips(new FileCheckpointStore(io.stateDir, { clock: io.clock })),
     );
     for (const [id, branch] of finished) found.set(id, { branch, base });
     return ready.filter((i) => !finished.has(i.id));
   };
-}
-
-/** The cycle branches' tips agent-loop recorded, in any checkpoint of the state directory (src/core/cycleTips.ts tipsOf). */
-async function recordedTips(io: RunIO): Promise<Record<string, string>> {
-  const listed = await new FileCheckpointStore(io.stateDir, { clock: io.clock }).list().catch(() => undefined);
-  const loops = newestFirst(listed?.checkpoints ?? [])
-    .reverse()
-    .map((checkpoint) => parseLoopState(checkpoint.state))
-    .filter((loop) => typeof loop === 'object');
-  return tipsOf(loops);
 }

@@ -9,8 +9,7 @@ import { surface, upperFirst } from '../config/surface.js';
 import { newCheckpointId } from '../checkpoint/fileStore.js';
 import type { SeedPhase } from '../checkpoint/types.js';
 import { runCheckpointPhase } from '../checkpoint/phase.js';
-import { newestFirst } from '../checkpoint/resume.js';
-import { tipsOf } from '../core/cycleTips.js';
+import { recordedTips } from './recordedTips.js';
 import { landingMode } from '../core/landing.js';
 import { pickRunnable } from '../core/resumable.js';
 import type { RunResult } from '../core/result.js';
@@ -142,11 +141,7 @@ export async function openCheckpoint(
   const say = surface(settings.terms);
   // A new checkpoint keeps the branch tips agent-loop recorded in the others (src/core/cycleTips.ts).
   const fresh = async () => {
-    const loops = newestFirst((await store.list().catch(() => undefined))?.checkpoints ?? [])
-      .reverse()
-      .map((cp) => parseLoopState(cp.state))
-      .filter((loop): loop is LoopState => typeof loop === 'object');
-    const tips = tipsOf(loops);
+    const tips = await recordedTips(store);
     const state = initialLoopState(settings.maxIterations);
     return {
       id: newCheckpointId(),

@@ -12,7 +12,8 @@ import { closedByPullRequest } from '../../core/landing.js';
 import type { CycleState, IterationRecord, LoopState } from '../../core/state.js';
 import { inlineCode } from '../../report/markdown.js';
 import { findingsForAgent, findingsHeldWhy, findingsSummary } from '../../judge/findingWords.js';
-import { type Held, heldLabel, heldNote } from '../../core/held.js';
+import type { Held } from '../../core/held.js';
+import { holdIssues } from '../../core/holdIssues.js';
 import type { Finding } from '../../judge/protectedPaths.js';
 import type { Verdict } from '../../verdict/judge.js';
 import { hasFailureText, rejectionDetails } from '../../verdict/rejectionDetails.js';
@@ -246,16 +247,7 @@ function noChangeNeeded({ ctx, model, event, record, state, tag, n, cycle }: Jud
  */
 function held({ ctx, model, event, record, state, tag, n, cycle }: Judged, hold: Held): IterationStep {
   const { verdict, tests } = event;
-  const label = heldLabel(hold.reason);
-  const note = heldNote(hold, { iteration: n, ...(cycle.branch ? { branch: cycle.branch } : {}) });
-  const issueActions: IssueAction[] = cycle.issueIds.map((id) => ({ kind: 'markHeld', id, note, label }));
-  const done: LoopState = {
-    ...state,
-    issuesHeld: [
-      ...state.issuesHeld.filter((h) => !cycle.issueIds.includes(h.id)),
-      ...cycle.issueIds.map((id) => ({ id, reason: hold.reason })),
-    ],
-  };
+  const { state: done, issueActions, label } = holdIssues(state, cycle, hold, n);
   return finish(
     model,
     [

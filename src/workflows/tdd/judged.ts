@@ -5,9 +5,9 @@
  * what the maintainer owns.
  */
 import type { AgentResult } from '../../agents/types.js';
-import { type IssueAction, log } from '../../core/events.js';
-import { type Held, heldLabel, heldNote } from '../../core/held.js';
-import type { LoopState } from '../../core/state.js';
+import { log } from '../../core/events.js';
+import type { Held } from '../../core/held.js';
+import { holdIssues } from '../../core/holdIssues.js';
 import { commitNaming } from './commitNaming.js';
 import { type TestsSeen, decidePhase } from './decide.js';
 import { type JudgedDecision, withFindings } from './judgeBase.js';
@@ -42,17 +42,7 @@ export function phaseDecision(ctx: TddContext, m: TddModel, changed: boolean): J
  */
 export function hold(ctx: TddContext, m: TddModel, held: Held): TddStep {
   const cycle = cycleOf(ctx.before);
-  const label = heldLabel(held.reason);
-  const note = heldNote(held, { iteration: n(ctx), ...(cycle.branch ? { branch: cycle.branch } : {}) });
-  const issueActions: IssueAction[] = cycle.issueIds.map((id) => ({ kind: 'markHeld', id, note, label }));
-  const s = stateOf(m);
-  const state: LoopState = {
-    ...s,
-    issuesHeld: [
-      ...s.issuesHeld.filter((h) => !cycle.issueIds.includes(h.id)),
-      ...cycle.issueIds.map((id) => ({ id, reason: held.reason })),
-    ],
-  };
+  const { state, issueActions, label } = holdIssues(stateOf(m), cycle, held, n(ctx));
   return finish(
     m,
     [
