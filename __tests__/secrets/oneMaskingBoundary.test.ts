@@ -49,6 +49,8 @@ const EGRESS: Record<string, string> = {
   'src/report/discordWebhook.ts': 'the halt posted to Discord (its own webhook URL masked too: no secret of the run)',
   'src/persist/stateFiles.ts':
     "every file agent-loop writes in the state directory (halt.md, errors.jsonl, the prompt, baselines): the action's artifacts",
+  'src/persist/publishable.ts':
+    'the state directory as the action publishes it (cache entry, artifact): the files the agent could write there too (issue 43)',
   'src/checkpoint/fileStore.ts': 'the checkpoints (also written through stateFiles: see the report of issue 41)',
   'src/issues/github/postedText.ts': 'every comment and body posted on GitHub',
   'src/issues/github/pullRequests.ts': 'pull request titles',

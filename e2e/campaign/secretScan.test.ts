@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { existsSync, promises as fs, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { workflowRun } from '../actionRunner.js';
 import {
   commit,
@@ -128,6 +129,12 @@ function scan(run: string, places: Place[], all: Form[]): void {
     if (!tally.record(`${run}: ${form.name}`, hits.length === 0)) found.push(`${form.name} in ${hits.join(', ')}`);
   }
   expect(found).toEqual([]);
+}
+
+/** A published file's bytes as text, gunzipped as well when it is gzip (what a reader of the artifact gets). */
+function asText(data: Buffer): string {
+  const gzip = data[0] === 0x1f && data[1] === 0x8b;
+  return data.toString('latin1') + (gzip ? `\n${gunzipSync(data).toString('latin1')}` : '');
 }
 
 const sandboxes: Sandbox[] = [];
@@ -265,10 +272,19 @@ ${LEAKY_DONE}`,
       labels: ['agent-loop'],
     });
     gh.addIssue({ title: 'Hopeless', body: `value_is_good, password ${PASSWORD}`, labels: ['agent-loop'] });
+    // The agent also writes what it found into the state directory, which the action publishes
+    // (issue 43): a file of its own, a gzipped one, and a log beside agent-loop's.
+    const stateDir = path.join(sb.root, 'tmp', 'agent-loop');
+    const planted = `${stateDir}/stolen.txt`;
     const agent = await writeAgent(
       sb,
       'leaky',
       `${LEAK}
+mkdir -p "${stateDir}/logs" "${stateDir}/loot"
+printf 'key=%s password=%s token=${token} hook=${hook.url()} ${GHP}\n' "$ANTHROPIC_API_KEY" "$DB_PASSWORD" > "${planted}"
+cp "${planted}" "${stateDir}/loot/env"
+gzip -c "${planted}" > "${stateDir}/logs/env.gz"
+cp "${planted}" "${stateDir}/logs/iteration-99.log"
 case "$AGENT_LOOP_ISSUE_IDS" in
   1) [ -e "$NOTES/tried" ] && echo good > value.txt; touch "$NOTES/tried";;
 esac
@@ -304,6 +320,8 @@ ${LEAKY_DONE}`,
     expect(caches.length).toBeGreaterThan(0);
     expect(artifacts.length).toBeGreaterThan(0);
 
+    expect(r.post.log).toMatch(/Left out of what is published, 3 file\(s\).*loot\/env.*stolen\.txt/);
+    expect(r.post.log).toMatch(/masked in what is published: .*logs\/iteration-99\.log/);
     const unmasked = (log: string) =>
       log
         .split('\n')
@@ -324,13 +342,13 @@ ${LEAKY_DONE}`,
         ...caches.flatMap((c) =>
           cacheArchiveFiles(services.cacheArchive(c.key)).map((e) => ({
             where: `cache ${c.key}: ${e.name}`,
-            text: e.data.toString('latin1'),
+            text: asText(e.data),
           })),
         ),
         ...artifacts.flatMap((a) =>
           unzip(services.artifactZip(a.id)).map((e) => ({
             where: `artifact ${a.name}: ${e.name}`,
-            text: e.data.toString('latin1'),
+            text: asText(e.data),
           })),
         ),
         { where: 'pull requests, issue comments', text: JSON.stringify(published) },
@@ -338,7 +356,10 @@ ${LEAKY_DONE}`,
         { where: 'discord bodies', text: JSON.stringify(hook.received) },
         commitsSince(origin, base),
         commitsSince(path.join(sb.repo, '.git'), base),
-        ...filesUnder(path.join(sb.root, 'tmp', 'agent-loop'), 'state dir'),
+        // The runner's own disk, but for what the agent planted there (never published: the post log says so).
+        ...filesUnder(stateDir, 'state dir').filter(
+          (p) => !/\/(stolen\.txt|loot\/env|logs\/env\.gz|logs\/iteration-99\.log)$/.test(p.where),
+        ),
       ],
       forms([
         {

@@ -4,6 +4,7 @@
  */
 import { type RestoreResult, restoreState, saveState } from '../persist/stateStore.js';
 import { stateScope } from '../persist/stateNames.js';
+import type { PublishScan } from '../persist/publishable.js';
 import { actionsCache } from '../persist/actionsCache.js';
 import { actionsArtifacts } from '../persist/actionsArtifacts.js';
 import type { StorageRetryDeps } from '../persist/storageRetry.js';
@@ -73,6 +74,8 @@ export async function publish(input: {
   /** The checkpoint the run used (main's checkpoint-id): never pruned. */
   inUse?: string;
   log: PersistLog;
+  /** The secret scan what is published passes first (src/persist/publishable.ts). */
+  scan: PublishScan;
 }) {
   const { refs } = input;
   try {
@@ -89,5 +92,6 @@ export async function publish(input: {
     restoredGeneration: input.restoredGeneration,
     ...backends(input),
     log: input.log,
+    scan: input.scan,
   });
 }

@@ -4,6 +4,7 @@
  * fails the job: every problem is a warning. @actions/core is passed in, as is the environment.
  */
 import { createRedactor } from '../secrets/redact.js';
+import { secretDetector } from '../safety/secretScan.js';
 import { loadActionConfig } from './inputs.js';
 import { publish, runRefs } from './persistence.js';
 
@@ -74,6 +75,7 @@ export async function postAction({ core, env }: PostDeps): Promise<void> {
     restoredGeneration: Number(core.getState('generation') || '0'),
     inUse: core.getState('checkpoint-id'),
     log,
+    scan: { mask: redact, holdsSecret: secretDetector(secrets) },
   });
   core.info(
     saved.skipped

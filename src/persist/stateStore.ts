@@ -30,6 +30,7 @@ import {
   storeContext,
 } from './stateBackends.js';
 import { filesUnder, scratch } from './stateDirectory.js';
+import { type LeftOut, type PublishScan, type PublishableCopy, publishableCopy, reportCopy } from './publishable.js';
 import {
   type GenerationRecord,
   newestPublishedAbove,
@@ -300,6 +301,8 @@ export interface SaveOptions {
   cache: CacheBackend;
   artifacts: ArtifactBackend;
   log: StateLog;
+  /** The secret scan what is published passes first (publishable.ts); without it, unscanned. */
+  scan?: PublishScan;
 }
 
 export interface SaveResult {
@@ -309,6 +312,9 @@ export interface SaveResult {
   artifactId?: number;
   /** Why nothing was published. */
   skipped?: string;
+  /** Files of the state directory (relative) published masked, and those left out with why (publishable.ts). */
+  masked?: string[];
+  leftOut?: LeftOut[];
 }
 
 /**
@@ -351,9 +357,22 @@ export async function saveState(options: SaveOptions): Promise<SaveResult> {
   await writeGeneration(dir, { generation, runId: ctx.runId, attempt: ctx.attempt });
   const result: SaveResult = { generation };
 
+  const copy = await publishableCopy(dir, scratch(dir, 'publish'), options.scan);
+  try {
+    return await publishCopy(ctx, copy, result);
+  } finally {
+    await fs.rm(copy.dir, { recursive: true, force: true });
+  }
+}
+
+/** Publishes the scanned copy of the state directory (publishable.ts), having said what of it was masked or left out. */
+async function publishCopy(ctx: StoreContext, copy: PublishableCopy, result: SaveResult): Promise<SaveResult> {
+  const { dir, log } = ctx;
+  const generation = result.generation ?? 0;
+  Object.assign(result, reportCopy(copy, dir, log));
   const key = cacheKey(ctx.scope, ctx.runId, ctx.attempt);
   try {
-    const id = await ctx.cache.save(dir, key);
+    const id = await ctx.cache.save(copy.dir, key);
     if (id === -1) log.warning(`The cache entry ${key} was not saved (the cache client said why above).`);
     else result.cacheKey = key;
   } catch (error) {
@@ -362,7 +381,7 @@ export async function saveState(options: SaveOptions): Promise<SaveResult> {
 
   const name = artifactName(ctx.scope);
   try {
-    const uploaded = await ctx.artifacts.upload(name, await filesUnder(dir), dir, ARTIFACT_RETENTION_DAYS);
+    const uploaded = await ctx.artifacts.upload(name, await filesUnder(copy.dir), copy.dir, ARTIFACT_RETENTION_DAYS);
     result.artifactId = uploaded.id;
   } catch (error) {
     log.warning(`Uploading the artifact ${name} failed: ${errorText(error)}`);
