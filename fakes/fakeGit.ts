@@ -42,6 +42,7 @@ export function fakeGit(topLevel: string, hasWork: (branch: string) => boolean =
     tipOf: async (branch) => (branches.has(branch) ? '0'.repeat(40) : undefined),
     resetHard: async () => undefined,
     changedFiles: async () => [],
+    refSecrets: async () => [],
     untracked: async () => [],
     subjectsSince: async () => [],
     putBackStaging: async () => undefined,

@@ -481,6 +481,7 @@ function fakeGit() {
     resetHard: async () => undefined,
     changedFiles: async () => [],
     untracked: async () => [],
+    refSecrets: async () => [],
     tipOf: async () => '1'.repeat(40),
     laneState: async () => ({ head: 'main', baseTip: '1'.repeat(40) }),
   };

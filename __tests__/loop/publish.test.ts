@@ -86,6 +86,7 @@ function recordingGit(calls: string[], remote: Histories): Git {
     resetHard: async () => undefined,
     changedFiles: async () => [],
     untracked: async () => [],
+    refSecrets: async () => [],
     tipOf: async (b) => local.get(b)?.at(-1),
     laneState: async () => ({ head: current, baseTip: '1'.repeat(40) }),
   };

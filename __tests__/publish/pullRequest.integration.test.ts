@@ -12,9 +12,12 @@ import { type Git, openGit } from '../../src/git/git.js';
 import { explainHttpError } from '../../src/issues/github/errors.js';
 import { LandingError } from '../../src/loop/publish.js';
 import { createPullRequestPublisher, pullRequestBody } from '../../src/publish/pullRequest.js';
+import { secretDetector } from '../../src/safety/secretScan.js';
 
 let dir: string;
 let repo: string;
+/** A key the job knows (a declared secret): built at run time, never whole in this file. */
+const KEY = ['sk-ant-api03', 'Pq9Rs8Tu7Vw6Xy5Za4Bc3De2Fg1Hi0Jk'].join('-');
 const env = {
   ...process.env,
   GIT_AUTHOR_NAME: 't',
@@ -51,7 +54,7 @@ const github = {
 };
 
 async function publisher(keepDir: string, warnings: string[] = [], withNotes = false) {
-  const git = (await openGit(repo, env)) as Git;
+  const git = (await openGit(repo, env, { holdsSecret: secretDetector([KEY]) })) as Git;
   return createPullRequestPublisher({
     ...(withNotes ? { notes: { warn: (m: string) => warnings.push(m) } } : {}),
     git,
@@ -404,5 +407,45 @@ describe('issue 15: the pull request body says what was done and verified', () =
       '<!--',
       '```',
     ]);
+  });
+});
+
+describe('issue 43: what the agent adds beside the work is not published with it', () => {
+  it('--workflow tdd: git notes where one holds a secret (the agent added it) are neither pushed nor bundled; the branch lands, and the run is told why', async () => {
+    const bare = await bareRemote();
+    sh(repo, 'notes', '--ref', 'agent-loop', 'add', '-m', '{"phase":"GREEN"}', 'agent-loop/issue-7');
+    sh(repo, 'notes', '--ref', 'agent-loop', 'add', '-m', `{"found":"${KEY}"}`, 'main');
+    // Removed again: the notes' history still holds it, and a push would carry that history.
+    sh(repo, 'notes', '--ref', 'agent-loop', 'remove', 'main');
+    const warnings: string[] = [];
+    const keepDir = path.join(dir, 'state', 'outbox');
+    const p = await publisher(keepDir, warnings, true);
+    await p.stash?.('agent-loop/issue-7', 'main');
+    const heads = sh(repo, 'bundle', 'list-heads', path.join(keepDir, 'agent-loop-issue-7.bundle'));
+    expect(heads).not.toContain('refs/notes/agent-loop');
+    await p.publish(work);
+    expect(sh(bare, 'for-each-ref', '--format=%(refname)')).toBe('refs/heads/agent-loop/issue-7');
+    expect(warnings).toEqual([expect.stringMatching(/^the git notes refs\/notes\/agent-loop are not pushed nor kept/)]);
+    expect(warnings.join('\n')).not.toContain(KEY);
+  });
+
+  it('clean notes are still pushed with the branch', async () => {
+    const bare = await bareRemote();
+    sh(repo, 'notes', '--ref', 'agent-loop', 'add', '-m', '{"phase":"GREEN"}', 'agent-loop/issue-7');
+    const warnings: string[] = [];
+    await (await publisher(path.join(dir, 'state', 'outbox'), warnings, true)).publish(work);
+    expect(sh(bare, 'for-each-ref', '--format=%(refname)').split('\n').sort()).toEqual([
+      'refs/heads/agent-loop/issue-7',
+      'refs/notes/agent-loop',
+    ]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('an annotated tag the agent made is not pushed with the branch, push.followTags set or not', async () => {
+    const bare = await bareRemote();
+    sh(repo, 'config', 'push.followTags', 'true');
+    sh(repo, 'tag', '-a', '-m', `loot ${KEY}`, 'v9', 'agent-loop/issue-7');
+    await (await publisher(path.join(dir, 'state', 'outbox'))).publish(work);
+    expect(sh(bare, 'for-each-ref', '--format=%(refname)')).toBe('refs/heads/agent-loop/issue-7');
   });
 });

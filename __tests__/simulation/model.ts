@@ -210,6 +210,7 @@ export function buildDoubles(world: World) {
     subjectsSince: async () => [],
     exclude: async () => undefined,
     untracked: async () => [],
+    refSecrets: async () => [],
     fetchBranch: async () => false,
     push: async () => undefined,
     putBackStaging: async () => undefined,

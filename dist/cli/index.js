@@ -25326,6 +25326,10 @@ function stagedBlobs(raw) {
     }
     return blobs;
 }
+/** `git rev-list --objects --filter=object:type=blob <ref>`'s blobs (`<id> <path>` lines), with nothing before. Pure. */
+function refBlobs(list) {
+    return [...list.matchAll(/^([0-9a-f]{40,64}) (.+)$/gm)].map((m) => ({ file: m[2], id: m[1] }));
+}
 /** `git rev-list --objects --filter=object:type=blob base..HEAD`'s blobs (`<id> <path>` lines), each with its path's version at `base`. */
 function rangeBlobs(list, base) {
     const blobs = [];
@@ -25755,7 +25759,8 @@ function remoteOps(ctx) {
         },
         async push(name, branch) {
             // Not --quiet: the remote's own lines (GitHub's GH006, a hook's reason) say why a push is refused.
-            await remoteGit('push', '--no-verify', name, `refs/heads/${branch}:refs/heads/${branch}`);
+            // --no-follow-tags: an annotated tag the agent made (push.followTags set in .git/config) is never pushed with it.
+            await remoteGit('push', '--no-verify', '--no-follow-tags', name, `refs/heads/${branch}:refs/heads/${branch}`);
         },
     };
 }
@@ -25972,6 +25977,7 @@ async function keepStaging(ctx) {
 
 
 
+
 /** A Git for `cwd`, or undefined when `cwd` is not inside a work tree (the loop then works in place). */
 async function openGit(cwd, env, options = {}) {
     const top = await execGitIn(cwd, env)(['rev-parse', '--show-toplevel']);
@@ -26023,6 +26029,12 @@ async function openGit(cwd, env, options = {}) {
         },
         ...remoteOps(ctx),
         putBackStaging: (when = 'slice end') => keeper.putBack(when),
+        async refSecrets(ref) {
+            if (!options.holdsSecret)
+                return [];
+            const list = await git('--no-replace-objects', 'rev-list', '--objects', '--filter=object:type=blob', ref, '--');
+            return (await blobsAdding(ctx, refBlobs(list), options.holdsSecret)).map((b) => b.file);
+        },
         async untracked() {
             const out = await git('ls-files', '--others', '--exclude-standard', '--directory', '-z');
             return out.split('\0').filter((l) => l !== '');
@@ -34732,13 +34744,23 @@ function fetchNotesArgs(remote) {
 }
 /** `git` arguments to push the notes to `remote` (a fast-forward of the remote's notes ref). */
 function pushNotesArgs(remote) {
-    return ['push', remote, NOTES_REF];
+    return ['push', '--no-verify', '--no-follow-tags', remote, NOTES_REF];
 }
 /** How many commits back from the tip newestNote looks; TDD phase commits sit near the tip. */
 const NEWEST_NOTE_DEPTH = 10_000;
 function describeIssue(error) {
     const first = error.issues[0];
     return first ? `${first.path.join('.') || 'note'}: ${first.message}` : 'unknown';
+}
+/**
+ * Why the git notes are not published (issue 43): a note holds a secret. agent-loop writes its notes
+ * masked, so the agent added it (`git notes`); the notes ref's history keeps it even once removed.
+ */
+function notesWithSecret(ref, notes) {
+    const shown = notes.slice(0, 5).join(', ') + (notes.length > 5 ? ` and ${notes.length - 5} more` : '');
+    return (`the git notes ${ref} are not pushed nor kept with the work: a secret was found in ${shown} ` +
+        `(a note agent-loop did not write: it writes its notes masked). They stay in this repository only. ` +
+        `Delete the ref (git update-ref -d ${ref}) once no cycle of --workflow tdd is left to resume, or rewrite its history without that note.`);
 }
 
 ;// CONCATENATED MODULE: ./src/loop/notes.ts

@@ -88,7 +88,7 @@ export function fetchNotesArgs(remote: string): string[] {
 
 /** `git` arguments to push the notes to `remote` (a fast-forward of the remote's notes ref). */
 export function pushNotesArgs(remote: string): string[] {
-  return ['push', remote, NOTES_REF];
+  return ['push', '--no-verify', '--no-follow-tags', remote, NOTES_REF];
 }
 
 /** How many commits back from the tip newestNote looks; TDD phase commits sit near the tip. */
@@ -97,4 +97,17 @@ export const NEWEST_NOTE_DEPTH = 10_000;
 export function describeIssue(error: z.ZodError): string {
   const first = error.issues[0];
   return first ? `${first.path.join('.') || 'note'}: ${first.message}` : 'unknown';
+}
+
+/**
+ * Why the git notes are not published (issue 43): a note holds a secret. agent-loop writes its notes
+ * masked, so the agent added it (`git notes`); the notes ref's history keeps it even once removed.
+ */
+export function notesWithSecret(ref: string, notes: readonly string[]): string {
+  const shown = notes.slice(0, 5).join(', ') + (notes.length > 5 ? ` and ${notes.length - 5} more` : '');
+  return (
+    `the git notes ${ref} are not pushed nor kept with the work: a secret was found in ${shown} ` +
+    `(a note agent-loop did not write: it writes its notes masked). They stay in this repository only. ` +
+    `Delete the ref (git update-ref -d ${ref}) once no cycle of --workflow tdd is left to resume, or rewrite its history without that note.`
+  );
 }

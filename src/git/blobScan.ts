@@ -56,6 +56,11 @@ export function stagedBlobs(raw: string): NewBlob[] {
   return blobs;
 }
 
+/** `git rev-list --objects --filter=object:type=blob <ref>`'s blobs (`<id> <path>` lines), with nothing before. Pure. */
+export function refBlobs(list: string): NewBlob[] {
+  return [...list.matchAll(/^([0-9a-f]{40,64}) (.+)$/gm)].map((m) => ({ file: m[2] as string, id: m[1] as string }));
+}
+
 /** `git rev-list --objects --filter=object:type=blob base..HEAD`'s blobs (`<id> <path>` lines), each with its path's version at `base`. */
 export function rangeBlobs(list: string, base: string): NewBlob[] {
   const blobs: NewBlob[] = [];

@@ -5,6 +5,7 @@
  * (commit.ts), checkouts and merges (checkout.ts), the lane's reads (laneReads.ts), remotes (remote.ts).
  */
 import { checkoutOps } from './checkout.js';
+import { blobsAdding, refBlobs } from './blobScan.js';
 import { commitAll } from './commit.js';
 import type { GitContext, GitOptions } from './context.js';
 import { laneReads } from './laneReads.js';
@@ -75,6 +76,11 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
     },
     ...remoteOps(ctx),
     putBackStaging: (when = 'slice end') => keeper.putBack(when),
+    async refSecrets(ref) {
+      if (!options.holdsSecret) return [];
+      const list = await git('--no-replace-objects', 'rev-list', '--objects', '--filter=object:type=blob', ref, '--');
+      return (await blobsAdding(ctx, refBlobs(list), options.holdsSecret)).map((b) => b.file);
+    },
     async untracked() {
       const out = await git('ls-files', '--others', '--exclude-standard', '--directory', '-z');
       return out.split('\0').filter((l) => l !== '');

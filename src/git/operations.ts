@@ -52,6 +52,12 @@ export interface Git {
   subjectsSince(base: string, branch: string): Promise<string[]>;
   /** Adds a directory (relative to the top level), a file (`{ file: true }`) or a file pattern to .git/info/exclude once. */
   exclude(relativePathOrPattern: string, options?: { file?: boolean }): Promise<void>;
+  /**
+   * The files (paths in the ref's tree) of every blob reachable from `ref` that holds a secret, read as
+   * bytes (blobScan.ts): what pushing `ref` would publish (the git notes). Throws when they cannot be
+   * read whole: never taken as clean.
+   */
+  refSecrets(ref: string): Promise<string[]>;
   /** Untracked, not ignored paths (a wholly untracked directory as one `dir/` entry), relative to the top level. */
   untracked(): Promise<string[]>;
   /**

@@ -28,7 +28,8 @@ export function remoteOps(ctx: GitContext): RemoteOps {
     },
     async push(name, branch) {
       // Not --quiet: the remote's own lines (GitHub's GH006, a hook's reason) say why a push is refused.
-      await remoteGit('push', '--no-verify', name, `refs/heads/${branch}:refs/heads/${branch}`);
+      // --no-follow-tags: an annotated tag the agent made (push.followTags set in .git/config) is never pushed with it.
+      await remoteGit('push', '--no-verify', '--no-follow-tags', name, `refs/heads/${branch}:refs/heads/${branch}`);
     },
   };
 }

@@ -22,7 +22,14 @@ import {
   issueGone,
   pushFoundSecret,
 } from './landingFailures.js';
-import { NOTES_REF, type NotesGit, fetchNotesArgs, notesGit, pushNotesArgs } from '../workflows/tdd/notes.js';
+import {
+  NOTES_REF,
+  type NotesGit,
+  fetchNotesArgs,
+  notesGit,
+  notesWithSecret,
+  pushNotesArgs,
+} from '../workflows/tdd/notes.js';
 import { pullRequestBody } from './pullRequestBody.js';
 import { draftsRefused, heldDiff } from './heldWork.js';
 import { heldLabel } from '../core/held.js';
@@ -88,7 +95,17 @@ function createLanding(options: PullRequestPublisherOptions): Landing {
   const remote = options.remote ?? 'origin';
   const raw = notesGit(git.topLevel, { ...process.env, ...options.remoteEnv }, git.author);
   const notes = options.notes ? (options.notes.git ?? raw) : undefined;
-  const hasNotes = async () => !!notes && (await notes.run(['show-ref', '--verify', '--quiet', NOTES_REF])).code === 0;
+  // Notes are published (pushed, bundled into the state directory) only when none holds a secret:
+  // agent-loop writes them masked, but the agent can add its own (issue 43).
+  let told = false;
+  const hasNotes = async () => {
+    if (!notes || (await notes.run(['show-ref', '--verify', '--quiet', NOTES_REF])).code !== 0) return false;
+    const found = await git.refSecrets(NOTES_REF).catch((error: unknown) => [`(${(error as Error).message})`]);
+    if (found.length === 0) return true;
+    if (!told) (options.notes?.warn ?? options.warn)?.(options.redact(notesWithSecret(NOTES_REF, found)));
+    told = true;
+    return false;
+  };
   const pushNotes = async () => {
     if (!notes || !(await hasNotes())) return;
     const r = await notes.run(pushNotesArgs(remote));

@@ -320,6 +320,12 @@ describe('fetching and pushing the notes ref', () => {
 
   it('spells the argv as git expects', () => {
     expect(fetchNotesArgs('origin')).toEqual(['fetch', 'origin', '+refs/notes/agent-loop:refs/notes/agent-loop']);
-    expect(pushNotesArgs('origin')).toEqual(['push', 'origin', 'refs/notes/agent-loop']);
+    expect(pushNotesArgs('origin')).toEqual([
+      'push',
+      '--no-verify',
+      '--no-follow-tags',
+      'origin',
+      'refs/notes/agent-loop',
+    ]);
   });
 });
