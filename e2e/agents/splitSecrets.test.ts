@@ -53,13 +53,24 @@ function places(sb: Sandbox, r: CliResult): Array<{ file: string; text: string }
   ];
 }
 
-/** The iteration log's events (each line must still be JSON), and the texts the agent said in them. */
-function loggedEvents(sb: Sandbox): Array<Record<string, unknown>> {
+/**
+ * The run halted after its one iteration (halt.md written), the key is nowhere, and what the agent
+ * said is in the iteration's log, valid JSON, with *** where the halves were (masked, not lost).
+ */
+function expectMaskedEverywhere(sb: Sandbox, r: CliResult, eventType: string): void {
+  expectExit(r, 1);
+  expect(lastResult(r.stdout)).toMatchObject({ status: 'halted', haltReason: 'max_iterations', iterations: 1 });
+  expect(existsSync(path.join(sb.repo, '.git', 'agent-loop', 'halt.md'))).toBe(true);
+  expect(holdingTheKey(places(sb, r))).toEqual([]);
   const log = readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'logs', 'iteration-1.ndjson'), 'utf8');
-  return log
+  const events = log
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const said = JSON.stringify(events.filter((e) => e.type === eventType));
+  expect(said).toContain('Split over two lines: ***\\n*** is what I was given.');
+  expect(said).toContain('And over two messages: ***');
+  expect(said).toContain('"text":"***\\n\\nThat is all for now.');
 }
 
 describe("issue 43: a key split inside the agent CLIs' JSON events is masked before any sink", () => {
@@ -81,16 +92,7 @@ describe("issue 43: a key split inside the agent CLIs' JSON events is masked bef
           ...anthropic.claudeEnv(server.url, 1),
           ANTHROPIC_API_KEY: KEY,
         });
-        expectExit(r, 1);
-        expect(lastResult(r.stdout)).toMatchObject({ status: 'halted', haltReason: 'max_iterations', iterations: 1 });
-        expect(existsSync(path.join(sb.repo, '.git', 'agent-loop', 'halt.md'))).toBe(true);
-
-        expect(holdingTheKey(places(sb, r))).toEqual([]);
-        // Masked, not lost: the log keeps the events, valid JSON, with *** where the halves were.
-        const said = JSON.stringify(loggedEvents(sb).filter((e) => e.type === 'assistant'));
-        expect(said).toContain('Split over two lines: ***\\n*** is what I was given.');
-        expect(said).toContain('And over two messages: ***');
-        expect(said).toContain('"text":"***\\n\\nThat is all for now.');
+        expectMaskedEverywhere(sb, r, 'assistant');
       } finally {
         await server.close();
       }
@@ -114,13 +116,7 @@ describe("issue 43: a key split inside the agent CLIs' JSON events is masked bef
           ...openai.codexEnv(home),
           OPENAI_API_KEY: KEY,
         });
-        expectExit(r, 1);
-        expect(lastResult(r.stdout)).toMatchObject({ status: 'halted', haltReason: 'max_iterations', iterations: 1 });
-
-        expect(holdingTheKey(places(sb, r))).toEqual([]);
-        const said = JSON.stringify(loggedEvents(sb).filter((e) => e.type === 'item.completed'));
-        expect(said).toContain('Split over two lines: ***\\n*** is what I was given.');
-        expect(said).toContain('And over two messages: ***');
+        expectMaskedEverywhere(sb, r, 'item.completed');
       } finally {
         await server.close();
       }
