@@ -140,6 +140,13 @@ describe('issue 43: structured agent output is masked on the text it carries', (
     expect(out.join('\n')).not.toContain(token.slice(20));
   });
 
+  it('masks a token shape that starts a line, or a content block, after a word (joined, it would read task-…)', () => {
+    const token = `sk-ant-api03-${'Q7w8E9r0T1'.repeat(3)}`;
+    const out = through([assistant(`a task\n${token} ok`), assistant('ta', `${token} ok`)]);
+    expect(out.join('\n')).not.toContain(token.slice(7));
+    expect(JSON.parse(out[0] as string).message.content[0].text).toBe('a task\nsk-ant-*** ok');
+  });
+
   it("masks Codex's events: an agent_message's text, a command's aggregated_output, and across two items", () => {
     const out = through([
       codexItem('agent_message', 'text', `key ${HEAD}\n${TAIL}`),

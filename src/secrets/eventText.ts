@@ -160,13 +160,14 @@ export function maskLines(redact: SecretRedactor, text: string): string {
  */
 export function maskWithinEvent(redact: SecretRedactor, event: EventLine): void {
   const carried = event.strings.filter((s) => s.carried);
+  // Joined by line breaks: each string on its own and each two adjacent ones joined are searched.
   event.suspect =
-    redact.mayHold(carried.map((s) => s.text).join('')) ||
+    redact.mayHold(carried.map((s) => s.text).join('\n')) ||
     redact.mayHold(
       event.strings
         .filter((s) => !s.carried)
         .map((s) => s.text)
-        .join(''),
+        .join('\n'),
     );
   if (!event.suspect) return;
   let previous: EventString | undefined;
