@@ -1,18 +1,18 @@
 /**
  * The text a JSON event line carries, for the output masker (outputMasker.ts). An agent that speaks
  * JSON events (Claude Code's stream-json, Codex's `exec --json`) puts what it says inside string
- * values: a secret split across two lines of one message is `…ABC\\nDEF…` inside one line of
+ * values: a secret split across two lines of one message is `…ABC\nDEF…` inside one line of
  * output, and across two messages it is at the end of one event's text and the start of the next
  * event's, never at a line's end. So the masker reads such a line as its strings, decoded, masks
  * them as it masks raw lines (per decoded line, across adjacent strings, across events), and puts
  * each changed string back in place: the line stays valid JSON, every other byte as printed.
  *
- * Pure: no state, no I/O.
+ * No state, no I/O: the masking functions change the event they are given (its strings' `text`).
  */
 import type { SecretRedactor } from './redact.js';
 import { maskAcross } from './maskAcross.js';
 
-/** One string value of an event: where its token stands in the line, and its decoded text. */
+/** One string of an event, a key or a value: where its token stands in the line, and its decoded text. */
 export interface EventString {
   /** [start, end) of the token, quotes included. */
   start: number;
