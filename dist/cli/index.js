@@ -27187,6 +27187,9 @@ const SHAPE_AT_CUT_END =
  */
 const TOKEN_AT_CUT_START = /^[A-Za-z0-9_-]{20,255}(?![A-Za-z0-9_-])/;
 const FRAGMENT_THRESHOLD_CAP = 8;
+/** Where a token shape starts (`mayHold`): its prefix, whole in any of its parts once they are joined. */
+const SHAPE_HINTS = /gh[pousr]_|github_pat_|(?<![A-Za-z0-9])sk-|(?<![A-Za-z0-9])xox[abprs]-|Bearer|bearer|BEARER/;
+const LINE_BREAKS = /[\n\r]/g;
 const BACKSLASH = 0x5c;
 const hex4 = (code, upper) => {
     const h = code.toString(16).padStart(4, '0');
@@ -27400,6 +27403,8 @@ function createRedactor(secrets) {
     const patterns = alternations([...formList.map(escapeRegExp), ...SHAPES]);
     const redact = createWholeMasker(forms, patterns);
     const fragments = formList.map(fragmentOf);
+    const hintSources = new Set(fragments.flatMap(({ head, tail }) => [head, tail].map((h) => h.replace(LINE_BREAKS, ''))).filter((h) => h !== ''));
+    const fragmentHints = alternations([...hintSources].map(escapeRegExp));
     /** A known secret's fragment ending `text` masked (widened to whole escapes); undefined when none. */
     const knownAtEnd = (text) => {
         const n = edgeFragment(fragments, text, 'end');
@@ -27448,64 +27453,19 @@ function createRedactor(secrets) {
         const end = knownAtEnd(text) ?? text;
         return knownAtStart(end) ?? end;
     };
-    return Object.assign(redact, { piece, spans, edges });
+    // False: no line of `text`, nor two adjacent ones joined, holds what a mask takes. The shapes apart (their
+    // lookbehinds slow the fragments' search threefold), and in `text` too: `ta\nsk-\u2026` is `task-\u2026` once joined.
+    const mayHold = (text) => {
+        const flat = text.replace(LINE_BREAKS, '');
+        return (SHAPE_HINTS.test(text) || SHAPE_HINTS.test(flat) || fragmentHints.some((p) => ((p.lastIndex = 0), p.test(flat))));
+    };
+    return Object.assign(redact, { piece, spans, edges, mayHold });
 }
 
-;// CONCATENATED MODULE: ./src/secrets/outputMasker.ts
+;// CONCATENATED MODULE: ./src/secrets/maskAcross.ts
 
 /** How much of each side of a boundary is searched for a secret crossing it. */
 const WINDOW = 512;
-/** Lines held back before they are emitted: how far apart the two streams' halves may arrive. */
-const HOLD = 8;
-function createOutputMasker(redact, emit, opts = {}) {
-    const held = [];
-    let timer;
-    const quietMs = opts.quietMs ?? 1000;
-    const releaseOne = () => {
-        const first = held.shift();
-        if (!first)
-            return;
-        const { text, stream, cut } = first;
-        // A line's own ends too: a secret's half whose other half came too late to be held with it
-        // (more than HOLD lines or quietMs apart, a loaded machine) is masked on its own.
-        emit(redact.edges(cut ? redact.piece(text, cut) : redact(text)), stream, cut);
-    };
-    const releaseAll = () => {
-        if (timer)
-            clearTimeout(timer);
-        timer = undefined;
-        while (held.length > 0)
-            releaseOne();
-    };
-    return {
-        push(line, stream, cut) {
-            const next = { text: line, stream, cut };
-            let previous;
-            for (const p of held)
-                if (p.stream === stream)
-                    previous = p;
-            if (previous)
-                [previous.text, next.text] = maskAcross(redact, previous.text, next.text);
-            for (const p of held) {
-                if (p.stream === stream)
-                    continue;
-                [p.text, next.text] = maskAcross(redact, p.text, next.text);
-                [next.text, p.text] = maskAcross(redact, next.text, p.text);
-            }
-            held.push(next);
-            while (held.length > HOLD)
-                releaseOne();
-            if (timer)
-                clearTimeout(timer);
-            timer = undefined;
-            if (quietMs > 0) {
-                timer = setTimeout(releaseAll, quietMs);
-                timer.unref?.();
-            }
-        },
-        flush: releaseAll,
-    };
-}
 /**
  * Masks the parts of a secret that crosses from the end of `a` into the start of `b` (the two read
  * as one string, with no separator). Pure.
@@ -27537,6 +27497,236 @@ function maskAcross(redact, a, b) {
     if (lo === hi)
         return [a, b];
     return [a.slice(0, a.length - (left.length - lo)) + MASK, MASK + b.slice(hi - left.length)];
+}
+
+;// CONCATENATED MODULE: ./src/secrets/eventText.ts
+
+/**
+ * Keys whose values frame an event rather than carry text (Claude Code's and Codex's events):
+ * left out of the joins across strings.
+ */
+const FRAMING_KEYS = new Set([
+    'type',
+    'subtype',
+    'id',
+    'uuid',
+    'session_id',
+    'parent_tool_use_id',
+    'tool_use_id',
+    'role',
+    'model',
+    'stop_reason',
+    'stop_sequence',
+    'thread_id',
+    'status',
+    'timestamp',
+    'service_tier',
+]);
+const eventText_BACKSLASH = 0x5c;
+function escaped(line, index) {
+    let n = 0;
+    while (index - n - 1 >= 0 && line.charCodeAt(index - n - 1) === eventText_BACKSLASH)
+        n++;
+    return n % 2 === 1;
+}
+function isJsonObject(line) {
+    try {
+        const value = JSON.parse(line);
+        return typeof value === 'object' && value !== null && !Array.isArray(value);
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * `line` read as a JSON object's strings, or undefined when it is no JSON object. A value's key
+ * is the last key before it (inside an array, the array's), which is all `carried` needs.
+ */
+function readEventLine(line) {
+    if (line.charCodeAt(0) !== 0x7b || !isJsonObject(line))
+        return undefined;
+    const strings = [];
+    let key;
+    // The next backslash at or after `pos`: whether a string has escapes to decode, in one pass.
+    let backslash = line.indexOf('\\');
+    for (let pos = 0;;) {
+        const open = line.indexOf('"', pos);
+        if (open === -1)
+            return { line, strings };
+        let close = line.indexOf('"', open + 1);
+        while (close !== -1 && escaped(line, close))
+            close = line.indexOf('"', close + 1);
+        if (close === -1)
+            return undefined;
+        if (backslash !== -1 && backslash < open)
+            backslash = line.indexOf('\\', open);
+        const text = backslash !== -1 && backslash < close
+            ? JSON.parse(line.slice(open, close + 1))
+            : line.slice(open + 1, close);
+        let next = close + 1;
+        while (next < line.length && line.charCodeAt(next) <= 0x20)
+            next++;
+        const isKey = line.charCodeAt(next) === 0x3a;
+        if (isKey)
+            key = text;
+        strings.push({ start: open, end: close + 1, text, printed: text, carried: !isKey && !FRAMING_KEYS.has(key ?? '') });
+        pos = close + 1;
+    }
+}
+/** The line with every string whose text changed re-encoded in place; the line itself when none did. */
+function writeEventLine(event) {
+    let out = '';
+    let last = 0;
+    for (const s of event.strings) {
+        if (s.text === s.printed)
+            continue;
+        out += event.line.slice(last, s.start) + JSON.stringify(s.text);
+        last = s.end;
+    }
+    return last === 0 ? event.line : out + event.line.slice(last);
+}
+/** The first and last carried strings of an event (undefined when it carries none). */
+function firstCarried(event) {
+    return event.strings.find((s) => s.carried);
+}
+function lastCarried(event) {
+    for (let i = event.strings.length - 1; i >= 0; i--)
+        if (event.strings[i]?.carried)
+            return event.strings[i];
+    return undefined;
+}
+/** A text's lines and the line breaks between them: lines at even indices. */
+const linesOf = (text) => text.split(/(\r\n|\n|\r)/);
+const hasLineBreak = (text) => /[\n\r]/.test(text);
+/** A secret split across two adjacent lines of one string (`\u2026ABC\nDEF\u2026`) masked on both sides. */
+function maskAcrossLines(redact, text) {
+    if (!hasLineBreak(text))
+        return text;
+    const parts = linesOf(text);
+    for (let i = 2; i < parts.length; i += 2) {
+        [parts[i - 2], parts[i]] = maskAcross(redact, parts[i - 2], parts[i]);
+    }
+    return parts.join('');
+}
+/** Each line of a string masked whole and at its ends (`redact.edges`), as the masker does with raw lines. */
+function maskLines(redact, text) {
+    const whole = redact(text);
+    if (!hasLineBreak(whole))
+        return redact.edges(whole);
+    const parts = linesOf(whole);
+    for (let i = 0; i < parts.length; i += 2)
+        parts[i] = redact.edges(parts[i]);
+    return parts.join('');
+}
+/**
+ * What the masker does with an event when it arrives: within each carried string, across its
+ * lines; then across each pair of adjacent carried strings (two content blocks, a tool's input
+ * fields). Changes the strings' `text` in place. One scan first (`mayHold`) over the carried
+ * strings joined, and over the others joined: most events hold nothing to mask, and are left as
+ * they are.
+ */
+function maskWithinEvent(redact, event) {
+    const carried = event.strings.filter((s) => s.carried);
+    // Joined by line breaks: each string on its own and each two adjacent ones joined are searched.
+    event.suspect =
+        redact.mayHold(carried.map((s) => s.text).join('\n')) ||
+            redact.mayHold(event.strings
+                .filter((s) => !s.carried)
+                .map((s) => s.text)
+                .join('\n'));
+    if (!event.suspect)
+        return;
+    let previous;
+    for (const s of carried) {
+        s.text = maskAcrossLines(redact, s.text);
+        if (previous)
+            [previous.text, s.text] = maskAcross(redact, previous.text, s.text);
+        previous = s;
+    }
+}
+/**
+ * What the masker does with an event when it leaves: every string masked whole, carried ones per
+ * line and at their lines' ends; the line with the changed strings re-encoded.
+ */
+function maskEventStrings(redact, event) {
+    if (event.suspect !== false) {
+        for (const s of event.strings)
+            s.text = s.carried ? maskLines(redact, s.text) : redact(s.text);
+    }
+    return writeEventLine(event);
+}
+
+;// CONCATENATED MODULE: ./src/secrets/outputMasker.ts
+
+
+
+/** Where a held line meets the line before it (`startOf`) and after it (`endOf`): its text, or for an event the strings it carries. */
+const startOf = (p) => (p.event ? firstCarried(p.event) : p);
+const endOf = (p) => (p.event ? lastCarried(p.event) : p);
+/** Lines held back before they are emitted: how far apart the two streams' halves may arrive. */
+const HOLD = 8;
+function createOutputMasker(redact, emit, opts = {}) {
+    const held = [];
+    let timer;
+    const quietMs = opts.quietMs ?? 1000;
+    const releaseOne = () => {
+        const first = held.shift();
+        if (!first)
+            return;
+        const { text, stream, cut, event } = first;
+        // An event: its strings (keys too), each line of them at its ends as well. The strings, decoded,
+        // are all a JSON line holds that can be a secret, in whatever escapes it was printed.
+        if (event)
+            return emit(maskEventStrings(redact, event), stream);
+        // A line's own ends too: a secret's half whose other half came too late to be held with it
+        // (more than HOLD lines or quietMs apart, a loaded machine) is masked on its own.
+        emit(redact.edges(cut ? redact.piece(text, cut) : redact(text)), stream, cut);
+    };
+    /** Masks a secret crossing from the end of `a` into the start of `b`. */
+    const join = (a, b) => {
+        const [end, start] = [endOf(a), startOf(b)];
+        if (end && start)
+            [end.text, start.text] = maskAcross(redact, end.text, start.text);
+    };
+    const releaseAll = () => {
+        if (timer)
+            clearTimeout(timer);
+        timer = undefined;
+        while (held.length > 0)
+            releaseOne();
+    };
+    return {
+        push(line, stream, cut) {
+            const event = cut ? undefined : readEventLine(line);
+            if (event)
+                maskWithinEvent(redact, event);
+            const next = { text: line, stream, cut, event };
+            // The line before it in its stream: the last one held that carries text (an event may carry none).
+            let previous;
+            for (const p of held)
+                if (p.stream === stream && endOf(p))
+                    previous = p;
+            if (previous)
+                join(previous, next);
+            for (const p of held) {
+                if (p.stream === stream)
+                    continue;
+                join(p, next);
+                join(next, p);
+            }
+            held.push(next);
+            while (held.length > HOLD)
+                releaseOne();
+            if (timer)
+                clearTimeout(timer);
+            timer = undefined;
+            if (quietMs > 0) {
+                timer = setTimeout(releaseAll, quietMs);
+                timer.unref?.();
+            }
+        },
+        flush: releaseAll,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/agents/lines.ts

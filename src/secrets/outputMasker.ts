@@ -10,9 +10,26 @@
  * the other stream (two pipes interleave in no fixed order), and any secret span that crosses
  * the boundary is masked on both sides. A secret split across writes more than HOLD lines or
  * `quietMs` apart is beyond it.
+ *
+ * A line that is a JSON event (Claude Code's stream-json, Codex's `--json`; see eventText.ts) is
+ * masked on the text it carries rather than on its framing: its string values, decoded, each line of
+ * them as a raw line (a secret split across `\n` inside one message), across adjacent strings of
+ * the event (two content blocks) and across the last string of one event and the first of the next
+ * (two messages), as held lines are; the changed strings are re-encoded in place, so the line stays
+ * valid JSON for the stream readers. Any other line (and a piece of a cut line) is masked as text.
  */
 import type { SecretRedactor } from './redact.js';
-import { MASK } from './redact.js';
+import {
+  type EventLine,
+  firstCarried,
+  lastCarried,
+  maskEventStrings,
+  maskWithinEvent,
+  readEventLine,
+} from './eventText.js';
+import { maskAcross } from './maskAcross.js';
+
+export { maskAcross } from './maskAcross.js';
 
 export type Stream = 'stdout' | 'stderr';
 export interface Cut {
@@ -25,10 +42,13 @@ interface Pending {
   text: string;
   stream: Stream;
   cut: Cut | undefined;
+  /** The line read as a JSON event: masked on its strings, `text` is then only what was printed. */
+  event: EventLine | undefined;
 }
 
-/** How much of each side of a boundary is searched for a secret crossing it. */
-const WINDOW = 512;
+/** Where a held line meets the line before it (`startOf`) and after it (`endOf`): its text, or for an event the strings it carries. */
+const startOf = (p: Pending): { text: string } | undefined => (p.event ? firstCarried(p.event) : p);
+const endOf = (p: Pending): { text: string } | undefined => (p.event ? lastCarried(p.event) : p);
 /** Lines held back before they are emitted: how far apart the two streams' halves may arrive. */
 const HOLD = 8;
 
@@ -50,10 +70,18 @@ export function createOutputMasker(
   const releaseOne = () => {
     const first = held.shift();
     if (!first) return;
-    const { text, stream, cut } = first;
+    const { text, stream, cut, event } = first;
+    // An event: its strings (keys too), each line of them at its ends as well. The strings, decoded,
+    // are all a JSON line holds that can be a secret, in whatever escapes it was printed.
+    if (event) return emit(maskEventStrings(redact, event), stream);
     // A line's own ends too: a secret's half whose other half came too late to be held with it
     // (more than HOLD lines or quietMs apart, a loaded machine) is masked on its own.
     emit(redact.edges(cut ? redact.piece(text, cut) : redact(text)), stream, cut);
+  };
+  /** Masks a secret crossing from the end of `a` into the start of `b`. */
+  const join = (a: Pending, b: Pending): void => {
+    const [end, start] = [endOf(a), startOf(b)];
+    if (end && start) [end.text, start.text] = maskAcross(redact, end.text, start.text);
   };
   const releaseAll = () => {
     if (timer) clearTimeout(timer);
@@ -63,14 +91,17 @@ export function createOutputMasker(
 
   return {
     push(line, stream, cut) {
-      const next: Pending = { text: line, stream, cut };
+      const event = cut ? undefined : readEventLine(line);
+      if (event) maskWithinEvent(redact, event);
+      const next: Pending = { text: line, stream, cut, event };
+      // The line before it in its stream: the last one held that carries text (an event may carry none).
       let previous: Pending | undefined;
-      for (const p of held) if (p.stream === stream) previous = p;
-      if (previous) [previous.text, next.text] = maskAcross(redact, previous.text, next.text);
+      for (const p of held) if (p.stream === stream && endOf(p)) previous = p;
+      if (previous) join(previous, next);
       for (const p of held) {
         if (p.stream === stream) continue;
-        [p.text, next.text] = maskAcross(redact, p.text, next.text);
-        [next.text, p.text] = maskAcross(redact, next.text, p.text);
+        join(p, next);
+        join(next, p);
       }
       held.push(next);
       while (held.length > HOLD) releaseOne();
@@ -83,36 +114,4 @@ export function createOutputMasker(
     },
     flush: releaseAll,
   };
-}
-
-/**
- * Masks the parts of a secret that crosses from the end of `a` into the start of `b` (the two read
- * as one string, with no separator). Pure.
- */
-export function maskAcross(redact: SecretRedactor, a: string, b: string): [string, string] {
-  const left = a.slice(-WINDOW);
-  const right = b.slice(0, WINDOW);
-  const joined = left + right;
-  // The spans of each side alone too: one scan of `joined` reports no match inside another (a
-  // token shape running on into a known secret at the start of `b` hides that secret).
-  const spans = [
-    ...redact.spans(joined),
-    ...redact.spans(left),
-    ...redact.spans(right).map(([start, end]): [number, number] => [start + left.length, end + left.length]),
-  ];
-  // The masked stretch of `joined`: every span crossing the boundary, widened by every span it
-  // overlaps, so no secret is left half masked.
-  let lo = left.length;
-  let hi = left.length;
-  for (let grown = true; grown;) {
-    grown = false;
-    for (const [start, end] of spans) {
-      const overlaps = lo < hi ? start < hi && end > lo : start < left.length && end > left.length;
-      if (overlaps && (start < lo || end > hi)) {
-        [lo, hi, grown] = [Math.min(lo, start), Math.max(hi, end), true];
-      }
-    }
-  }
-  if (lo === hi) return [a, b];
-  return [a.slice(0, a.length - (left.length - lo)) + MASK, MASK + b.slice(hi - left.length)];
 }

@@ -58,6 +58,8 @@ export interface SecretRedactor extends Redactor {
   edges(text: string): string;
   /** Where secrets (known values in every form, token shapes) stand in `text`, as [start, end) pairs. */
   spans(text: string): Array<[number, number]>;
+  /** Whether `text` (line breaks in or out) holds a shape's prefix or the ends of a known form's least fragment. */
+  mayHold(text: string): boolean;
 }
 
 export const MASK = '***';
@@ -96,6 +98,9 @@ const SHAPE_AT_CUT_END =
  */
 const TOKEN_AT_CUT_START = /^[A-Za-z0-9_-]{20,255}(?![A-Za-z0-9_-])/;
 const FRAGMENT_THRESHOLD_CAP = 8;
+/** Where a token shape starts (`mayHold`): its prefix, whole in any of its parts once they are joined. */
+const SHAPE_HINTS = /gh[pousr]_|github_pat_|(?<![A-Za-z0-9])sk-|(?<![A-Za-z0-9])xox[abprs]-|Bearer|bearer|BEARER/;
+const LINE_BREAKS = /[\n\r]/g;
 const BACKSLASH = 0x5c;
 
 const hex4 = (code: number, upper: boolean) => {
@@ -328,6 +333,10 @@ export function createRedactor(secrets: readonly string[]): SecretRedactor {
   const patterns = alternations([...formList.map(escapeRegExp), ...SHAPES]);
   const redact = createWholeMasker(forms, patterns);
   const fragments = formList.map(fragmentOf);
+  const hintSources = new Set(
+    fragments.flatMap(({ head, tail }) => [head, tail].map((h) => h.replace(LINE_BREAKS, ''))).filter((h) => h !== ''),
+  );
+  const fragmentHints = alternations([...hintSources].map(escapeRegExp));
 
   /** A known secret's fragment ending `text` masked (widened to whole escapes); undefined when none. */
   const knownAtEnd = (text: string): string | undefined => {
@@ -376,5 +385,14 @@ export function createRedactor(secrets: readonly string[]): SecretRedactor {
     return knownAtStart(end) ?? end;
   };
 
-  return Object.assign(redact, { piece, spans, edges });
+  // False: no line of `text`, nor two adjacent ones joined, holds what a mask takes. The shapes apart (their
+  // lookbehinds slow the fragments' search threefold), and in `text` too: `ta\nsk-…` is `task-…` once joined.
+  const mayHold = (text: string): boolean => {
+    const flat = text.replace(LINE_BREAKS, '');
+    return (
+      SHAPE_HINTS.test(text) || SHAPE_HINTS.test(flat) || fragmentHints.some((p) => ((p.lastIndex = 0), p.test(flat)))
+    );
+  };
+
+  return Object.assign(redact, { piece, spans, edges, mayHold });
 }
