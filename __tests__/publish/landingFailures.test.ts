@@ -121,6 +121,20 @@ describe('a refused push', () => {
   });
 });
 
+describe('a push that ran out of time (issue 43)', () => {
+  it('is a transient landing failure whose message is the timeout line (the remote, the command, the timeout, what to do), even when the remote printed lines first', () => {
+    const line =
+      'agent-loop ended `git push` to origin: it ran 120 s without finishing (2 attempts, each ended with all its ' +
+      'processes; the remote did not answer in time). A later run tries again; if the remote is only slow, raise ' +
+      'the input git-timeout-seconds.';
+    const f = push(`remote: checking your commits...\nremote: GH006: Protected branch update failed\n${line}`);
+    expect(f).toEqual({
+      class: 'transient',
+      message: `could not push agent-loop/issue-7 to octo-org/widgets: ${line}`,
+    });
+  });
+});
+
 describe('a refused pull request or label', () => {
   const rest = (kind: GitHubSourceError['kind'], status: number, message: string) =>
     new GitHubSourceError(message, kind, status);

@@ -20807,6 +20807,13 @@ const limitOptions = {
         help: "Kill the agent's whole process group after M minutes (decimals allowed); also bounds the test gate.",
         expected: 'a number of minutes > 0, at most 1440 (a day)',
     }),
+    gitTimeoutSeconds: positive(3600).default(120).register(kinds_registry, {
+        flag: 'git-timeout-seconds',
+        arg: 'SECONDS',
+        commands: RUN,
+        help: "Each of agent-loop's own git network calls (push, fetch, ls-remote) may take SECONDS: past them its processes are ended and it is tried once more; a landing (all its pushes and fetches) gets three times as long. A landing that runs out is a landing failure, tried again by a later run.",
+        expected: 'a number of seconds > 0, at most 3600 (an hour)',
+    }),
     maxRetriesPerStep: kinds_int(0, 100).default(3).register(kinds_registry, {
         flag: 'max-retries-per-step',
         arg: 'N',
@@ -24372,6 +24379,8 @@ function getExecOutput(commandLine, args, options) {
     });
 }
 //# sourceMappingURL=exec.js.map
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: external "node:string_decoder"
 const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
 ;// CONCATENATED MODULE: ./src/util/onPath.ts
@@ -24422,6 +24431,98 @@ async function isExecutableFile(file, windows) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/util/procStat.ts
+/** What /proc says of a process and of a process group (Linux; nothing where there is no /proc). */
+
+
+/** /proc/<pid>/stat's state, process group and start time; undefined when there is no such process. */
+function readProcStat(pid, procRoot = '/proc') {
+    let text;
+    try {
+        text = (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().join(procRoot, String(pid), 'stat'), 'utf8');
+    }
+    catch {
+        return undefined;
+    }
+    // "pid (comm) state ppid pgrp \u2026": comm may hold spaces and parentheses, so split after the last ')'.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '?', pgrp: Number(fields[2]), startTime: fields[19] ?? '' };
+}
+/** Live (not zombie) members of process group `pgid` started no earlier than `since` (clock ticks). */
+function liveGroupMembers(pgid, since, procRoot = '/proc') {
+    let names;
+    try {
+        names = (0,external_node_fs_namespaceObject.readdirSync)(procRoot);
+    }
+    catch {
+        return [];
+    }
+    const members = [];
+    for (const name of names) {
+        if (!/^\d+$/.test(name))
+            continue;
+        const stat = readProcStat(Number(name), procRoot);
+        if (!stat || stat.pgrp !== pgid || stat.state === 'Z' || stat.state === 'X')
+            continue;
+        if (since !== '' && stat.startTime !== '' && BigInt(stat.startTime) < BigInt(since))
+            continue;
+        members.push(Number(name));
+    }
+    return members;
+}
+
+;// CONCATENATED MODULE: ./src/util/processGroup.ts
+/**
+ * The end of a process group: SIGTERM, then SIGKILL after a grace period, and waited for (issue 42,
+ * for the agents; issue 43, for agent-loop's own git network calls that ran over their timeout).
+ */
+
+
+/** After SIGKILL, how long to wait for the processes to be gone (and the pipes to close). */
+const PIPE_DRAIN_MS = 1000;
+/** Send `sig` to the process group led by `pid`; false when the group is gone. */
+function killGroup(pid, sig) {
+    try {
+        process.kill(-pid, sig);
+        return true;
+    }
+    catch {
+        // ESRCH: nothing left in the group. EPERM cannot happen for our own children.
+        return false;
+    }
+}
+/** How often a group that outlives its leader is looked at, until it is gone. */
+const GROUP_POLL_MS = 20;
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Whether the group led by `pid` has a member left that is not a zombie (a killed orphan stays one
+ * until PID 1 reaps it, and some containers' PID 1 never does). Where there is no /proc, any member.
+ */
+function groupLives(pid) {
+    if (!killGroup(pid, 0))
+        return false;
+    return !(0,external_node_fs_namespaceObject.existsSync)('/proc/self/stat') || liveGroupMembers(pid, '').length > 0;
+}
+/**
+ * Issue 42: nothing of the group outlives the run. What the leader left running (`nohup writer &`,
+ * a process that ignores SIGTERM, with its output elsewhere so that the pipes closed with the
+ * leader's exit) is sent SIGTERM, then SIGKILL after the grace period, and waited for: when the run
+ * resolves, no process of the group can still write (in the repository, or in a judge tree made
+ * after it). A process that left the group (setsid, setpgid) is not reached here: see endMarked.
+ */
+async function endGroup(pid, killGraceMs) {
+    if (!groupLives(pid))
+        return;
+    killGroup(pid, 'SIGTERM');
+    for (let waited = 0; waited < killGraceMs && groupLives(pid); waited += GROUP_POLL_MS)
+        await wait(GROUP_POLL_MS);
+    if (!groupLives(pid))
+        return;
+    killGroup(pid, 'SIGKILL');
+    for (let waited = 0; waited < PIPE_DRAIN_MS && groupLives(pid); waited += GROUP_POLL_MS)
+        await wait(GROUP_POLL_MS);
+}
+
 ;// CONCATENATED MODULE: ./src/git/exec.ts
 /**
  * The one place agent-loop starts git (issue 41). Every git process, whatever asks (the Git of
@@ -24429,7 +24530,10 @@ async function isExecutableFile(file, windows) {
  * bundles), goes through execGit, on @actions/exec as actions/checkout's git-command-manager does:
  * git found once on PATH, then run with its arguments as an array (no shell), silent (nothing echoed
  * to the log), its exit code returned rather than thrown. The agents keep their own process-group
- * runner (src/agents/process.ts): @actions/exec cannot start a process group nor kill one.
+ * runner (src/agents/process.ts): @actions/exec cannot start a process group nor kill one. A call
+ * given a timeout (the network calls: push, fetch, ls-remote; issue 43) is started here with
+ * child_process instead, in a process group of its own, ended whole when the timeout expires (git's
+ * transport helpers, ssh, a local remote's receive-pack and its hooks are in it).
  * `__tests__/git/oneRunner.test.ts` and the rule `one-git-runner` (.dependency-cruiser.cjs) fail on
  * a second way to start git.
  */
@@ -24437,6 +24541,10 @@ async function isExecutableFile(file, windows) {
 
 
 
+
+
+/** After SIGTERM, how long a timed-out git's group has before SIGKILL (git removes its lock and temporary files on SIGTERM). */
+const KILL_GRACE_MS = 1000;
 /**
  * No hook of the repository's runs in agent-loop's own git: an agent can write .git/hooks, and what
  * a hook did inside the engine's checkout or merge (a commit on the base) would be taken as the
@@ -24548,15 +24656,22 @@ async function runGit(cwd, env, args, options, stdout) {
     if (options.readOnly)
         childEnv.GIT_OPTIONAL_LOCKS = '0';
     let code;
+    let timedOutMs;
     try {
-        code = await exec(`"${git}"`, [...NO_HOOKS, ...args], {
-            cwd,
-            env: childEnv,
-            silent: true,
-            ignoreReturnCode: true,
-            ...(options.input !== undefined ? { input: options.input } : {}),
-            listeners: { stdout: stdout.listener, stderr: stderr.listener },
-        });
+        if (options.timeoutMs !== undefined) {
+            const timed = await spawnTimed(git, cwd, childEnv, args, options, options.timeoutMs, stdout, stderr);
+            code = timed.code;
+            timedOutMs = timed.timedOutMs;
+        }
+        else
+            code = await exec(`"${git}"`, [...NO_HOOKS, ...args], {
+                cwd,
+                env: childEnv,
+                silent: true,
+                ignoreReturnCode: true,
+                ...(options.input !== undefined ? { input: options.input } : {}),
+                listeners: { stdout: stdout.listener, stderr: stderr.listener },
+            });
     }
     catch (error) {
         const startError = startErrorOf(error);
@@ -24566,8 +24681,47 @@ async function runGit(cwd, env, args, options, stdout) {
         const over = `agent-loop read none of git's output: it ran over ${Math.round(limit / exec_MiB)} MiB`;
         return { code: 1, stderr: stderr.over ? over : `${stderr.end()}\n${over}` };
     }
+    if (timedOutMs !== undefined)
+        return { code: 1, stdout: stdout.end(), stderr: stderr.end(), timedOutMs };
     // A git killed by a signal has no exit code (@actions/exec resolves null): a failure all the same.
     return { code: code ?? 1, stdout: stdout.end(), stderr: stderr.end() };
+}
+/**
+ * git started in a process group of its own (detached), its output given to the same bounded
+ * listeners; at `timeoutMs` the whole group is ended (SIGTERM, SIGKILL after KILL_GRACE_MS) and the
+ * call resolves once git has exited and its pipes have closed. Rejects only when git cannot be started.
+ */
+function spawnTimed(git, cwd, env, args, options, timeoutMs, stdout, stderr) {
+    return new Promise((resolve, reject) => {
+        const child = (0,external_node_child_process_namespaceObject.spawn)(git, [...NO_HOOKS, ...args], {
+            cwd,
+            env,
+            detached: true,
+            stdio: [options.input !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+        });
+        let timedOut = false;
+        let ended = Promise.resolve();
+        const timer = setTimeout(() => {
+            timedOut = true;
+            if (child.pid !== undefined)
+                ended = endGroup(child.pid, KILL_GRACE_MS);
+        }, timeoutMs);
+        child.stdout?.on('data', (data) => stdout.listener(data));
+        child.stderr?.on('data', (data) => stderr.listener(data));
+        if (options.input !== undefined) {
+            child.stdin?.on('error', () => undefined); // git gone before reading it all: its exit code says why
+            child.stdin?.end(options.input);
+        }
+        child.on('error', (error) => {
+            clearTimeout(timer);
+            reject(error);
+        });
+        child.on('close', (code) => {
+            clearTimeout(timer);
+            // The group's other members (a transport helper, a hook) are ended too before the call resolves.
+            void ended.then(() => resolve(timedOut ? { code, timedOutMs: timeoutMs } : { code }));
+        });
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/safety/messages.ts
@@ -25665,6 +25819,295 @@ function laneReads(ctx, currentRef, tipOf) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/failure/policy.ts
+/**
+ * The retry policy, as data (Temporal's terms): which failures are retried, how long to wait, how
+ * many attempts, and what happens when they run out. Validated once at load. Pure.
+ *
+ * Who retries what (one place decides for each call):
+ *
+ * | what fails                                   | decided by                                                        |
+ * |----------------------------------------------|-------------------------------------------------------------------|
+ * | an agent run (rate limit, timeout, crash, \u2026) | POLICIES below, through decideFailure (the loop acts on it)       |
+ * | the Discord webhook                          | OUTSIDE_CALL_POLICIES.discord below, through retryCall            |
+ * | the Actions cache and artifacts (persist/)   | OUTSIDE_CALL_POLICIES.actions_storage below, through retryCall    |
+ * | the GitHub REST API (issues, pull requests)  | Octokit's retry and throttling plugins, configured in             |
+ * |                                              | src/issues/github/client.ts (createOctokit), not these rows       |
+ * | one git network call (push, fetch, ls-remote) | OUTSIDE_CALL_POLICIES.git_network below, through retryCall        |
+ * |                                              | (src/git/network.ts), each attempt under the git-timeout-seconds  |
+ * | landing a finished cycle (push, pull request)| LANDING_POLICY below, between runs: the core (src/core/slice.ts)  |
+ * | that failed even so                          | keeps it in the outbox and a later run tries it again             |
+ *
+ * The Actions clients also retry inside themselves (see actions_storage); the artifact listing is
+ * a REST call through a plain Octokit (no plugins), so the actions_storage row decides for it.
+ */
+
+
+/** What every row says about retrying: the waits and the attempts (all that retryCall reads of a row). */
+const RetryPolicySchema = object({
+    /** First wait, before backoff. */
+    initialIntervalMs: schemas_number().min(0),
+    backoffCoefficient: schemas_number().min(1),
+    /** Longest single wait (a longer retry-after is still honoured). */
+    maximumIntervalMs: schemas_number().positive(),
+    /** Attempts before giving up (`onExhausted` for an agent failure); null: until the failure stops (rate limits). */
+    maximumAttempts: schemas_number().int().positive().nullable(),
+});
+/** An agent failure's row: the retry part, and what the loop does with the failure. */
+const PolicySchema = RetryPolicySchema.extend({
+    /** Whether a failure of this kind counts toward the step's --max-retries-per-step. */
+    countsTowardStep: schemas_boolean(),
+    /** Start the next attempt in a fresh agent session. */
+    freshSession: schemas_boolean(),
+    onExhausted: schemas_enum(['escalate', 'halt']),
+});
+/** How the loop treats a failure, by what it says about the issue and the environment. */
+const FailureKinds = ['rate_limit', 'timeout', 'transient', 'permanent_issue', 'permanent_environment'];
+const POLICIES = Object.freeze(record(schemas_enum(FailureKinds), PolicySchema).parse({
+    // 1, 2, 4, 8, 16, 32 s \u2026 honouring retry-after / reset times, until the window passes.
+    rate_limit: {
+        initialIntervalMs: 1000,
+        backoffCoefficient: 2,
+        maximumIntervalMs: 5 * 60_000,
+        maximumAttempts: null,
+        countsTowardStep: false,
+        freshSession: false,
+        onExhausted: 'escalate',
+    },
+    // Timeouts and network errors: the same timeout again, 3 retries (4 attempts), then escalate the cycle.
+    timeout: {
+        initialIntervalMs: 0,
+        backoffCoefficient: 1,
+        maximumIntervalMs: 1,
+        maximumAttempts: 4,
+        countsTowardStep: false,
+        freshSession: false,
+        onExhausted: 'escalate',
+    },
+    // Other transient failures (overloaded, 5xx, crashes): the step's retries.
+    transient: {
+        initialIntervalMs: 0,
+        backoffCoefficient: 1,
+        maximumIntervalMs: 1,
+        maximumAttempts: null,
+        countsTowardStep: true,
+        freshSession: false,
+        onExhausted: 'escalate',
+    },
+    // Tied to the issue (max turns, prompt too long, invalid request): next iteration, fresh session, failure as context.
+    permanent_issue: {
+        initialIntervalMs: 0,
+        backoffCoefficient: 1,
+        maximumIntervalMs: 1,
+        maximumAttempts: null,
+        countsTowardStep: true,
+        freshSession: true,
+        onExhausted: 'escalate',
+    },
+    // The environment (auth, billing, permissions): no issue is to blame; 2 in a row halt the run.
+    permanent_environment: {
+        initialIntervalMs: 0,
+        backoffCoefficient: 1,
+        maximumIntervalMs: 1,
+        maximumAttempts: 2,
+        countsTowardStep: false,
+        freshSession: true,
+        onExhausted: 'halt',
+    },
+}));
+/**
+ * A finished cycle whose landing (push, pull request, label) failed for a transient reason (GitHub
+ * answering 5xx, the network, a secondary rate limit that outlasted Octokit's own retries): it stays
+ * in the checkpoint's outbox and the next runs try it again, never the agent, after 1, 2, 4, 8 \u2026
+ * minutes, at most an hour apart. The 30th transient failure in a row (about a day of them when runs
+ * come at least hourly: 63 minutes of waits, then 23 of an hour) halts publish_refused, as a refusal no retry can change does at once:
+ * GitHub that keeps failing is for a person to look at, not for scheduled runs to retry unseen.
+ */
+const LANDING_POLICY = Object.freeze(RetryPolicySchema.parse({
+    initialIntervalMs: 60_000,
+    backoffCoefficient: 2,
+    maximumIntervalMs: 60 * 60_000,
+    maximumAttempts: 30,
+}));
+/** An outside call's row: the retry part, and the most time spent waiting between its attempts. */
+const CallPolicySchema = RetryPolicySchema.extend({
+    /** A wait that would take the call past this much waiting in all is not made: the call gives up. */
+    waitBudgetMs: schemas_number().positive(),
+});
+/** The outside calls retried by retryCall (src/failure/retryCall.ts). */
+const OutsideCalls = ['discord', 'actions_storage', 'git_network'];
+const OUTSIDE_CALL_POLICIES = Object.freeze(record(schemas_enum(OutsideCalls), CallPolicySchema).parse({
+    // The halt diagnostic's webhook (report/discordWebhook.ts): a 5xx or network error waits 1, 2,
+    // 4, 8, 8 s; a 429 waits its retry_after; at most 6 requests, and never more than 30 s of
+    // waiting, so a halt is not held up. Any other 4xx is not retried.
+    discord: {
+        initialIntervalMs: 1000,
+        backoffCoefficient: 2,
+        maximumIntervalMs: 8000,
+        maximumAttempts: 6,
+        waitBudgetMs: 30_000,
+    },
+    // @actions/cache and @actions/artifact and the artifact listing (persist/storageRetry.ts): a
+    // network error, a 5xx or a 429 that reaches us is tried again after 1 s, then 2 s (3 attempts);
+    // a retry-after longer than the 10 s budget gives up. The clients already retry their own
+    // requests (Twirp calls 5 times from 3 s, downloads 5 times), so a failure they report as
+    // already retried, any 4xx and their own refusals (ReserveCacheError, ValidationError, \u2026) are not.
+    actions_storage: {
+        initialIntervalMs: 1000,
+        backoffCoefficient: 2,
+        maximumIntervalMs: 2000,
+        maximumAttempts: 3,
+        waitBudgetMs: 10_000,
+    },
+    // agent-loop's own push, fetch and ls-remote (src/git/network.ts, issue 43): one that ran over its
+    // timeout (its process group ended) or met a network error (no answer, connection refused or
+    // reset, HTTP 5xx) is tried once more after 2 s; a refusal (a rejected ref, a hook, 401/403) is
+    // not. A timeout that repeats is a landing failure: the landing's own retries (LANDING_POLICY) decide then.
+    git_network: {
+        initialIntervalMs: 2000,
+        backoffCoefficient: 2,
+        maximumIntervalMs: 8000,
+        maximumAttempts: 2,
+        waitBudgetMs: 10_000,
+    },
+}));
+const ENVIRONMENT_REASONS = new Set([
+    'auth',
+    'billing',
+    'not_found',
+    'not_executable',
+    'spawn_failed',
+    'permission_denied',
+]);
+const TIMEOUT_REASONS = new Set(['timeout', 'network']);
+/** Which policy applies to a failure. */
+function failureKind(failure) {
+    if (failure.reason === 'rate_limit')
+        return 'rate_limit';
+    if (TIMEOUT_REASONS.has(failure.reason))
+        return 'timeout';
+    if (failure.class === 'permanent')
+        return ENVIRONMENT_REASONS.has(failure.reason) ? 'permanent_environment' : 'permanent_issue';
+    return 'transient';
+}
+const COUNTER = {
+    rate_limit: 'rateLimitAttempts',
+    timeout: 'timeoutRetries',
+    permanent_environment: 'environmentFailures',
+};
+/**
+ * The one executor of the policy table: the failure's row, its counter bumped, the wait, whether
+ * the attempts are used up and what then. A failure that counts toward the step ends a run of
+ * environment failures. Pure; every workflow acts on its answer.
+ */
+function decideFailure(failure, before, policies = POLICIES) {
+    const kind = failureKind(failure);
+    const policy = policies[kind];
+    const counter = COUNTER[kind];
+    const counters = { ...before, ...(policy.countsTowardStep ? { environmentFailures: 0 } : {}) };
+    const attempts = counter ? before[counter] + 1 : 0;
+    if (counter)
+        counters[counter] = attempts;
+    return {
+        kind,
+        counters,
+        attempts,
+        waitMs: counter ? backoffMs(policy, attempts, failure.retryAfterMs) : 0,
+        ...(counter && exhausted(policy, attempts) ? { exhausted: policy.onExhausted } : {}),
+        countsTowardStep: policy.countsTowardStep,
+        freshSession: policy.freshSession,
+    };
+}
+/** The wait before attempt `attempt + 1` (attempt is 1 for the first failure), honouring the failure's own retry-after. */
+function backoffMs(policy, attempt, retryAfterMs) {
+    const exponential = policy.initialIntervalMs * policy.backoffCoefficient ** Math.max(0, attempt - 1);
+    const capped = Math.min(exponential, policy.maximumIntervalMs);
+    return Math.max(capped, retryAfterMs ?? 0);
+}
+/** Whether `attempts` failures in a row have used up the policy. */
+function exhausted(policy, attempts) {
+    return policy.maximumAttempts !== null && attempts >= policy.maximumAttempts;
+}
+/** What a person must fix when the environment keeps failing, in the words of the surface that ran. */
+function environmentAdvice(reason, say = surface()) {
+    switch (reason) {
+        case 'auth':
+            return 'The agent cannot authenticate: check ANTHROPIC_API_KEY / OPENAI_API_KEY (or the CLI login) in the environment that runs agent-loop.';
+        case 'billing':
+            return "The agent's account cannot pay for requests: check the API account's billing and quota.";
+        case 'not_found':
+        case 'not_executable':
+        case 'spawn_failed':
+            return `The agent program cannot be started: check ${say.option('agent')} / ${say.option('agentCommand')} and that the CLI is installed and on PATH.`;
+        case 'permission_denied':
+            return (`The agent was denied every edit: allow its tools (${say.given('agentAllowedTools', '"Bash Edit Write Read"')}) ` +
+                `or choose another ${say.option('agentPermissionMode')}.`);
+        default:
+            return 'Fix the agent environment (the key, the billing, the permissions).';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/failure/retryCall.ts
+/**
+ * The executor of the outside calls' rows (OUTSIDE_CALL_POLICIES in policy.ts): an operation
+ * tried until the caller's `classify` says its outcome is final, the row's attempts are used up,
+ * or the next wait would go past the row's wait budget. The decision (`nextRetry`) is pure; the
+ * loop only runs the operation and sleeps through the injected `sleep`.
+ *
+ * A retry-after is waited as given (it is the server's own answer, and may be shorter than the
+ * backoff), bounded by the budget, and does not advance the backoff; an agent failure's
+ * retry-after (decideFailure) is a floor instead, since it is read from the agent's output.
+ */
+
+/** What the row says after an attempt with this verdict. Pure. */
+function nextRetry(policy, progress, verdict) {
+    if (!verdict.retry)
+        return { end: 'final' };
+    if (exhausted(policy, progress.attempts))
+        return { end: 'exhausted' };
+    const timed = verdict.retryAfterMs !== undefined;
+    const backoffSteps = progress.backoffSteps + (timed ? 0 : 1);
+    const waitMs = timed ? Math.max(0, verdict.retryAfterMs ?? 0) : backoffMs(policy, backoffSteps);
+    const leftMs = policy.waitBudgetMs - progress.spentMs;
+    if (waitMs > leftMs)
+        return { end: 'over_budget', waitMs, leftMs };
+    return { retryInMs: waitMs, backoffSteps };
+}
+/** Runs `op` under the row: never throws for the operation (its error is in `last`); a throwing `sleep` or `classify` does. */
+async function retryCall(op, options) {
+    const { policy, classify, sleep, now } = options;
+    const started = now?.();
+    let attempts = 0;
+    let backoffSteps = 0;
+    let waited = 0;
+    for (;;) {
+        const last = await retryCall_settle(op);
+        attempts += 1;
+        const spentMs = now && started !== undefined ? Math.max(waited, now() - started) : waited;
+        const step = nextRetry(policy, { attempts, backoffSteps, spentMs }, classify(last));
+        if (!('retryInMs' in step))
+            return { ...step, last, attempts };
+        options.onRetry?.({ attempt: attempts, waitMs: step.retryInMs, last });
+        backoffSteps = step.backoffSteps;
+        waited += step.retryInMs;
+        await sleep(step.retryInMs);
+    }
+}
+/** The last attempt's value, or its error thrown again. */
+function lastValue(end) {
+    if (end.last.ok)
+        return end.last.value;
+    throw end.last.error;
+}
+async function retryCall_settle(op) {
+    try {
+        return { ok: true, value: await op() };
+    }
+    catch (error) {
+        return { ok: false, error };
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/git/runner.ts
 /**
  * Git in a directory through the one runner (exec.ts), with the commit author agent-loop's commits carry;
@@ -25688,9 +26131,9 @@ function parseAuthor(author) {
  * (`Name <email>`, the commit-author option) when one is given, whatever git's configuration says;
  * else git's own identity; and on a machine without one (CI runners, containers: no user.email)
  * DEFAULT_COMMIT_AUTHOR. Passed with `-c user.name -c user.email`, never written to a config file.
+ * `exec`: how each call runs (network calls: src/git/network.ts's, timed and retried).
  */
-function gitRunner(cwd, env = process.env, author) {
-    const exec = execGitIn(cwd, env);
+function gitRunner(cwd, env = process.env, author, exec = execGitIn(cwd, env)) {
     let identity;
     const asArgs = (who) => {
         const parsed = parseAuthor(who);
@@ -25736,12 +26179,146 @@ async function persistedCredentials(cwd, env) {
         : [];
 }
 
+;// CONCATENATED MODULE: ./src/git/network.ts
+/**
+ * agent-loop's own git network calls (push, fetch, ls-remote; issue 43): each attempt runs under a
+ * timeout (past it, its whole process group is ended: exec.ts), a call that timed out or met a
+ * network error is tried again under OUTSIDE_CALL_POLICIES.git_network (retryCall, waits through the
+ * injected sleep), and within a landing an overall deadline holds: no attempt starts past it and none
+ * runs beyond it. A call that ran out ends with one line naming the remote, the command, the timeout
+ * and what to do, which the landing's classifier reads (src/publish/landingFailures.ts).
+ */
+
+
+
+
+
+
+/** The git-timeout-seconds default: a push or fetch on a healthy remote takes seconds. */
+const DEFAULT_GIT_TIMEOUT_MS = 120_000;
+/** A landing (every push and fetch of it, retries and waits included) may take this many timeouts. */
+const LANDING_TIMEOUTS = 3;
+/** Where nothing else is given: the default timeout, the system clock, no deadline. */
+const DEFAULT_NETWORK_LIMITS = Object.freeze({
+    timeoutMs: DEFAULT_GIT_TIMEOUT_MS,
+    sleep: (ms) => systemClock.sleep(ms),
+    now: () => systemClock.now().getTime(),
+});
+/** The limits of a run: git-timeout-seconds and the run's clock, with a landing's deadline when one is under way. */
+function networkLimits(timeoutMs, clock) {
+    let deadline;
+    const now = () => clock.now().getTime();
+    return {
+        timeoutMs,
+        sleep: (ms) => clock.sleep(ms),
+        now,
+        deadline: () => deadline,
+        async landing(work) {
+            if (deadline !== undefined)
+                return work();
+            deadline = now() + LANDING_TIMEOUTS * timeoutMs;
+            try {
+                return await work();
+            }
+            finally {
+                deadline = undefined;
+            }
+        },
+    };
+}
+/** git's words for a remote that could not be reached or broke off, and HTTP 5xx: they may pass by themselves. */
+const NETWORK_ERROR = new RegExp([
+    'Could not resolve host',
+    'Connection (refused|reset|timed out)',
+    'Operation timed out',
+    'Failed to connect',
+    'Empty reply from server',
+    'Recv failure',
+    'early EOF',
+    'remote end hung up unexpectedly',
+    'RPC failed',
+    'returned error: 5\\d\\d',
+].join('|'), 'i');
+/** What one attempt's result says. Pure. */
+function networkOutcome(r) {
+    if (r.timedOutMs !== undefined)
+        return 'timeout';
+    if (r.code === 0)
+        return 'ok';
+    return NETWORK_ERROR.test(r.stderr) ? 'network' : 'answered';
+}
+/** Another attempt for a timeout or a network error, none for anything else. Pure. */
+function networkVerdict(attempt) {
+    if (!attempt.ok)
+        return { retry: false };
+    const outcome = networkOutcome(attempt.value);
+    return { retry: outcome === 'timeout' || outcome === 'network' };
+}
+/** One attempt's timeout: the call's, cut to what is left before the deadline; 0 when it has passed. Pure. */
+function attemptTimeoutMs(timeoutMs, now, deadline) {
+    return deadline === undefined ? timeoutMs : Math.max(0, Math.min(timeoutMs, deadline - now));
+}
+/** `git push` and the remote of a call's arguments (after any `-c key=value`: the commit author). Pure. */
+function describeCall(args) {
+    let i = 0;
+    while (args[i] === '-c')
+        i += 2;
+    const verb = args[i] ?? '';
+    const remote = args.slice(i + 1).find((a) => !a.startsWith('-'));
+    return { command: `git ${verb}`, remote };
+}
+const seconds = (ms) => `${Math.round(ms / 100) / 10} s`;
+/**
+ * The line a call that ran out ends with (its stderr's last): what was ended, where, after how long,
+ * and what to do. `deadline`: the landing's deadline cut it short, or left no time to start it. Pure.
+ */
+function gitTimedOut(call) {
+    const { command, remote } = describeCall(call.args);
+    const where = remote ? ` to ${remote}` : '';
+    const ran = call.deadline
+        ? `the landing's deadline (${LANDING_TIMEOUTS} \u00d7 the ${seconds(call.timeoutMs)} git timeout) ran out`
+        : `it ran ${seconds(call.timeoutMs)} without finishing`;
+    return (`agent-loop ended \`${command}\`${where}: ${ran} (${call.attempts} attempt${call.attempts === 1 ? '' : 's'}, ` +
+        `each ended with all its processes; the remote did not answer in time). A later run tries again; if the ` +
+        `remote is only slow, raise ${surface('action').option('gitTimeoutSeconds')}.`);
+}
+/** `exec` for network calls: each attempt timed, retried under the policy, the last result told if it ran out. */
+function networkExec(cwd, env, limits) {
+    const policy = limits.policy ?? OUTSIDE_CALL_POLICIES.git_network;
+    return async (args) => {
+        let cut = false;
+        const attempt = async () => {
+            const timeoutMs = attemptTimeoutMs(limits.timeoutMs, limits.now(), limits.deadline?.());
+            cut = timeoutMs < limits.timeoutMs;
+            if (timeoutMs <= 0)
+                return { code: 1, stdout: '', stderr: '', timedOutMs: 0 };
+            return execGit(cwd, env, args, { timeoutMs });
+        };
+        const end = await retryCall(attempt, {
+            policy,
+            classify: (a) => (cut ? { retry: false } : networkVerdict(a)),
+            sleep: limits.sleep,
+        });
+        if (!end.last.ok)
+            throw end.last.error;
+        const r = end.last.value;
+        if (r.timedOutMs === undefined)
+            return r;
+        const told = gitTimedOut({ args, timeoutMs: limits.timeoutMs, attempts: end.attempts, deadline: cut });
+        return { ...r, stderr: `${r.stderr.trimEnd()}\n${told}`.trimStart() };
+    };
+}
+/** gitRunner (the commit author, for merges) whose every call is a network call under `limits`. */
+function networkRunner(cwd, env, author, limits) {
+    return gitRunner(cwd, env, author, networkExec(cwd, env, limits));
+}
+
 ;// CONCATENATED MODULE: ./src/git/remote.ts
 
 
 function remoteOps(ctx) {
-    const { remoteEnv, author } = ctx.options;
-    const remote = remoteEnv ? gitRunner(ctx.topLevel, { ...ctx.env, ...remoteEnv }, author) : ctx.runner;
+    const { remoteEnv, author, network = DEFAULT_NETWORK_LIMITS } = ctx.options;
+    const remote = networkRunner(ctx.topLevel, { ...ctx.env, ...remoteEnv }, author, network);
     const remoteGit = async (...args) => {
         const r = await remote.run(args);
         if (r.code !== 0)
@@ -26045,46 +26622,6 @@ async function openGit(cwd, env, options = {}) {
 
 ;// CONCATENATED MODULE: external "node:perf_hooks"
 const external_node_perf_hooks_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
-;// CONCATENATED MODULE: ./src/util/procStat.ts
-/** What /proc says of a process and of a process group (Linux; nothing where there is no /proc). */
-
-
-/** /proc/<pid>/stat's state, process group and start time; undefined when there is no such process. */
-function readProcStat(pid, procRoot = '/proc') {
-    let text;
-    try {
-        text = (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().join(procRoot, String(pid), 'stat'), 'utf8');
-    }
-    catch {
-        return undefined;
-    }
-    // "pid (comm) state ppid pgrp \u2026": comm may hold spaces and parentheses, so split after the last ')'.
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '?', pgrp: Number(fields[2]), startTime: fields[19] ?? '' };
-}
-/** Live (not zombie) members of process group `pgid` started no earlier than `since` (clock ticks). */
-function liveGroupMembers(pgid, since, procRoot = '/proc') {
-    let names;
-    try {
-        names = (0,external_node_fs_namespaceObject.readdirSync)(procRoot);
-    }
-    catch {
-        return [];
-    }
-    const members = [];
-    for (const name of names) {
-        if (!/^\d+$/.test(name))
-            continue;
-        const stat = readProcStat(Number(name), procRoot);
-        if (!stat || stat.pgrp !== pgid || stat.state === 'Z' || stat.state === 'X')
-            continue;
-        if (since !== '' && stat.startTime !== '' && BigInt(stat.startTime) < BigInt(since))
-            continue;
-        members.push(Number(name));
-    }
-    return members;
-}
-
 ;// CONCATENATED MODULE: ./src/safety/processes.ts
 /**
  * The process groups a run starts (the agent's, the test command's) are recorded in the state
@@ -27151,8 +27688,6 @@ function readReportBlock(text) {
     }
 }
 
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: ./src/secrets/redact.ts
 const MASK = '***';
 /**
@@ -28026,50 +28561,9 @@ function createOutputSink(req, makeMasker) {
  */
 
 
-/** After SIGKILL, how long to wait for the processes to be gone (and the pipes to close). */
-const PIPE_DRAIN_MS = 1000;
-/** Send `sig` to the process group led by `pid`; false when the group is gone. */
-function killGroup(pid, sig) {
-    try {
-        process.kill(-pid, sig);
-        return true;
-    }
-    catch {
-        // ESRCH: nothing left in the group. EPERM cannot happen for our own children.
-        return false;
-    }
-}
-/** How often a group that outlives its leader is looked at, until it is gone. */
-const GROUP_POLL_MS = 20;
-const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-/**
- * Whether the group led by `pid` has a member left that is not a zombie (a killed orphan stays one
- * until PID 1 reaps it, and some containers' PID 1 never does). Where there is no /proc, any member.
- */
-function groupLives(pid) {
-    if (!killGroup(pid, 0))
-        return false;
-    return !(0,external_node_fs_namespaceObject.existsSync)('/proc/self/stat') || liveGroupMembers(pid, '').length > 0;
-}
-/**
- * Issue 42: nothing of the group outlives the run. What the leader left running (`nohup writer &`,
- * a process that ignores SIGTERM, with its output elsewhere so that the pipes closed with the
- * leader's exit) is sent SIGTERM, then SIGKILL after the grace period, and waited for: when the run
- * resolves, no process of the group can still write (in the repository, or in a judge tree made
- * after it). A process that left the group (setsid, setpgid) is not reached here: see endMarked.
- */
-async function endGroup(pid, killGraceMs) {
-    if (!groupLives(pid))
-        return;
-    killGroup(pid, 'SIGTERM');
-    for (let waited = 0; waited < killGraceMs && groupLives(pid); waited += GROUP_POLL_MS)
-        await wait(GROUP_POLL_MS);
-    if (!groupLives(pid))
-        return;
-    killGroup(pid, 'SIGKILL');
-    for (let waited = 0; waited < PIPE_DRAIN_MS && groupLives(pid); waited += GROUP_POLL_MS)
-        await wait(GROUP_POLL_MS);
-}
+
+const processGroup_wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const processGroup_GROUP_POLL_MS = 20;
 /** The variable that marks the processes of a run with `endEscaped` (a random value per run). */
 const PROCESS_MARK_VARIABLE = 'AGENT_LOOP_PROCESS_MARK';
 /** The live processes (this one aside) whose environment holds `VARIABLE=mark`; none where there is no /proc. */
@@ -28116,8 +28610,8 @@ async function endMarked(mark) {
             // gone already
         }
     }
-    for (let waited = 0; waited < PIPE_DRAIN_MS && markedProcesses(mark).length > 0; waited += GROUP_POLL_MS)
-        await wait(GROUP_POLL_MS);
+    for (let waited = 0; waited < PIPE_DRAIN_MS && markedProcesses(mark).length > 0; waited += processGroup_GROUP_POLL_MS)
+        await processGroup_wait(processGroup_GROUP_POLL_MS);
 }
 
 ;// CONCATENATED MODULE: ./src/agents/process.ts
@@ -31272,221 +31766,6 @@ function withRuns(state, runs) {
     return { ...state, pipeline: { ...state.pipeline, ...runs } };
 }
 
-;// CONCATENATED MODULE: ./src/failure/policy.ts
-/**
- * The retry policy, as data (Temporal's terms): which failures are retried, how long to wait, how
- * many attempts, and what happens when they run out. Validated once at load. Pure.
- *
- * Who retries what (one place decides for each call):
- *
- * | what fails                                   | decided by                                                        |
- * |----------------------------------------------|-------------------------------------------------------------------|
- * | an agent run (rate limit, timeout, crash, \u2026) | POLICIES below, through decideFailure (the loop acts on it)       |
- * | the Discord webhook                          | OUTSIDE_CALL_POLICIES.discord below, through retryCall            |
- * | the Actions cache and artifacts (persist/)   | OUTSIDE_CALL_POLICIES.actions_storage below, through retryCall    |
- * | the GitHub REST API (issues, pull requests)  | Octokit's retry and throttling plugins, configured in             |
- * |                                              | src/issues/github/client.ts (createOctokit), not these rows       |
- * | landing a finished cycle (push, pull request)| LANDING_POLICY below, between runs: the core (src/core/slice.ts)  |
- * | that failed even so                          | keeps it in the outbox and a later run tries it again             |
- *
- * The Actions clients also retry inside themselves (see actions_storage); the artifact listing is
- * a REST call through a plain Octokit (no plugins), so the actions_storage row decides for it.
- */
-
-
-/** What every row says about retrying: the waits and the attempts (all that retryCall reads of a row). */
-const RetryPolicySchema = object({
-    /** First wait, before backoff. */
-    initialIntervalMs: schemas_number().min(0),
-    backoffCoefficient: schemas_number().min(1),
-    /** Longest single wait (a longer retry-after is still honoured). */
-    maximumIntervalMs: schemas_number().positive(),
-    /** Attempts before giving up (`onExhausted` for an agent failure); null: until the failure stops (rate limits). */
-    maximumAttempts: schemas_number().int().positive().nullable(),
-});
-/** An agent failure's row: the retry part, and what the loop does with the failure. */
-const PolicySchema = RetryPolicySchema.extend({
-    /** Whether a failure of this kind counts toward the step's --max-retries-per-step. */
-    countsTowardStep: schemas_boolean(),
-    /** Start the next attempt in a fresh agent session. */
-    freshSession: schemas_boolean(),
-    onExhausted: schemas_enum(['escalate', 'halt']),
-});
-/** How the loop treats a failure, by what it says about the issue and the environment. */
-const FailureKinds = ['rate_limit', 'timeout', 'transient', 'permanent_issue', 'permanent_environment'];
-const POLICIES = Object.freeze(record(schemas_enum(FailureKinds), PolicySchema).parse({
-    // 1, 2, 4, 8, 16, 32 s \u2026 honouring retry-after / reset times, until the window passes.
-    rate_limit: {
-        initialIntervalMs: 1000,
-        backoffCoefficient: 2,
-        maximumIntervalMs: 5 * 60_000,
-        maximumAttempts: null,
-        countsTowardStep: false,
-        freshSession: false,
-        onExhausted: 'escalate',
-    },
-    // Timeouts and network errors: the same timeout again, 3 retries (4 attempts), then escalate the cycle.
-    timeout: {
-        initialIntervalMs: 0,
-        backoffCoefficient: 1,
-        maximumIntervalMs: 1,
-        maximumAttempts: 4,
-        countsTowardStep: false,
-        freshSession: false,
-        onExhausted: 'escalate',
-    },
-    // Other transient failures (overloaded, 5xx, crashes): the step's retries.
-    transient: {
-        initialIntervalMs: 0,
-        backoffCoefficient: 1,
-        maximumIntervalMs: 1,
-        maximumAttempts: null,
-        countsTowardStep: true,
-        freshSession: false,
-        onExhausted: 'escalate',
-    },
-    // Tied to the issue (max turns, prompt too long, invalid request): next iteration, fresh session, failure as context.
-    permanent_issue: {
-        initialIntervalMs: 0,
-        backoffCoefficient: 1,
-        maximumIntervalMs: 1,
-        maximumAttempts: null,
-        countsTowardStep: true,
-        freshSession: true,
-        onExhausted: 'escalate',
-    },
-    // The environment (auth, billing, permissions): no issue is to blame; 2 in a row halt the run.
-    permanent_environment: {
-        initialIntervalMs: 0,
-        backoffCoefficient: 1,
-        maximumIntervalMs: 1,
-        maximumAttempts: 2,
-        countsTowardStep: false,
-        freshSession: true,
-        onExhausted: 'halt',
-    },
-}));
-/**
- * A finished cycle whose landing (push, pull request, label) failed for a transient reason (GitHub
- * answering 5xx, the network, a secondary rate limit that outlasted Octokit's own retries): it stays
- * in the checkpoint's outbox and the next runs try it again, never the agent, after 1, 2, 4, 8 \u2026
- * minutes, at most an hour apart. The 30th transient failure in a row (about a day of them when runs
- * come at least hourly: 63 minutes of waits, then 23 of an hour) halts publish_refused, as a refusal no retry can change does at once:
- * GitHub that keeps failing is for a person to look at, not for scheduled runs to retry unseen.
- */
-const LANDING_POLICY = Object.freeze(RetryPolicySchema.parse({
-    initialIntervalMs: 60_000,
-    backoffCoefficient: 2,
-    maximumIntervalMs: 60 * 60_000,
-    maximumAttempts: 30,
-}));
-/** An outside call's row: the retry part, and the most time spent waiting between its attempts. */
-const CallPolicySchema = RetryPolicySchema.extend({
-    /** A wait that would take the call past this much waiting in all is not made: the call gives up. */
-    waitBudgetMs: schemas_number().positive(),
-});
-/** The outside calls retried by retryCall (src/failure/retryCall.ts). */
-const OutsideCalls = ['discord', 'actions_storage'];
-const OUTSIDE_CALL_POLICIES = Object.freeze(record(schemas_enum(OutsideCalls), CallPolicySchema).parse({
-    // The halt diagnostic's webhook (report/discordWebhook.ts): a 5xx or network error waits 1, 2,
-    // 4, 8, 8 s; a 429 waits its retry_after; at most 6 requests, and never more than 30 s of
-    // waiting, so a halt is not held up. Any other 4xx is not retried.
-    discord: {
-        initialIntervalMs: 1000,
-        backoffCoefficient: 2,
-        maximumIntervalMs: 8000,
-        maximumAttempts: 6,
-        waitBudgetMs: 30_000,
-    },
-    // @actions/cache and @actions/artifact and the artifact listing (persist/storageRetry.ts): a
-    // network error, a 5xx or a 429 that reaches us is tried again after 1 s, then 2 s (3 attempts);
-    // a retry-after longer than the 10 s budget gives up. The clients already retry their own
-    // requests (Twirp calls 5 times from 3 s, downloads 5 times), so a failure they report as
-    // already retried, any 4xx and their own refusals (ReserveCacheError, ValidationError, \u2026) are not.
-    actions_storage: {
-        initialIntervalMs: 1000,
-        backoffCoefficient: 2,
-        maximumIntervalMs: 2000,
-        maximumAttempts: 3,
-        waitBudgetMs: 10_000,
-    },
-}));
-const ENVIRONMENT_REASONS = new Set([
-    'auth',
-    'billing',
-    'not_found',
-    'not_executable',
-    'spawn_failed',
-    'permission_denied',
-]);
-const TIMEOUT_REASONS = new Set(['timeout', 'network']);
-/** Which policy applies to a failure. */
-function failureKind(failure) {
-    if (failure.reason === 'rate_limit')
-        return 'rate_limit';
-    if (TIMEOUT_REASONS.has(failure.reason))
-        return 'timeout';
-    if (failure.class === 'permanent')
-        return ENVIRONMENT_REASONS.has(failure.reason) ? 'permanent_environment' : 'permanent_issue';
-    return 'transient';
-}
-const COUNTER = {
-    rate_limit: 'rateLimitAttempts',
-    timeout: 'timeoutRetries',
-    permanent_environment: 'environmentFailures',
-};
-/**
- * The one executor of the policy table: the failure's row, its counter bumped, the wait, whether
- * the attempts are used up and what then. A failure that counts toward the step ends a run of
- * environment failures. Pure; every workflow acts on its answer.
- */
-function decideFailure(failure, before, policies = POLICIES) {
-    const kind = failureKind(failure);
-    const policy = policies[kind];
-    const counter = COUNTER[kind];
-    const counters = { ...before, ...(policy.countsTowardStep ? { environmentFailures: 0 } : {}) };
-    const attempts = counter ? before[counter] + 1 : 0;
-    if (counter)
-        counters[counter] = attempts;
-    return {
-        kind,
-        counters,
-        attempts,
-        waitMs: counter ? backoffMs(policy, attempts, failure.retryAfterMs) : 0,
-        ...(counter && exhausted(policy, attempts) ? { exhausted: policy.onExhausted } : {}),
-        countsTowardStep: policy.countsTowardStep,
-        freshSession: policy.freshSession,
-    };
-}
-/** The wait before attempt `attempt + 1` (attempt is 1 for the first failure), honouring the failure's own retry-after. */
-function backoffMs(policy, attempt, retryAfterMs) {
-    const exponential = policy.initialIntervalMs * policy.backoffCoefficient ** Math.max(0, attempt - 1);
-    const capped = Math.min(exponential, policy.maximumIntervalMs);
-    return Math.max(capped, retryAfterMs ?? 0);
-}
-/** Whether `attempts` failures in a row have used up the policy. */
-function exhausted(policy, attempts) {
-    return policy.maximumAttempts !== null && attempts >= policy.maximumAttempts;
-}
-/** What a person must fix when the environment keeps failing, in the words of the surface that ran. */
-function environmentAdvice(reason, say = surface()) {
-    switch (reason) {
-        case 'auth':
-            return 'The agent cannot authenticate: check ANTHROPIC_API_KEY / OPENAI_API_KEY (or the CLI login) in the environment that runs agent-loop.';
-        case 'billing':
-            return "The agent's account cannot pay for requests: check the API account's billing and quota.";
-        case 'not_found':
-        case 'not_executable':
-        case 'spawn_failed':
-            return `The agent program cannot be started: check ${say.option('agent')} / ${say.option('agentCommand')} and that the CLI is installed and on PATH.`;
-        case 'permission_denied':
-            return (`The agent was denied every edit: allow its tools (${say.given('agentAllowedTools', '"Bash Edit Write Read"')}) ` +
-                `or choose another ${say.option('agentPermissionMode')}.`);
-        default:
-            return 'Fix the agent environment (the key, the billing, the permissions).';
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/core/pipelinePhase.ts
 
 
@@ -32596,7 +32875,7 @@ function describeTargets(cycle) {
     return cycle.issueIds.map((id, i) => `${printable(id, ID_MAX)} "${printable(cycle.titles[i] ?? '')}"`).join(', ');
 }
 /** A duration in seconds with one decimal: `2.5s`. */
-const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
+const describe_seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
 
 ;// CONCATENATED MODULE: ./src/core/escalate.ts
 /**
@@ -32783,7 +33062,7 @@ function afterCycle(model, outcome, config) {
                 },
             ]
             : [];
-        effects.push(log('info', 'rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, {
+        effects.push(log('info', 'rate.limited', `Rate limited: waiting ${describe_seconds(outcome.waitMs)} before the next attempt.`, {
             waitMs: outcome.waitMs,
         }), save(m), ...renew, { kind: 'sleep', ms: outcome.waitMs });
         return { model: m, effects };
@@ -32904,7 +33183,7 @@ function landingSteps_started(model, config) {
         return {
             model: { ...model, waking: 'carried' },
             effects: [
-                log('info', 'rate.limited', `Rate limited until ${until}: waiting ${seconds(wait)}.`, {
+                log('info', 'rate.limited', `Rate limited until ${until}: waiting ${describe_seconds(wait)}.`, {
                     rateLimitedUntil: until,
                 }),
                 { kind: 'sleep', ms: wait },
@@ -44164,9 +44443,14 @@ function branchMoved(push) {
 }
 /** The refusals a push may meet, the first that matches wins. */
 const PUSH_REFUSALS = [secretFound, workflowFile, overSizeLimit, tokenOrRule, baseConflicts, hookDeclined, branchMoved];
-/** A refusal that no retry changes names its fix; anything else is transient. */
+/** The line src/git/network.ts ends a git network call's stderr with when the call ran out of time. */
+const TIMED_OUT = /^agent-loop ended `git [a-z-]+`.*$/m;
+/** A refusal that no retry changes names its fix; a push that ran out of time is transient, said so; anything else is transient. */
 function classifyPush(error, ctx) {
     const stderr = stderrOf(error);
+    const timedOut = TIMED_OUT.exec(stderr)?.[0];
+    if (timedOut)
+        return { class: 'transient', message: `could not push ${ctx.branch} to ${ctx.repository}: ${timedOut}` };
     const push = { stderr, reason: pushReason(stderr), ctx };
     for (const rule of PUSH_REFUSALS) {
         const failure = rule(push);
@@ -44713,7 +44997,7 @@ const MESSAGES = {
                 ? `killed by ${result.signal}`
                 : 'no exit code';
         return (`${agentName} iteration ${n} failed: ${failure.message} ` +
-            `(${ended}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`);
+            `(${ended}, ${describe_seconds(result.durationMs)}, ${failure.class} ${failure.reason})`);
     },
     retriesExhausted: (failure, attempts) => `${failure.reason === 'timeout' ? 'timed out' : 'network errors'} ${attempts} times in a row ` +
         `(${attempts - 1} retries with the same timeout): ${failure.message}`,
@@ -44721,11 +45005,11 @@ const MESSAGES = {
         `the limit is ${limitOf}${issues > 1 ? ` \u00d7 ${issues} issues` : ''}`,
     noChange: (tag, targets, why, labelled, closed) => `${tag} ${targets}: no change was needed (${why}); ` +
         `${labelled.length ? `labelled ${labelled.join(', ')} ${NO_CHANGE_LABEL} for a person to close` : `closed ${closed.join(', ')}`}.`,
-    rejected: (tag, summary, exitCode, durationMs) => `${tag} rejected: ${summary} (exit code ${exitCode}, ${seconds(durationMs)}); the next iteration gets the failures as context.`,
-    held: (tag, targets, held, label, durationMs) => `${tag} ${targets} held for a person (${held.reason}): the tests accept it (${seconds(durationMs)}), but ` +
+    rejected: (tag, summary, exitCode, durationMs) => `${tag} rejected: ${summary} (exit code ${exitCode}, ${describe_seconds(durationMs)}); the next iteration gets the failures as context.`,
+    held: (tag, targets, held, label, durationMs) => `${tag} ${targets} held for a person (${held.reason}): the tests accept it (${describe_seconds(durationMs)}), but ` +
         `${heldWords(held.reason)}: ${held.why}. Its work is left on its branch (a draft pull request labelled ${label} ` +
         `where work is published), never merged; the issue stays open, labelled ${label}.`,
-    complete: (tag, targets, summary, durationMs, viaPullRequest, ids) => `${tag} ${targets} done: ${summary} (${seconds(durationMs)}); ` +
+    complete: (tag, targets, summary, durationMs, viaPullRequest, ids) => `${tag} ${targets} done: ${summary} (${describe_seconds(durationMs)}); ` +
         `${viaPullRequest ? 'a pull request follows' : `closed ${ids.join(', ')}`}.`,
 };
 
@@ -45189,7 +45473,7 @@ function afterClosedRead(ctx, model, now) {
     if (stuck)
         return stuckOut(ctx, model, [], { state: counted, record, violation, now }, stuck);
     return model_finish(model, [
-        log('info', 'iteration.end', `${tag} agent ok in ${seconds(result.durationMs)}; work remains${decision.workRemaining ? `: ${decision.workRemaining}` : ''}.`, { iteration: record.n, outcome: 'continuing' }),
+        log('info', 'iteration.end', `${tag} agent ok in ${describe_seconds(result.durationMs)}; work remains${decision.workRemaining ? `: ${decision.workRemaining}` : ''}.`, { iteration: record.n, outcome: 'continuing' }),
     ], { state: model_close(ctx, counted, record, now), violation });
 }
 /** The cycle is complete by the source or the report: judged (implement \u2192 verify), unless nothing can verify it. */
@@ -47127,67 +47411,6 @@ async function workChange(bound, request) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/failure/retryCall.ts
-/**
- * The executor of the outside calls' rows (OUTSIDE_CALL_POLICIES in policy.ts): an operation
- * tried until the caller's `classify` says its outcome is final, the row's attempts are used up,
- * or the next wait would go past the row's wait budget. The decision (`nextRetry`) is pure; the
- * loop only runs the operation and sleeps through the injected `sleep`.
- *
- * A retry-after is waited as given (it is the server's own answer, and may be shorter than the
- * backoff), bounded by the budget, and does not advance the backoff; an agent failure's
- * retry-after (decideFailure) is a floor instead, since it is read from the agent's output.
- */
-
-/** What the row says after an attempt with this verdict. Pure. */
-function nextRetry(policy, progress, verdict) {
-    if (!verdict.retry)
-        return { end: 'final' };
-    if (exhausted(policy, progress.attempts))
-        return { end: 'exhausted' };
-    const timed = verdict.retryAfterMs !== undefined;
-    const backoffSteps = progress.backoffSteps + (timed ? 0 : 1);
-    const waitMs = timed ? Math.max(0, verdict.retryAfterMs ?? 0) : backoffMs(policy, backoffSteps);
-    const leftMs = policy.waitBudgetMs - progress.spentMs;
-    if (waitMs > leftMs)
-        return { end: 'over_budget', waitMs, leftMs };
-    return { retryInMs: waitMs, backoffSteps };
-}
-/** Runs `op` under the row: never throws for the operation (its error is in `last`); a throwing `sleep` or `classify` does. */
-async function retryCall(op, options) {
-    const { policy, classify, sleep, now } = options;
-    const started = now?.();
-    let attempts = 0;
-    let backoffSteps = 0;
-    let waited = 0;
-    for (;;) {
-        const last = await retryCall_settle(op);
-        attempts += 1;
-        const spentMs = now && started !== undefined ? Math.max(waited, now() - started) : waited;
-        const step = nextRetry(policy, { attempts, backoffSteps, spentMs }, classify(last));
-        if (!('retryInMs' in step))
-            return { ...step, last, attempts };
-        options.onRetry?.({ attempt: attempts, waitMs: step.retryInMs, last });
-        backoffSteps = step.backoffSteps;
-        waited += step.retryInMs;
-        await sleep(step.retryInMs);
-    }
-}
-/** The last attempt's value, or its error thrown again. */
-function lastValue(end) {
-    if (end.last.ok)
-        return end.last.value;
-    throw end.last.error;
-}
-async function retryCall_settle(op) {
-    try {
-        return { ok: true, value: await op() };
-    }
-    catch (error) {
-        return { ok: false, error };
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/report/discordPayload.ts
 /**
  * A halt diagnostic as a Discord message (pure; the webhook call is discordWebhook.ts).
@@ -47960,6 +48183,7 @@ function cannotStart(io, command, problems, redact) {
 
 
 
+
 /** The messages of the problems a run can be refused with (each says what to do). */
 const REFUSED = {
     actionSource: (given, title, beads) => `${given}: ${title} runs inside the GitHub Action; locally use ${beads}.`,
@@ -48061,6 +48285,7 @@ async function prepareRun(options, io) {
         holdsSecret: secretDetector(io.secrets),
         onStagingRestored: (what, when) => stagingRestored(logger, what, when),
         ...(io.remoteEnv ? { remoteEnv: io.remoteEnv } : {}),
+        network: networkLimits(options.gitTimeoutSeconds * 1000, io.clock),
     });
     if (io.publisher && !git)
         problems.push(problem('repository')(REFUSED.notGit(io.cwd)));

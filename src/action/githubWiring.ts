@@ -3,6 +3,7 @@
  * run, with their pull requests; workflow pipeline: its phase issues too), or for beads issues the
  * pull requests (or pushes onto the base) their finished cycles land as.
  */
+import { networkLimits } from '../git/network.js';
 import path from 'node:path';
 import type { Options } from '../config/options.js';
 import type { Git } from '../git/git.js';
@@ -54,6 +55,7 @@ export function wireGitHub(input: WiringInput): GitHubWiring {
     ...(site.runUrl ? { runUrl: site.runUrl } : {}),
     keepDir: path.join(input.stateDir, OUTBOX_DIR),
     warn,
+    network: networkLimits(options.gitTimeoutSeconds * 1000, input.clock),
     ...(options.workflow === 'tdd' ? { notes: { warn } } : {}),
   });
   if (ISSUE_SOURCES[options.source].builtBy === 'action') return githubIssues(input, landing);

@@ -3,6 +3,7 @@
  * command, the inputs read, the issue source, git, the session, and the engine's dependencies
  * assembled from them; or every reason it cannot start.
  */
+import { networkLimits } from '../git/network.js';
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { type Options, defaultIterationDelay } from '../config/options.js';
@@ -154,6 +155,7 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
     holdsSecret: secretDetector(io.secrets),
     onStagingRestored: (what, when) => stagingRestored(logger, what, when),
     ...(io.remoteEnv ? { remoteEnv: io.remoteEnv } : {}),
+    network: networkLimits(options.gitTimeoutSeconds * 1000, io.clock),
   });
   if (io.publisher && !git) problems.push(problem('repository')(REFUSED.notGit(io.cwd)));
   const { agent, testCommand } = inputs;

@@ -11,6 +11,8 @@
  * | the Actions cache and artifacts (persist/)   | OUTSIDE_CALL_POLICIES.actions_storage below, through retryCall    |
  * | the GitHub REST API (issues, pull requests)  | Octokit's retry and throttling plugins, configured in             |
  * |                                              | src/issues/github/client.ts (createOctokit), not these rows       |
+ * | one git network call (push, fetch, ls-remote) | OUTSIDE_CALL_POLICIES.git_network below, through retryCall        |
+ * |                                              | (src/git/network.ts), each attempt under the git-timeout-seconds  |
  * | landing a finished cycle (push, pull request)| LANDING_POLICY below, between runs: the core (src/core/slice.ts)  |
  * | that failed even so                          | keeps it in the outbox and a later run tries it again             |
  *
@@ -127,7 +129,7 @@ export const CallPolicySchema = RetryPolicySchema.extend({
 export type CallPolicy = z.infer<typeof CallPolicySchema>;
 
 /** The outside calls retried by retryCall (src/failure/retryCall.ts). */
-export const OutsideCalls = ['discord', 'actions_storage'] as const;
+export const OutsideCalls = ['discord', 'actions_storage', 'git_network'] as const;
 export type OutsideCall = (typeof OutsideCalls)[number];
 
 export const OUTSIDE_CALL_POLICIES: Readonly<Record<OutsideCall, CallPolicy>> = Object.freeze(
@@ -152,6 +154,17 @@ export const OUTSIDE_CALL_POLICIES: Readonly<Record<OutsideCall, CallPolicy>> = 
       backoffCoefficient: 2,
       maximumIntervalMs: 2000,
       maximumAttempts: 3,
+      waitBudgetMs: 10_000,
+    },
+    // agent-loop's own push, fetch and ls-remote (src/git/network.ts, issue 43): one that ran over its
+    // timeout (its process group ended) or met a network error (no answer, connection refused or
+    // reset, HTTP 5xx) is tried once more after 2 s; a refusal (a rejected ref, a hook, 401/403) is
+    // not. A timeout that repeats is a landing failure: the landing's own retries (LANDING_POLICY) decide then.
+    git_network: {
+      initialIntervalMs: 2000,
+      backoffCoefficient: 2,
+      maximumIntervalMs: 8000,
+      maximumAttempts: 2,
       waitBudgetMs: 10_000,
     },
   }),

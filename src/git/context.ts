@@ -1,4 +1,5 @@
 /** What the parts of an open Git (git.ts's openGit) share: the repository, its runner, the options it was opened with. */
+import type { NetworkLimits } from './network.js';
 import type { GitRunner } from './runner.js';
 
 /** When what decides what git stages is put back: before a commit (finished work or an escalation's wip:) or at a slice's end. */
@@ -18,6 +19,8 @@ export interface GitOptions {
    * (remoteAuth.ts), which no other git call, and no agent, ever holds.
    */
   remoteEnv?: Record<string, string>;
+  /** The timeout, retry and clock of push, fetch and ls-remote (src/git/network.ts). Default: DEFAULT_NETWORK_LIMITS. */
+  network?: NetworkLimits;
   /**
    * Told what was put back, and when (before a commit, or at a slice's end), because something other
    * than agent-loop changed what git stages (src/git/staging.ts).

@@ -4,14 +4,19 @@
  * bundles), goes through execGit, on @actions/exec as actions/checkout's git-command-manager does:
  * git found once on PATH, then run with its arguments as an array (no shell), silent (nothing echoed
  * to the log), its exit code returned rather than thrown. The agents keep their own process-group
- * runner (src/agents/process.ts): @actions/exec cannot start a process group nor kill one.
+ * runner (src/agents/process.ts): @actions/exec cannot start a process group nor kill one. A call
+ * given a timeout (the network calls: push, fetch, ls-remote; issue 43) is started here with
+ * child_process instead, in a process group of its own, ended whole when the timeout expires (git's
+ * transport helpers, ssh, a local remote's receive-pack and its hooks are in it).
  * `__tests__/git/oneRunner.test.ts` and the rule `one-git-runner` (.dependency-cruiser.cjs) fail on
  * a second way to start git.
  */
 import { exec } from '@actions/exec';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { findOnPath } from '../util/onPath.js';
+import { endGroup } from '../util/processGroup.js';
 
 /** What one git call gave: its exit code and output. */
 export interface GitResult {
@@ -21,6 +26,8 @@ export interface GitResult {
   stderr: string;
   /** Why git could not be started (`ENOENT`: no git on PATH; `EACCES`…), when it could not. */
   startError?: string;
+  /** The call ran over its timeout (ExecGitOptions.timeoutMs) and its process group was ended: the timeout. */
+  timedOutMs?: number;
 }
 
 export interface ExecGitOptions {
@@ -37,7 +44,15 @@ export interface ExecGitOptions {
   readOnly?: boolean;
   /** Written to git's standard input (`cat-file --batch`'s object names). */
   input?: Buffer;
+  /**
+   * Milliseconds the call may take: past them its whole process group is sent SIGTERM, then SIGKILL
+   * (KILL_GRACE_MS later), and the call gives code 1 with `timedOutMs`. Unbounded unless given.
+   */
+  timeoutMs?: number;
 }
+
+/** After SIGTERM, how long a timed-out git's group has before SIGKILL (git removes its lock and temporary files on SIGTERM). */
+export const KILL_GRACE_MS = 1000;
 
 /** What one git call gave, its stdout as bytes (execGitBytes). */
 export interface GitBytesResult {
@@ -45,6 +60,7 @@ export interface GitBytesResult {
   stdout: Buffer;
   stderr: string;
   startError?: string;
+  timedOutMs?: number;
 }
 
 /**
@@ -166,7 +182,7 @@ async function runGit<T>(
   args: readonly string[],
   options: ExecGitOptions,
   stdout: Collector<T>,
-): Promise<{ code: number; stdout?: T; stderr: string; startError?: string }> {
+): Promise<{ code: number; stdout?: T; stderr: string; startError?: string; timedOutMs?: number }> {
   // The toolkit's spawn would throw inside its Promise executor: a promise that never settles.
   if ([...args, ...Object.entries(env).flat()].some((s) => s?.includes('\0')))
     return { code: -1, stderr: NUL_REFUSED, startError: 'ERR_INVALID_ARG_VALUE' };
@@ -179,15 +195,21 @@ async function runGit<T>(
   childEnv.GIT_TERMINAL_PROMPT = '0';
   if (options.readOnly) childEnv.GIT_OPTIONAL_LOCKS = '0';
   let code: number | null;
+  let timedOutMs: number | undefined;
   try {
-    code = await exec(`"${git}"`, [...NO_HOOKS, ...args], {
-      cwd,
-      env: childEnv,
-      silent: true,
-      ignoreReturnCode: true,
-      ...(options.input !== undefined ? { input: options.input } : {}),
-      listeners: { stdout: stdout.listener, stderr: stderr.listener },
-    });
+    if (options.timeoutMs !== undefined) {
+      const timed = await spawnTimed(git, cwd, childEnv, args, options, options.timeoutMs, stdout, stderr);
+      code = timed.code;
+      timedOutMs = timed.timedOutMs;
+    } else
+      code = await exec(`"${git}"`, [...NO_HOOKS, ...args], {
+        cwd,
+        env: childEnv,
+        silent: true,
+        ignoreReturnCode: true,
+        ...(options.input !== undefined ? { input: options.input } : {}),
+        listeners: { stdout: stdout.listener, stderr: stderr.listener },
+      });
   } catch (error) {
     const startError = startErrorOf(error);
     return { code: -1, stderr: `agent-loop could not start git: ${startError}`, startError };
@@ -196,6 +218,53 @@ async function runGit<T>(
     const over = `agent-loop read none of git's output: it ran over ${Math.round(limit / MiB)} MiB`;
     return { code: 1, stderr: stderr.over ? over : `${stderr.end()}\n${over}` };
   }
+  if (timedOutMs !== undefined) return { code: 1, stdout: stdout.end(), stderr: stderr.end(), timedOutMs };
   // A git killed by a signal has no exit code (@actions/exec resolves null): a failure all the same.
   return { code: code ?? 1, stdout: stdout.end(), stderr: stderr.end() };
+}
+
+/**
+ * git started in a process group of its own (detached), its output given to the same bounded
+ * listeners; at `timeoutMs` the whole group is ended (SIGTERM, SIGKILL after KILL_GRACE_MS) and the
+ * call resolves once git has exited and its pipes have closed. Rejects only when git cannot be started.
+ */
+function spawnTimed(
+  git: string,
+  cwd: string,
+  env: Record<string, string>,
+  args: readonly string[],
+  options: ExecGitOptions,
+  timeoutMs: number,
+  stdout: { listener(data: Buffer): void },
+  stderr: { listener(data: Buffer): void },
+): Promise<{ code: number | null; timedOutMs?: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(git, [...NO_HOOKS, ...args], {
+      cwd,
+      env,
+      detached: true,
+      stdio: [options.input !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    });
+    let timedOut = false;
+    let ended: Promise<void> = Promise.resolve();
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (child.pid !== undefined) ended = endGroup(child.pid, KILL_GRACE_MS);
+    }, timeoutMs);
+    child.stdout?.on('data', (data: Buffer) => stdout.listener(data));
+    child.stderr?.on('data', (data: Buffer) => stderr.listener(data));
+    if (options.input !== undefined) {
+      child.stdin?.on('error', () => undefined); // git gone before reading it all: its exit code says why
+      child.stdin?.end(options.input);
+    }
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      // The group's other members (a transport helper, a hook) are ended too before the call resolves.
+      void ended.then(() => resolve(timedOut ? { code, timedOutMs: timeoutMs } : { code }));
+    });
+  });
 }

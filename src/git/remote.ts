@@ -1,10 +1,11 @@
 /**
  * Git.fetchBranch and Git.push: the only git calls that get the remote's credentials (GitOptions.remoteEnv,
- * from remoteAuth.ts), which no other git call, and no agent, ever holds.
+ * from remoteAuth.ts), which no other git call, and no agent, ever holds; network calls, each under
+ * its timeout and retry (GitOptions.network: src/git/network.ts).
  */
 import type { GitContext } from './context.js';
 import { GitError } from './errors.js';
-import { gitRunner } from './runner.js';
+import { DEFAULT_NETWORK_LIMITS, networkRunner } from './network.js';
 
 export interface RemoteOps {
   fetchBranch(remote: string, branch: string): Promise<boolean>;
@@ -12,8 +13,8 @@ export interface RemoteOps {
 }
 
 export function remoteOps(ctx: GitContext): RemoteOps {
-  const { remoteEnv, author } = ctx.options;
-  const remote = remoteEnv ? gitRunner(ctx.topLevel, { ...ctx.env, ...remoteEnv }, author) : ctx.runner;
+  const { remoteEnv, author, network = DEFAULT_NETWORK_LIMITS } = ctx.options;
+  const remote = networkRunner(ctx.topLevel, { ...ctx.env, ...remoteEnv }, author, network);
   const remoteGit = async (...args: string[]) => {
     const r = await remote.run(args);
     if (r.code !== 0) throw new GitError(args, r.code, r.stderr || r.stdout);

@@ -31,9 +31,14 @@ export function parseAuthor(author: string): { name: string; email: string } | u
  * (`Name <email>`, the commit-author option) when one is given, whatever git's configuration says;
  * else git's own identity; and on a machine without one (CI runners, containers: no user.email)
  * DEFAULT_COMMIT_AUTHOR. Passed with `-c user.name -c user.email`, never written to a config file.
+ * `exec`: how each call runs (network calls: src/git/network.ts's, timed and retried).
  */
-export function gitRunner(cwd: string, env: NodeJS.ProcessEnv = process.env, author?: string): GitRunner {
-  const exec = execGitIn(cwd, env);
+export function gitRunner(
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+  author?: string,
+  exec: Exec = execGitIn(cwd, env),
+): GitRunner {
   let identity: Promise<string[]> | undefined;
   const asArgs = (who: string) => {
     const parsed = parseAuthor(who);

@@ -237,9 +237,15 @@ function branchMoved(push: FailedPush): LandingFailure | undefined {
 /** The refusals a push may meet, the first that matches wins. */
 const PUSH_REFUSALS = [secretFound, workflowFile, overSizeLimit, tokenOrRule, baseConflicts, hookDeclined, branchMoved];
 
-/** A refusal that no retry changes names its fix; anything else is transient. */
+/** The line src/git/network.ts ends a git network call's stderr with when the call ran out of time. */
+const TIMED_OUT = /^agent-loop ended `git [a-z-]+`.*$/m;
+
+/** A refusal that no retry changes names its fix; a push that ran out of time is transient, said so; anything else is transient. */
 function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
   const stderr = stderrOf(error);
+  const timedOut = TIMED_OUT.exec(stderr)?.[0];
+  if (timedOut)
+    return { class: 'transient', message: `could not push ${ctx.branch} to ${ctx.repository}: ${timedOut}` };
   const push: FailedPush = { stderr, reason: pushReason(stderr), ctx };
   for (const rule of PUSH_REFUSALS) {
     const failure = rule(push);

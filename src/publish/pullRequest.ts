@@ -11,6 +11,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { cycleBranchName } from '../core/branch.js';
 import { GitError, type Git } from '../git/git.js';
+import { DEFAULT_NETWORK_LIMITS, type LandingLimits, type NetworkLimits, networkRunner } from '../git/network.js';
 import type { GitHubIssueSource } from '../issues/github/issueSource.js';
 import type { ListedPullRequest } from '../issues/github/pullRequests.js';
 import { PR_OPEN_LABEL } from '../issues/types.js';
@@ -22,14 +23,8 @@ import {
   issueGone,
   pushFoundSecret,
 } from './landingFailures.js';
-import {
-  NOTES_REF,
-  type NotesGit,
-  fetchNotesArgs,
-  notesGit,
-  notesWithSecret,
-  pushNotesArgs,
-} from '../workflows/tdd/notes.js';
+import { NOTES_REF, type NotesGit, fetchNotesArgs, notesGit, pushNotesArgs } from '../workflows/tdd/notes.js';
+import { mergeBundledNotes, publishableNotes } from './landingNotes.js';
 import { pullRequestBody } from './pullRequestBody.js';
 import { draftsRefused, heldDiff } from './heldWork.js';
 import { heldLabel } from '../core/held.js';
@@ -71,6 +66,11 @@ export interface PullRequestPublisherOptions {
   keepDir?: string;
   /** Told what went wrong keeping a bundle (the landing itself goes on). Default: the notes' warn. */
   warn?: (message: string) => void;
+  /**
+   * The timeout and retry of the landing's pushes and fetches, and with `landing` its overall deadline
+   * (src/git/network.ts's networkLimits, from git-timeout-seconds). Default: DEFAULT_NETWORK_LIMITS, no deadline.
+   */
+  network?: NetworkLimits | LandingLimits;
 }
 
 /** The landing's git side, shared by the publisher's methods: pushes with the notes, bundles, classified steps. */
@@ -79,6 +79,10 @@ interface Landing {
   remote: string;
   /** git beside `git` for the notes and the bundles, with the same credentials in its environment only. */
   raw: ReturnType<typeof notesGit>;
+  /** `raw` for the calls that reach the remote (push, fetch): each timed and retried, within the landing's deadline. */
+  net: ReturnType<typeof notesGit>;
+  /** Runs `work` as one landing, under the landing's deadline (LandingLimits.landing). */
+  within<T>(work: () => Promise<T>): Promise<T>;
   notes: NotesGit | undefined;
   pushNotes(): Promise<void>;
   /** The branch, then the notes. */
@@ -93,19 +97,13 @@ interface Landing {
 function createLanding(options: PullRequestPublisherOptions): Landing {
   const { git } = options;
   const remote = options.remote ?? 'origin';
-  const raw = notesGit(git.topLevel, { ...process.env, ...options.remoteEnv }, git.author);
-  const notes = options.notes ? (options.notes.git ?? raw) : undefined;
-  // Notes are published (pushed, bundled into the state directory) only when none holds a secret:
-  // agent-loop writes them masked, but the agent can add its own (issue 43).
-  let told = false;
-  const hasNotes = async () => {
-    if (!notes || (await notes.run(['show-ref', '--verify', '--quiet', NOTES_REF])).code !== 0) return false;
-    const found = await git.refSecrets(NOTES_REF).catch((error: unknown) => [`(${(error as Error).message})`]);
-    if (found.length === 0) return true;
-    if (!told) (options.notes?.warn ?? options.warn)?.(options.redact(notesWithSecret(NOTES_REF, found)));
-    told = true;
-    return false;
-  };
+  const env = { ...process.env, ...options.remoteEnv };
+  const raw = notesGit(git.topLevel, env, git.author);
+  const limits = options.network ?? DEFAULT_NETWORK_LIMITS;
+  const net = networkRunner(git.topLevel, env, git.author, limits);
+  const within: Landing['within'] = (work) => ('landing' in limits ? (limits as LandingLimits).landing(work) : work());
+  const notes = options.notes ? (options.notes.git ?? net) : undefined;
+  const hasNotes = publishableNotes(notes, git, (m) => (options.notes?.warn ?? options.warn)?.(options.redact(m)));
   const pushNotes = async () => {
     if (!notes || !(await hasNotes())) return;
     const r = await notes.run(pushNotesArgs(remote));
@@ -119,10 +117,15 @@ function createLanding(options: PullRequestPublisherOptions): Landing {
     options,
     remote,
     raw,
+    net,
+    within,
     notes,
     pushNotes,
     async push(branch) {
-      await git.push(remote, branch);
+      // Not --quiet: the remote's own lines (GitHub's GH006, a hook's reason) say why a push is refused.
+      const args = ['push', '--no-verify', '--no-follow-tags', remote, `refs/heads/${branch}:refs/heads/${branch}`];
+      const r = await net.run(args);
+      if (r.code !== 0) throw new GitError(args, r.code, r.stderr || r.stdout);
       await pushNotes();
     },
     bundleOf,
@@ -194,7 +197,7 @@ async function publishPullRequest(landing: Landing, work: CycleWork): Promise<Pu
   const ctx: LandingContext = { repository: options.repository, branch: work.branch, base: work.base };
   await step('push', ctx, async () => {
     try {
-      await landing.push(work.branch);
+      await landing.within(() => landing.push(work.branch));
     } catch (error) {
       // Kept for the next runner, unless what GitHub refused is a secret in it (the bundle is published).
       if (!pushFoundSecret(error)) await keepBundle(landing, work.branch, work.base);
@@ -278,13 +281,13 @@ async function pushWorkToBase(landing: Landing, work: CycleWork): Promise<void> 
   const ctx: LandingContext = { repository: options.repository, branch: work.base, base: work.base };
   await landing.step('push', ctx, async () => {
     try {
-      await pushOntoBase(landing.raw, landing.remote, work, options.redact);
+      await landing.within(() => pushOntoBase(landing, work, options.redact));
     } catch (error) {
       if (!pushFoundSecret(error)) await keepBundle(landing, work.branch, work.base);
       throw error;
     }
   });
-  await landing.pushNotes();
+  await landing.within(() => landing.pushNotes());
   await landing.dropBundle(work.branch);
 }
 
@@ -295,7 +298,7 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
     fetchBranch: (branch) => fetchBranch(landing, branch),
     async keep(branch) {
       try {
-        await landing.push(branch);
+        await landing.within(() => landing.push(branch));
       } catch (error) {
         throw new Error(`could not push ${branch} to ${landing.remote} (${options.redact((error as Error).message)})`);
       }
@@ -309,19 +312,6 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
   };
 }
 
-/**
- * The git notes a bundle holds, merged into this checkout's (fetched from the remote just before):
- * on a note both have for one commit, the bundle's wins when its branch won (`theirs`), else the
- * remote's. A bundle without notes (an earlier version's, or no tdd) changes nothing.
- */
-async function mergeBundledNotes(git: NotesGit, bundle: string, prefer: 'theirs' | 'ours'): Promise<void> {
-  const bundled = `${NOTES_REF}-bundled`;
-  const fetched = await git.run(['fetch', '--quiet', '--no-tags', bundle, `+${NOTES_REF}:${bundled}`]);
-  if (fetched.code !== 0) return;
-  await git.run(['notes', `--ref=${NOTES_REF}`, 'merge', '--quiet', '-s', prefer, bundled]);
-  await git.run(['update-ref', '-d', bundled]);
-}
-
 /** Pushes attempts at most: a base that keeps moving between the fetch and the push is a transient failure. */
 const PUSH_ATTEMPTS = 3;
 
@@ -330,22 +320,24 @@ const PUSH_ATTEMPTS = 3;
  * base moved there since the cycle started, it is fetched and merged into the cycle branch, and the
  * push tried again; a conflict is thrown as git's refusal (classified: the base moved and conflicts).
  */
-async function pushOntoBase(
-  raw: ReturnType<typeof notesGit>,
-  remote: string,
-  work: CycleWork,
-  redact: (text: string) => string,
-): Promise<void> {
+async function pushOntoBase(landing: Landing, work: CycleWork, redact: (text: string) => string): Promise<void> {
+  const { raw, net, remote } = landing;
   for (let attempt = 1; ; attempt++) {
-    const args = ['push', '--no-verify', remote, `refs/heads/${work.branch}:refs/heads/${work.base}`];
-    const pushed = await raw.run(args);
+    const args = [
+      'push',
+      '--no-verify',
+      '--no-follow-tags',
+      remote,
+      `refs/heads/${work.branch}:refs/heads/${work.base}`,
+    ];
+    const pushed = await net.run(args);
     if (pushed.code === 0) return;
     if (!/\[rejected\].*\((fetch first|non-fast-forward)\)/.test(pushed.stderr))
       throw new GitError(args, pushed.code, pushed.stderr);
     if (attempt >= PUSH_ATTEMPTS)
       throw new Error(`${work.base} on ${remote} moved again during each of ${PUSH_ATTEMPTS} attempts to push onto it`);
     const fetch = ['fetch', '--quiet', '--no-tags', remote, `refs/heads/${work.base}`];
-    const fetched = await raw.run(fetch);
+    const fetched = await net.run(fetch);
     if (fetched.code !== 0) throw new GitError(fetch, fetched.code, fetched.stderr);
     const merge = ['merge', '--no-edit', '-m', `Merge ${work.base} from ${remote} into ${work.branch}`, 'FETCH_HEAD'];
     const merged = await raw.run(merge);

@@ -43,6 +43,13 @@ export const limitOptions = {
     help: "Kill the agent's whole process group after M minutes (decimals allowed); also bounds the test gate.",
     expected: 'a number of minutes > 0, at most 1440 (a day)',
   }),
+  gitTimeoutSeconds: positive(3600).default(120).register(registry, {
+    flag: 'git-timeout-seconds',
+    arg: 'SECONDS',
+    commands: RUN,
+    help: "Each of agent-loop's own git network calls (push, fetch, ls-remote) may take SECONDS: past them its processes are ended and it is tried once more; a landing (all its pushes and fetches) gets three times as long. A landing that runs out is a landing failure, tried again by a later run.",
+    expected: 'a number of seconds > 0, at most 3600 (an hour)',
+  }),
   maxRetriesPerStep: int(0, 100).default(3).register(registry, {
     flag: 'max-retries-per-step',
     arg: 'N',
