@@ -14,6 +14,8 @@ import {
   explain,
   expectExit,
   git,
+  issue,
+  lastResult,
   runArgs,
   runCli,
   writeAgent,
@@ -155,5 +157,30 @@ describe('preconditions (issue 11): refused before any agent run, exit 2 with wh
     expect(r.code).toBe(0);
     expect(existsSync(marker)).toBe(true);
     expect(explain(r)).toContain('"status":"complete"');
+  });
+
+  it("--state-dir . (issue 43): the state directory's own files are no dirt and never committed; a file of yours still is", async () => {
+    const { sandbox, agent, marker } = await setup();
+    const first = await runCli(sandbox, runArgs(agent, '--state-dir', '.'));
+    expectExit(first, 0);
+    expect(existsSync(marker)).toBe(true);
+    expect(lastResult(first.stdout).status).toBe('complete');
+    // Its lock, log and checkpoint lie at the top of the work tree: none of them was committed.
+    for (const own of ['checkpoints', 'logs']) expect(existsSync(path.join(sandbox.repo, own))).toBe(true);
+    expect(git(sandbox, 'log', '--all', '--name-only', '--format=')).not.toMatch(/^(checkpoints|logs|run)\//m);
+    // A later run on the same state directory starts (was refused: 'uncommitted changes … logs/run.log, run/lock.json').
+    const again = await runCli(sandbox, runArgs(agent, '--state-dir', '.'));
+    expectExit(again, 0);
+    expect(again.stderr).not.toContain('uncommitted changes');
+    // A file of the user's beside them is still dirt (with an issue to work: an idle run checks nothing).
+    await fs.appendFile(
+      path.join(sandbox.repo, '.beads', 'issues.jsonl'),
+      `${JSON.stringify(issue('bd-2', 'More'))}\n`,
+    );
+    commit(sandbox, 'a second issue', { tracked: true });
+    await fs.writeFile(path.join(sandbox.repo, 'notes.txt'), 'mine\n');
+    const dirty = await runCli(sandbox, runArgs(agent, '--state-dir', '.'));
+    expectExit(dirty, 2);
+    expect(dirty.stderr).toContain('uncommitted changes or untracked files: notes.txt.');
   });
 });

@@ -15,6 +15,7 @@ import { restoreBaselineCheckout } from './baselineCheckout.js';
 import { ProcessRegistry, RUNTIME_DIR, endLeftovers, readProcStat } from './processes.js';
 import { repoPaths } from '../git/repoPaths.js';
 import { SAFETY_MESSAGES } from './messages.js';
+import { stateDirOwnPaths } from './stateDir.js';
 
 export interface SessionRequest {
   /** For the lock's holder line: `run`, `plan`, `cleanup`. */
@@ -121,7 +122,7 @@ export async function openSession(req: SessionRequest): Promise<SessionResult> {
       const putBack = await restoreBaselineCheckout(req.stateDir, req.cwd, req.env);
       if (putBack) notes.push(putBack);
       const facts = await gatherRepoFacts(req.cwd, req.env, {
-        paths: [req.stateDir],
+        paths: stateDirOwnPaths(req.stateDir),
         isOwnFile: (name) => tempFileOwner(name) !== undefined,
       });
       const problems = preconditionProblems(facts);
