@@ -100,6 +100,25 @@ describe('preconditions (issue 11): refused before any agent run, exit 2 with wh
     expect(existsSync(marker)).toBe(false);
   });
 
+  it.each([['HEAD.lock'], ['packed-refs.lock'], ['refs/heads/main.lock']])(
+    'refuses a stale git ref lock %s before any agent runs (issue 43): which lock, since when, the command that removes it',
+    async (lock) => {
+      const { sandbox, agent, marker } = await setup();
+      const file = path.join(sandbox.repo, '.git', lock);
+      await fs.writeFile(file, '');
+      const since = new Date('2026-11-29T08:00:00Z');
+      await fs.utimes(file, since, since);
+      const r = await runCli(sandbox, runArgs(agent));
+      expectExit(r, 2);
+      expect(r.stderr).toContain(`a ref lock exists: ${file} (since 2026-11-29T08:00:00.000Z)`);
+      expect(r.stderr).toContain(
+        `If no git process is running in this repository, remove it (rm '${file}') and run again.`,
+      );
+      expect(existsSync(marker)).toBe(false);
+      expect(existsSync(file)).toBe(true);
+    },
+  );
+
   it('refuses to run inside a repository when git is not on PATH', async () => {
     const { sandbox, agent, marker } = await setup();
     // A PATH with sh and node but no git.

@@ -20,3 +20,23 @@ describe('adoptedChanges', () => {
     expect(preconditionProblems(dirtyMain)).toHaveLength(1);
   });
 });
+
+describe('stale git ref locks (issue 43)', () => {
+  const lock = (name: string) => ({ path: `/r/.git/${name}`, since: '2026-11-29T08:00:00.000Z' });
+  it('one problem names each lock, since when, and the one command that removes them', () => {
+    const problems = preconditionProblems(facts({ refLocks: [lock('HEAD.lock'), lock('refs/heads/main.lock')] }));
+    expect(problems).toEqual([
+      expect.stringContaining(
+        'git: 2 ref locks exist: /r/.git/HEAD.lock (since 2026-11-29T08:00:00.000Z), /r/.git/refs/heads/main.lock (since 2026-11-29T08:00:00.000Z).',
+      ),
+    ]);
+    expect(problems[0]).toContain("remove them (rm '/r/.git/HEAD.lock' '/r/.git/refs/heads/main.lock') and run again.");
+  });
+  it('many locks: the first ten shown, the rest counted', () => {
+    const many = Array.from({ length: 13 }, (_, i) => lock(`refs/heads/b${i}.lock`));
+    const [problem] = preconditionProblems(facts({ refLocks: many }));
+    expect(problem).toContain('13 ref locks exist');
+    expect(problem).toContain('and 3 more');
+    expect(problem).not.toContain('b12.lock');
+  });
+});
