@@ -1,6 +1,6 @@
 /** What a resumed run takes as its own on a cycle branch is named, never taken silently. */
 import { describe, expect, it } from '@jest/globals';
-import { adoptedChanges, preconditionProblems, type RepoFacts } from '../../src/safety/preconditions.js';
+import { adoptedChanges, preconditionProblems, staleRefLocks, type RepoFacts } from '../../src/safety/preconditions.js';
 
 const facts = (over: Partial<RepoFacts>): RepoFacts => ({ topLevel: '/r', branch: 'main', dirty: [], ...over });
 
@@ -38,5 +38,14 @@ describe('stale git ref locks (issue 43)', () => {
     expect(problem).toContain('13 ref locks exist');
     expect(problem).toContain('and 3 more');
     expect(problem).not.toContain('b12.lock');
+  });
+});
+
+describe('staleRefLocks (issue 43)', () => {
+  it('a lock younger than a minute is a git at work now and not reported; an older one is', () => {
+    const now = new Date('2026-11-30T12:00:00.000Z');
+    const young = { path: '/r/.git/refs/heads/a.lock', since: '2026-11-30T11:59:30.000Z' };
+    const old = { path: '/r/.git/HEAD.lock', since: '2026-11-30T11:58:59.000Z' };
+    expect(staleRefLocks([young, old], now)).toEqual([old]);
   });
 });

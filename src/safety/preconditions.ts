@@ -106,7 +106,7 @@ function findDotGit(dir: string): string | undefined {
 export async function gatherRepoFacts(
   cwd: string,
   env: NodeJS.ProcessEnv,
-  ignore: { paths: string[]; isOwnFile?: (basename: string) => boolean },
+  ignore: { paths: string[]; isOwnFile?: (basename: string) => boolean; now?: () => Date },
 ): Promise<RepoFacts> {
   const git = execGitLook(cwd, env);
   const top = await git(['rev-parse', '--show-toplevel']);
@@ -126,7 +126,7 @@ export async function gatherRepoFacts(
   if (existsSync(lock)) facts.indexLock = lock;
   const common = await git(['rev-parse', '--git-common-dir']);
   const commonDir = common.code === 0 ? path.resolve(cwd, common.stdout.trim()) : gitDir;
-  const refLocks = await findRefLocks(gitDir, commonDir);
+  const refLocks = staleRefLocks(await findRefLocks(gitDir, commonDir), ignore.now?.() ?? new Date());
   if (refLocks.length > 0) facts.refLocks = refLocks;
   const head = await git(['rev-parse', '--verify', '--quiet', 'HEAD']);
   if (head.code !== 0) facts.noCommits = true;
@@ -165,6 +165,17 @@ async function operationInProgress(gitDir: string): Promise<GitOperation | undef
   if (await has('REVERT_HEAD')) return 'revert';
   if (await has('BISECT_LOG')) return 'bisect';
   return undefined;
+}
+
+/**
+ * A ref lock younger than this is a git at work right now (another job of `run --parallel`, the
+ * person's own fetch), which removes it within moments: only older ones are reported.
+ */
+export const REF_LOCK_STALE_MS = 60_000;
+
+/** The ref locks old enough to have been left behind. Pure. */
+export function staleRefLocks(locks: readonly RefLock[], now: Date): RefLock[] {
+  return locks.filter((l) => now.getTime() - new Date(l.since).getTime() >= REF_LOCK_STALE_MS);
 }
 
 /** The top-level files of a git directory git locks while it rewrites them. */

@@ -131,6 +131,7 @@ export async function openSession(req: SessionRequest): Promise<SessionResult> {
       const facts = await gatherRepoFacts(req.cwd, req.env, {
         paths: stateDirOwnPaths(req.stateDir),
         isOwnFile: (name) => tempFileOwner(name) !== undefined,
+        now: req.now,
       });
       const problems = preconditionProblems(facts);
       if (problems.length > 0) {
