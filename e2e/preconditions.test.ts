@@ -14,6 +14,8 @@ import {
   explain,
   expectExit,
   git,
+  issue,
+  lastResult,
   runArgs,
   runCli,
   writeAgent,
@@ -98,6 +100,25 @@ describe('preconditions (issue 11): refused before any agent run, exit 2 with wh
     expect(existsSync(marker)).toBe(false);
   });
 
+  it.each([['HEAD.lock'], ['packed-refs.lock'], ['refs/heads/main.lock']])(
+    'refuses a stale git ref lock %s before any agent runs (issue 43): which lock, since when, the command that removes it',
+    async (lock) => {
+      const { sandbox, agent, marker } = await setup();
+      const file = path.join(sandbox.repo, '.git', lock);
+      await fs.writeFile(file, '');
+      const since = new Date('2026-11-29T08:00:00Z');
+      await fs.utimes(file, since, since);
+      const r = await runCli(sandbox, runArgs(agent));
+      expectExit(r, 2);
+      expect(r.stderr).toContain(`a ref lock exists: ${file} (since 2026-11-29T08:00:00.000Z)`);
+      expect(r.stderr).toContain(
+        `If no git process is running in this repository, remove it (rm '${file}') and run again.`,
+      );
+      expect(existsSync(marker)).toBe(false);
+      expect(existsSync(file)).toBe(true);
+    },
+  );
+
   it('refuses to run inside a repository when git is not on PATH', async () => {
     const { sandbox, agent, marker } = await setup();
     // A PATH with sh and node but no git.
@@ -155,5 +176,30 @@ describe('preconditions (issue 11): refused before any agent run, exit 2 with wh
     expect(r.code).toBe(0);
     expect(existsSync(marker)).toBe(true);
     expect(explain(r)).toContain('"status":"complete"');
+  });
+
+  it("--state-dir . (issue 43): the state directory's own files are no dirt and never committed; a file of yours still is", async () => {
+    const { sandbox, agent, marker } = await setup();
+    const first = await runCli(sandbox, runArgs(agent, '--state-dir', '.'));
+    expectExit(first, 0);
+    expect(existsSync(marker)).toBe(true);
+    expect(lastResult(first.stdout).status).toBe('complete');
+    // Its lock, log and checkpoint lie at the top of the work tree: none of them was committed.
+    for (const own of ['checkpoints', 'logs']) expect(existsSync(path.join(sandbox.repo, own))).toBe(true);
+    expect(git(sandbox, 'log', '--all', '--name-only', '--format=')).not.toMatch(/^(checkpoints|logs|run)\//m);
+    // A later run on the same state directory starts (was refused: 'uncommitted changes … logs/run.log, run/lock.json').
+    const again = await runCli(sandbox, runArgs(agent, '--state-dir', '.'));
+    expectExit(again, 0);
+    expect(again.stderr).not.toContain('uncommitted changes');
+    // A file of the user's beside them is still dirt (with an issue to work: an idle run checks nothing).
+    await fs.appendFile(
+      path.join(sandbox.repo, '.beads', 'issues.jsonl'),
+      `${JSON.stringify(issue('bd-2', 'More'))}\n`,
+    );
+    commit(sandbox, 'a second issue', { tracked: true });
+    await fs.writeFile(path.join(sandbox.repo, 'notes.txt'), 'mine\n');
+    const dirty = await runCli(sandbox, runArgs(agent, '--state-dir', '.'));
+    expectExit(dirty, 2);
+    expect(dirty.stderr).toContain('uncommitted changes or untracked files: notes.txt.');
   });
 });

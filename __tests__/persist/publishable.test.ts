@@ -34,12 +34,19 @@ describe('isOurs: the files of agent-loop layout', () => {
     'outbox/actions.json',
     'parallel/halts/w1-7.md',
     'parallel/w1/7/state/checkpoints/a.json',
+    'repository.json',
+    'pipeline/plan.md',
   ])('%s is published', (rel) => expect(isOurs(rel)).toBe(true));
 
-  it.each(['stolen.txt', '.env', 'secrets/key', 'run-notes.md', 'parallel/w1/7/tree-7/src/calc.py', 'tmp/x'])(
-    '%s is not',
-    (rel) => expect(isOurs(rel)).toBe(false),
-  );
+  it.each([
+    'stolen.txt',
+    '.env',
+    'secrets/key',
+    'run-notes.md',
+    'parallel/w1/7/tree-7/src/calc.py',
+    'tmp/x',
+    'run/lock.json',
+  ])('%s is not', (rel) => expect(isOurs(rel)).toBe(false));
 });
 
 describe('publishedForm', () => {

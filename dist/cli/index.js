@@ -24725,6 +24725,7 @@ function spawnTimed(git, cwd, env, args, options, timeoutMs, stdout, stderr) {
 }
 
 ;// CONCATENATED MODULE: ./src/safety/messages.ts
+
 const AGAIN = 'then run again.';
 /** The user's ways out of a git operation left in progress. */
 const FINISH_OPERATION = {
@@ -24740,6 +24741,13 @@ const SAFETY_MESSAGES = {
         `install git or put it on PATH, ${AGAIN}`,
     indexLock: (lock) => `git: ${lock} exists: another git process is running in this repository, or one was killed and left its lock. ` +
         `If no git process is running, remove it (rm '${lock}') and run again.`,
+    refLocks: (locks, total) => `git: ${total === 1 ? 'a ref lock exists' : `${total} ref locks exist`}: ` +
+        locks.map((l) => `${printable(l.path)} (since ${l.since})`).join(', ') +
+        (total > locks.length ? ` and ${total - locks.length} more` : '') +
+        '. A git process is updating those refs, or one was killed and left its locks; while they exist git refuses ' +
+        'to move a branch or HEAD, so the run would fail at its first commit or checkout. ' +
+        `If no git process is running in this repository, remove ${total === 1 ? 'it' : 'them'} ` +
+        `(rm ${locks.map((l) => `'${printable(l.path)}'`).join(' ')}${total > locks.length ? ' \u2026' : ''}) and run again.`,
     noCommits: (topLevel) => `git: the repository at ${topLevel} has no commits yet, so there is no base branch for the cycles to branch ` +
         `from and merge into. Make the first commit (git add -A && git commit -m "Initial commit"), ${AGAIN}`,
     operation: (operation, topLevel) => `git: a ${operation} is in progress in ${topLevel}. The loop would commit into it; ${FINISH_OPERATION[operation]}, ${AGAIN}`,
@@ -24789,6 +24797,8 @@ function preconditionProblems(f) {
     const problems = [];
     if (f.indexLock)
         problems.push(SAFETY_MESSAGES.indexLock(f.indexLock));
+    if (f.refLocks?.length)
+        problems.push(SAFETY_MESSAGES.refLocks(f.refLocks.slice(0, SHOWN), f.refLocks.length));
     if (f.noCommits)
         problems.push(SAFETY_MESSAGES.noCommits(f.topLevel));
     if (f.operation)
@@ -24855,6 +24865,11 @@ async function gatherRepoFacts(cwd, env, ignore) {
     const lock = external_node_path_default().join(gitDir, 'index.lock');
     if ((0,external_node_fs_namespaceObject.existsSync)(lock))
         facts.indexLock = lock;
+    const common = await git(['rev-parse', '--git-common-dir']);
+    const commonDir = common.code === 0 ? external_node_path_default().resolve(cwd, common.stdout.trim()) : gitDir;
+    const refLocks = staleRefLocks(await findRefLocks(gitDir, commonDir), ignore.now?.() ?? new Date());
+    if (refLocks.length > 0)
+        facts.refLocks = refLocks;
     const head = await git(['rev-parse', '--verify', '--quiet', 'HEAD']);
     if (head.code !== 0)
         facts.noCommits = true;
@@ -24897,6 +24912,52 @@ async function operationInProgress(gitDir) {
     if (await has('BISECT_LOG'))
         return 'bisect';
     return undefined;
+}
+/**
+ * A ref lock younger than this is a git at work right now (another job of `run --parallel`, the
+ * person's own fetch), which removes it within moments: only older ones are reported.
+ */
+const REF_LOCK_STALE_MS = 60_000;
+/** The ref locks old enough to have been left behind. Pure. */
+function staleRefLocks(locks, now) {
+    return locks.filter((l) => now.getTime() - new Date(l.since).getTime() >= REF_LOCK_STALE_MS);
+}
+/** The top-level files of a git directory git locks while it rewrites them. */
+const LOCKED_FILES = ['HEAD', 'ORIG_HEAD', 'FETCH_HEAD', 'packed-refs', 'config', 'shallow'];
+/**
+ * Every ref lock in the repository (issue 43): `<file>.lock` of HEAD, packed-refs \u2026 in the worktree's
+ * and the common git directory, and every `*.lock` under refs/ (branches, tags, notes), bounded.
+ */
+async function findRefLocks(gitDir, commonDir) {
+    const found = new Set();
+    for (const dir of new Set([gitDir, commonDir]))
+        for (const name of LOCKED_FILES) {
+            const p = external_node_path_default().join(dir, `${name}.lock`);
+            if ((0,external_node_fs_namespaceObject.existsSync)(p))
+                found.add(p);
+        }
+    let budget = 10_000; // entries read under refs/: a bound, not a limit any real repository meets
+    const walk = async (dir) => {
+        const entries = await external_node_fs_namespaceObject.promises.readdir(dir, { withFileTypes: true }).catch(() => []);
+        for (const e of entries) {
+            if (--budget < 0)
+                return;
+            const p = external_node_path_default().join(dir, e.name);
+            if (e.isDirectory())
+                await walk(p);
+            else if (e.name.endsWith('.lock'))
+                found.add(p);
+        }
+    };
+    for (const dir of new Set([external_node_path_default().join(commonDir, 'refs'), external_node_path_default().join(gitDir, 'refs')]))
+        await walk(dir);
+    const locks = [];
+    for (const p of [...found].sort()) {
+        const st = await external_node_fs_namespaceObject.promises.stat(p).catch(() => undefined);
+        if (st)
+            locks.push({ path: p, since: new Date(st.mtimeMs).toISOString() });
+    }
+    return locks;
 }
 
 ;// CONCATENATED MODULE: ./src/git/commitScan.ts
@@ -26909,122 +26970,6 @@ async function restoreBaselineCheckout(stateDir, cwd, env) {
     return undefined;
 }
 
-;// CONCATENATED MODULE: ./src/safety/session.ts
-/**
- * What `run`, `plan` and `cleanup` do before anything else: take the lock (one run at a time per
- * state directory and per repository), end the process groups a killed run left behind, and, for
- * the commands that run agents, check the repository's preconditions. Either the session is open
- * (release it when the command ends) or the command must not start: exit 2 with the problems.
- */
-
-
-
-
-
-
-
-
-
-
-/** Whether `pid` is a live process here (a zombie is not). */
-function isAlive(pid) {
-    try {
-        process.kill(pid, 0);
-    }
-    catch (error) {
-        if (error.code === 'ESRCH')
-            return false;
-    }
-    const state = readProcStat(pid)?.state;
-    return state !== 'Z' && state !== 'X';
-}
-/**
- * The session of a command that runs agents (`run`, `plan`), from its I/O: the lock, leftover
- * processes ended, the repository's preconditions checked.
- */
-function openAgentSession(command, io) {
-    return openSession({
-        command,
-        ...(io.terms ? { terms: io.terms } : {}),
-        cwd: io.cwd,
-        env: io.env,
-        stateDir: io.stateDir,
-        now: () => io.clock.now(),
-        sleep: (ms) => io.clock.sleep(ms),
-        checkRepository: true,
-    });
-}
-async function openSession(req) {
-    const me = {
-        pid: process.pid,
-        host: external_node_os_default().hostname(),
-        startedAt: req.now().toISOString(),
-        command: `agent-loop ${req.command}`,
-        cwd: req.cwd,
-    };
-    const commonDir = (await repoPaths(req.cwd, req.env))?.commonDir;
-    // A job of `run --parallel` (src/app/parallelJob.ts) works its own worktree and state directory:
-    // its coordinator, its parent process, holds the repository's lock for it.
-    const jobOfParent = isWaveJob(req.env);
-    const files = [
-        external_node_path_default().join(req.stateDir, RUNTIME_DIR, LOCK_FILE),
-        ...(commonDir && !jobOfParent ? [external_node_path_default().join(commonDir, 'agent-loop.lock')] : []),
-    ];
-    const locked = await acquireLocks(files, me, { isAlive });
-    if (!locked.ok) {
-        return {
-            ok: false,
-            problems: [
-                SAFETY_MESSAGES.locked(locked.file, describeHolder(locked.holder), surface(req.terms).act('seeProgress')),
-            ],
-        };
-    }
-    const onExit = () => locked.release();
-    process.once('exit', onExit);
-    const release = () => {
-        process.removeListener('exit', onExit);
-        locked.release();
-    };
-    const notes = locked.tookOver.map(({ file, holder }) => `Took over the lock ${file} from ${describeHolder(holder)}, which is no longer running.`);
-    const registry = new ProcessRegistry(req.stateDir, req.now);
-    try {
-        for (const ended of await endLeftovers(registry, { sleep: req.sleep })) {
-            notes.push(SAFETY_MESSAGES.endedLeftover(ended.role, ended.pid, ended.members.length, ended.startedAt));
-        }
-        if (req.checkRepository) {
-            // A run killed during a baseline on the base tip: its branch checked out again first.
-            const putBack = await restoreBaselineCheckout(req.stateDir, req.cwd, req.env);
-            if (putBack)
-                notes.push(putBack);
-            const facts = await gatherRepoFacts(req.cwd, req.env, {
-                paths: [req.stateDir],
-                isOwnFile: (name) => tempFileOwner(name) !== undefined,
-            });
-            const problems = preconditionProblems(facts);
-            if (problems.length > 0) {
-                release();
-                return { ok: false, problems };
-            }
-            const adopted = adoptedChanges(facts);
-            if (adopted)
-                notes.push(adopted);
-        }
-    }
-    catch (error) {
-        release();
-        throw error;
-    }
-    return { ok: true, session: { registry, notes, release } };
-}
-/**
- * This process is a job of `run --parallel` started by its parent, the coordinator (which sets
- * AGENT_LOOP_WAVE_JOB to its own pid): the coordinator holds the repository's lock and posts to
- * Discord for it.
- */
-function isWaveJob(env) {
-    return env.AGENT_LOOP_WAVE_JOB !== undefined && env.AGENT_LOOP_WAVE_JOB === String(process.ppid);
-}
-
 ;// CONCATENATED MODULE: ./src/safety/stateDir.ts
 /**
  * Where the state directory lives when --state-dir is not given: outside the working tree, so no
@@ -27041,6 +26986,35 @@ function isWaveJob(env) {
 
 
 const LEGACY_STATE_DIR = '.agent-loop';
+/**
+ * What agent-loop writes at the top of a state directory (checkpoints, logs, its runtime files, the
+ * halt diagnostic\u2026). When the state directory is the work tree's top level (`--state-dir .`), these
+ * and only these are its own: never dirt, never staged (a user's file beside them still is).
+ * __tests__/safety/stateDir checks the list against the modules that write each name.
+ */
+const STATE_DIR_ENTRIES = [
+    'checkpoints',
+    'logs',
+    'run',
+    'parallel',
+    'quarantine',
+    'baselines',
+    'baselines-last-failing',
+    'outbox',
+    'pipeline',
+    'prompt.md',
+    'errors.jsonl',
+    'halt.md',
+    'generation.json',
+    'repository.json',
+];
+/**
+ * The paths that are the state directory's own: the directory itself (when it lies inside a work
+ * tree, all of it) and each entry agent-loop writes in it (when it is the top level). Pure.
+ */
+function stateDirOwnPaths(stateDir) {
+    return [stateDir, ...STATE_DIR_ENTRIES.map((name) => external_node_path_default().join(stateDir, name))];
+}
 /**
  * The state directory: the option when given (relative to `cwd`), else the default for where `cwd`
  * is. `migrate` moves an old in-tree `.agent-loop/` to the default location (run, plan, status,
@@ -27120,6 +27094,238 @@ async function stateDirProblem(dir, opts) {
         return `${say.option('stateDir')}: cannot create or write '${shown(dir)}' (${cause}). ${advice}`;
     }
     return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/safety/stateDirOwner.ts
+/**
+ * A state directory is bound to one repository (issue 43): two repositories sharing one
+ * `--state-dir` resumed each other's checkpoints (repo B worked repo A's issue inside B). The
+ * repository's identity is recorded in `<state-dir>/repository.json` on first use; a run from
+ * another repository is refused, naming both.
+ *
+ * The identity is what survives the action's cache restore on a fresh runner, where the work tree's
+ * path changes: the `origin` remote's URL (credentials cut, normalised) and the root commits, read
+ * only from a full clone (a shallow clone's "root" is its cut-off commit, which moves every run).
+ * A field either side does not know decides nothing; any known field that differs refuses.
+ * `identityMismatch` decides (pure); `checkStateDirOwner` reads and records (thin).
+ */
+
+
+
+
+
+const OWNER_FILE = 'repository.json';
+/**
+ * `host/owner/repo` for the URL forms git takes (https, ssh://, scp-like user@host:path), with
+ * user and password cut and `.git` and trailing slashes dropped; a local path as it is. Pure.
+ */
+function normaliseOrigin(url) {
+    const trimmed = url.trim();
+    const drop = (p) => p.replace(/\/+$/, '').replace(/\.git$/, '');
+    const withScheme = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]*@)?([^/:]+)(?::\d+)?(\/.*)?$/i.exec(trimmed);
+    if (withScheme)
+        return drop(`${withScheme[1]?.toLowerCase()}${withScheme[2] ?? ''}`);
+    const scp = /^(?:[^@/]+@)?([^/:]+):(?!\/)(.*)$/.exec(trimmed);
+    if (scp)
+        return drop(`${scp[1]?.toLowerCase()}/${scp[2]}`);
+    return drop(trimmed);
+}
+/** What differs between the recorded identity and this repository's, or undefined when nothing known does. Pure. */
+function identityMismatch(recorded, current) {
+    const differences = [];
+    if (recorded.origin !== undefined && current.origin !== undefined && recorded.origin !== current.origin)
+        differences.push(`origin ${printable(recorded.origin)}, this one's ${printable(current.origin)}`);
+    if (recorded.roots?.length && current.roots?.length && !recorded.roots.some((r) => current.roots?.includes(r)))
+        differences.push(`root commit ${recorded.roots.map((r) => r.slice(0, 12)).join(', ')}, this one's ${current.roots.map((r) => r.slice(0, 12)).join(', ')}`);
+    return differences.length > 0 ? differences.join('; ') : undefined;
+}
+/** The recorded identity completed with what this repository adds (a field it did not know). Pure. */
+function completed(recorded, current) {
+    return {
+        ...((recorded.origin ?? current.origin) !== undefined ? { origin: recorded.origin ?? current.origin } : {}),
+        ...(recorded.roots?.length || current.roots?.length
+            ? { roots: recorded.roots?.length ? recorded.roots : current.roots }
+            : {}),
+    };
+}
+/** This repository's identity, read with git (read-only); undefined outside a repository. */
+async function readIdentity(cwd, env) {
+    const git = (args) => execGit(cwd, env, args, { readOnly: true });
+    const inside = await git(['rev-parse', '--is-inside-work-tree']);
+    if (inside.code !== 0)
+        return undefined;
+    const identity = {};
+    const origin = await git(['config', '--get', 'remote.origin.url']);
+    if (origin.code === 0 && origin.stdout.trim() !== '')
+        identity.origin = normaliseOrigin(origin.stdout);
+    const shallow = await git(['rev-parse', '--is-shallow-repository']);
+    if (shallow.stdout.trim() === 'false') {
+        const roots = await git(['rev-list', '--max-parents=0', 'HEAD']);
+        const listed = roots.stdout.split('\n').filter((l) => /^[0-9a-f]{40,64}$/.test(l));
+        if (roots.code === 0 && listed.length > 0)
+            identity.roots = listed.sort();
+    }
+    return identity;
+}
+function parseRecorded(text) {
+    try {
+        const v = JSON.parse(text);
+        const origin = typeof v.origin === 'string' ? v.origin : undefined;
+        const roots = Array.isArray(v.roots) ? v.roots.filter((r) => typeof r === 'string') : undefined;
+        return { ...(origin !== undefined ? { origin } : {}), ...(roots?.length ? { roots } : {}) };
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * Refuses a state directory recorded for another repository (the message says which, and what to
+ * do); else records this repository's identity there (first use, or a field learnt). Undefined: fine.
+ */
+async function checkStateDirOwner(stateDir, cwd, env, option) {
+    const current = await readIdentity(cwd, env);
+    if (!current || (current.origin === undefined && !current.roots?.length))
+        return undefined;
+    const file = external_node_path_default().join(stateDir, OWNER_FILE);
+    const text = await external_node_fs_namespaceObject.promises.readFile(file, 'utf8').catch(() => undefined);
+    const recorded = text === undefined ? undefined : parseRecorded(text);
+    const differs = recorded ? identityMismatch(recorded, current) : undefined;
+    if (differs)
+        return (`${option}: the state directory ${printable(stateDir)} belongs to another repository (recorded in ${printable(file)}: ${differs}); ` +
+            "its checkpoints are that repository's, not this one's to resume. Give this repository its own state directory " +
+            `(another ${option}, or leave it out for the default), or, if this is the same repository re-cloned or its origin moved, ` +
+            `remove ${printable(file)} and run again.`);
+    const next = completed(recorded ?? {}, current);
+    if (JSON.stringify(next) !== JSON.stringify(recorded)) {
+        await external_node_fs_namespaceObject.promises.mkdir(stateDir, { recursive: true });
+        await writeFileAtomic(file, `${JSON.stringify(next)}\n`);
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/safety/session.ts
+/**
+ * What `run`, `plan` and `cleanup` do before anything else: take the lock (one run at a time per
+ * state directory and per repository), end the process groups a killed run left behind, and, for
+ * the commands that run agents, check the repository's preconditions. Either the session is open
+ * (release it when the command ends) or the command must not start: exit 2 with the problems.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+/** Whether `pid` is a live process here (a zombie is not). */
+function isAlive(pid) {
+    try {
+        process.kill(pid, 0);
+    }
+    catch (error) {
+        if (error.code === 'ESRCH')
+            return false;
+    }
+    const state = readProcStat(pid)?.state;
+    return state !== 'Z' && state !== 'X';
+}
+/**
+ * The session of a command that runs agents (`run`, `plan`), from its I/O: the lock, leftover
+ * processes ended, the repository's preconditions checked.
+ */
+function openAgentSession(command, io) {
+    return openSession({
+        command,
+        ...(io.terms ? { terms: io.terms } : {}),
+        cwd: io.cwd,
+        env: io.env,
+        stateDir: io.stateDir,
+        now: () => io.clock.now(),
+        sleep: (ms) => io.clock.sleep(ms),
+        checkRepository: true,
+    });
+}
+async function openSession(req) {
+    const me = {
+        pid: process.pid,
+        host: external_node_os_default().hostname(),
+        startedAt: req.now().toISOString(),
+        command: `agent-loop ${req.command}`,
+        cwd: req.cwd,
+    };
+    const commonDir = (await repoPaths(req.cwd, req.env))?.commonDir;
+    // A job of `run --parallel` (src/app/parallelJob.ts) works its own worktree and state directory:
+    // its coordinator, its parent process, holds the repository's lock for it.
+    const jobOfParent = isWaveJob(req.env);
+    const files = [
+        external_node_path_default().join(req.stateDir, RUNTIME_DIR, LOCK_FILE),
+        ...(commonDir && !jobOfParent ? [external_node_path_default().join(commonDir, 'agent-loop.lock')] : []),
+    ];
+    const locked = await acquireLocks(files, me, { isAlive });
+    if (!locked.ok) {
+        return {
+            ok: false,
+            problems: [
+                SAFETY_MESSAGES.locked(locked.file, describeHolder(locked.holder), surface(req.terms).act('seeProgress')),
+            ],
+        };
+    }
+    const onExit = () => locked.release();
+    process.once('exit', onExit);
+    const release = () => {
+        process.removeListener('exit', onExit);
+        locked.release();
+    };
+    const notes = locked.tookOver.map(({ file, holder }) => `Took over the lock ${file} from ${describeHolder(holder)}, which is no longer running.`);
+    const registry = new ProcessRegistry(req.stateDir, req.now);
+    try {
+        for (const ended of await endLeftovers(registry, { sleep: req.sleep })) {
+            notes.push(SAFETY_MESSAGES.endedLeftover(ended.role, ended.pid, ended.members.length, ended.startedAt));
+        }
+        if (req.checkRepository) {
+            // A state directory is one repository's (issue 43): another's checkpoints are never resumed here.
+            const foreign = await checkStateDirOwner(req.stateDir, req.cwd, req.env, surface(req.terms).option('stateDir'));
+            if (foreign) {
+                release();
+                return { ok: false, problems: [foreign] };
+            }
+            // A run killed during a baseline on the base tip: its branch checked out again first.
+            const putBack = await restoreBaselineCheckout(req.stateDir, req.cwd, req.env);
+            if (putBack)
+                notes.push(putBack);
+            const facts = await gatherRepoFacts(req.cwd, req.env, {
+                paths: stateDirOwnPaths(req.stateDir),
+                isOwnFile: (name) => tempFileOwner(name) !== undefined,
+                now: req.now,
+            });
+            const problems = preconditionProblems(facts);
+            if (problems.length > 0) {
+                release();
+                return { ok: false, problems };
+            }
+            const adopted = adoptedChanges(facts);
+            if (adopted)
+                notes.push(adopted);
+        }
+    }
+    catch (error) {
+        release();
+        throw error;
+    }
+    return { ok: true, session: { registry, notes, release } };
+}
+/**
+ * This process is a job of `run --parallel` started by its parent, the coordinator (which sets
+ * AGENT_LOOP_WAVE_JOB to its own pid): the coordinator holds the repository's lock and posts to
+ * Discord for it.
+ */
+function isWaveJob(env) {
+    return env.AGENT_LOOP_WAVE_JOB !== undefined && env.AGENT_LOOP_WAVE_JOB === String(process.ppid);
 }
 
 ;// CONCATENATED MODULE: ./src/issues/types.ts
@@ -32065,6 +32271,73 @@ function cycleBranchName(issueIds) {
     const first = safe(issueIds[0] ?? 'issue');
     return issueIds.length > 1 ? `agent-loop/batch-${first}-and-${issueIds.length - 1}-more` : `agent-loop/${first}`;
 }
+/**
+ * The longest component of a cycle branch's name, in bytes: git stores a branch as a file
+ * (`refs/heads/agent-loop/<name>`, and `<name>.lock` while it writes it) whose name most file
+ * systems bound to 255 bytes; a batch's name adds about 20 characters to its first issue's.
+ */
+const BRANCH_COMPONENT_MAX_BYTES = 200;
+/**
+ * Why `name` cannot be a branch (git check-ref-format's rules for a branch name, plus the file-name
+ * bound above), or undefined when it can. Pure.
+ */
+function branchNameProblem(name) {
+    if (name === '' || name === '@')
+        return 'it is empty or "@"';
+    if (name.startsWith('-'))
+        return 'it starts with "-"';
+    // eslint-disable-next-line no-control-regex
+    if (/[\x00-\x20\x7f~^:?*[\\]/.test(name))
+        return 'it holds a space, a control character or one of ~ ^ : ? * [ \\';
+    if (name.includes('..'))
+        return 'it holds ".."';
+    if (name.includes('@{'))
+        return 'it holds "@{"';
+    if (name.endsWith('/') || name.includes('//'))
+        return 'it has an empty path component';
+    if (name.endsWith('.'))
+        return 'it ends with "."';
+    for (const component of name.split('/')) {
+        if (component.startsWith('.'))
+            return `its component "${component.slice(0, 20)}" starts with "."`;
+        if (component.endsWith('.lock'))
+            return 'a component ends with ".lock"';
+        if (Buffer.byteLength(component) > BRANCH_COMPONENT_MAX_BYTES)
+            return `a component is ${Buffer.byteLength(component)} bytes long, over the ${BRANCH_COMPONENT_MAX_BYTES} a file name can take`;
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/core/unbranchable.ts
+/**
+ * Issue 43: an issue whose id cannot be a branch name is left out of the cycles, said once per
+ * slice, instead of stopping the run at git's refusal; the other issues are worked. Pure.
+ */
+
+
+
+
+/** The ready issues that can have a cycle branch, and those that cannot, not told yet in this slice. */
+function leaveUnbranchable(ready, told) {
+    const usable = [];
+    const newly = [];
+    for (const issue of ready) {
+        const branch = cycleBranchName([issue.id]);
+        const why = branchNameProblem(branch);
+        if (why === undefined)
+            usable.push(issue);
+        else if (!told.includes(issue.id))
+            newly.push({ issue, branch, why });
+    }
+    return { usable, newly };
+}
+/** The warning for an issue left out: which, why, and what to do. */
+function unbranchableLog(issue, branch, why) {
+    const id = printable(issue.id);
+    return log('warn', 'issue.unbranchable', `Skipped ${issueRef(id)}: its id cannot be a git branch name (agent-loop/${printable(branch.slice('agent-loop/'.length))}: ` +
+        `${why}), so no cycle can work it. Rename it, in the issue source, to an id git takes in a branch name (letters, digits, ".", "_" and "-"; ` +
+        `no "..", no ".lock" at the end, at most ${BRANCH_COMPONENT_MAX_BYTES} bytes), or close it; the other issues are worked.`, { issueId: issue.id, why });
+}
 
 ;// CONCATENATED MODULE: ./src/core/cycle.ts
 /**
@@ -33757,6 +34030,7 @@ function leaveWaiting(model, ready, inReview = [], onBranch = []) {
 
 
 
+
 function slice_step(model, event, config) {
     // A read before a halted loop's save answered: the save it held goes on (haltReads.ts).
     if (event.type === 'baseTipRead' || event.type === 'leftIssuesRead')
@@ -33827,6 +34101,21 @@ function route(model, event, config) {
     }
 }
 function issuesRead(model, listed, config) {
+    // An issue whose id cannot be a branch name is left out, said once per slice (issue 43).
+    if (config.branches) {
+        const { usable, newly } = leaveUnbranchable(listed, model.toldUnbranchable ?? []);
+        const told = [...(model.toldUnbranchable ?? []), ...newly.map((n) => n.issue.id)];
+        if (usable.length < listed.length) {
+            const next = issuesReadBranchable({ ...model, toldUnbranchable: told }, usable, config);
+            return {
+                model: next.model,
+                effects: [...newly.map((n) => unbranchableLog(n.issue, n.branch, n.why)), ...next.effects],
+            };
+        }
+    }
+    return issuesReadBranchable(model, listed, config);
+}
+function issuesReadBranchable(model, listed, config) {
     // Issues another run is working on are left alone (issue 14), each logged once per slice.
     const { free: ready, claimed, newly } = leaveClaimed(listed, model.claimedElsewhere ?? [], config.checkpointId);
     if (newly.length > 0) {
@@ -33834,7 +34123,7 @@ function issuesRead(model, listed, config) {
             ...model,
             claimedElsewhere: [...(model.claimedElsewhere ?? []), ...newly.map((i) => i.id)],
         };
-        const next = issuesRead(m, listed, config);
+        const next = issuesReadBranchable(m, listed, config);
         return {
             model: next.model,
             effects: [
@@ -41762,6 +42051,13 @@ function pickRunnable(checkpoints, now, terms) {
     }
     return { checkpoint: undefined, skipped };
 }
+/**
+ * Why `run` skips a checkpoint its phase calls resumable, or undefined: what status shows beside
+ * it, so that it never says a run goes on from a checkpoint run skips (issue 43).
+ */
+function skippedByRun(checkpoint, now) {
+    return isResumable(checkpoint) ? unrunnableReason(checkpoint, now) : undefined;
+}
 
 ;// CONCATENATED MODULE: ./src/issues/claims.ts
 /**
@@ -42179,6 +42475,10 @@ async function openCheckpoint(deps, warn) {
         const cp = choice.checkpoint;
         if (!cp)
             return fresh();
+        // A checkpoint with no loop state (seed 001's `"state": {}`), not the planning pipeline's: resumed
+        // as status says it would be, its progress starting over (checkpointWarnings says so). Issue 43.
+        if (cp.state.loop === undefined && cp.state.pipeline === undefined)
+            return { id: cp.id, state: initialLoopState(settings.maxIterations), resumed: true, extra: extraOf(cp.state) };
         const loop = parseLoopState(cp.state);
         if (typeof loop !== 'string')
             return { id: cp.id, state: loop, resumed: true, sourceState: cp.state.source, extra: extraOf(cp.state) };
@@ -48184,6 +48484,7 @@ function cannotStart(io, command, problems, redact) {
 
 
 
+
 /** The messages of the problems a run can be refused with (each says what to do). */
 const REFUSED = {
     actionSource: (given, title, beads) => `${given}: ${title} runs inside the GitHub Action; locally use ${beads}.`,
@@ -48281,7 +48582,7 @@ async function prepareRun(options, io) {
     const git = await openGit(io.cwd, io.env, {
         redact,
         ...(options.commitAuthor ? { author: options.commitAuthor } : {}),
-        protect: [io.stateDir],
+        protect: stateDirOwnPaths(io.stateDir),
         holdsSecret: secretDetector(io.secrets),
         onStagingRestored: (what, when) => stagingRestored(logger, what, when),
         ...(io.remoteEnv ? { remoteEnv: io.remoteEnv } : {}),
@@ -48808,7 +49109,7 @@ async function openPlanGit(options, io, redact, logger) {
     const git = await openGit(io.cwd, io.env, {
         redact,
         ...(options.commitAuthor ? { author: options.commitAuthor } : {}),
-        protect: [io.stateDir, artifactsDir],
+        protect: [...stateDirOwnPaths(io.stateDir), artifactsDir],
         holdsSecret: secretDetector(io.secrets),
         onStagingRestored: (what, when) => stagingRestored(logger, what, when),
     });
@@ -51019,7 +51320,7 @@ async function statusCommand(opts, deps) {
         for (const cp of sorted) {
             out('');
             // A checkpoint holds what anyone may have written: each line stays one line (ids, messages, errors).
-            for (const line of describeCheckpoint(cp, cp === resumable, now))
+            for (const line of describeCheckpoint(cp, cp === resumable, now, skippedByRun(cp, now)))
                 out(escapeControls(line));
         }
         out('');
@@ -51047,7 +51348,7 @@ const RUN_STAGE_MEANING = {
     complete: 'nothing left to do',
     halted: 'halted on purpose: a run resumes here once the cause is fixed',
 };
-function describeCheckpoint(cp, wouldResume, now) {
+function describeCheckpoint(cp, wouldResume, now, skipped) {
     const lines = [`${cp.id}${wouldResume ? '  \u2190 would be resumed' : ''}`];
     const pipeline = readPipelineProgress(cp);
     const next = resumePoint(cp);
@@ -51059,6 +51360,8 @@ function describeCheckpoint(cp, wouldResume, now) {
     }
     else
         lines.push(`  phase:      ${phase}${next ? ` (resumes at ${next})` : ' (nothing left to do)'}`);
+    if (skipped)
+        lines.push(`  run:        skips it, so no run goes on from here: ${skipped}`);
     lines.push(`  timestamp:  ${cp.timestamp}`);
     lines.push(`  age:        ${describeAge(ageOf(cp, now))}`);
     if (pipeline) {

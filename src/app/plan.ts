@@ -30,7 +30,7 @@ import { type Session, openAgentSession } from '../safety/session.js';
 import { trackAgent } from '../safety/processes.js';
 import { secretDetector } from '../safety/secretScan.js';
 import { gitTopLevel, workTreePath } from '../git/repoPaths.js';
-import { LEGACY_STATE_DIR } from '../safety/stateDir.js';
+import { LEGACY_STATE_DIR, stateDirOwnPaths } from '../safety/stateDir.js';
 import { agentEnvironment } from '../secrets/agentEnv.js';
 import { maskOutput } from '../agents/maskOutput.js';
 import { type StartProblem, cannotStart, problem } from './problems.js';
@@ -220,7 +220,7 @@ async function openPlanGit(
   const git = await openGit(io.cwd, io.env, {
     redact,
     ...(options.commitAuthor ? { author: options.commitAuthor } : {}),
-    protect: [io.stateDir, artifactsDir],
+    protect: [...stateDirOwnPaths(io.stateDir), artifactsDir],
     holdsSecret: secretDetector(io.secrets),
     onStagingRestored: (what, when) => stagingRestored(logger, what, when),
   });

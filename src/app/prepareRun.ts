@@ -23,6 +23,7 @@ import { cappedEcho } from '../report/echo.js';
 import { printable } from '../util/printable.js';
 import type { Logger } from '../report/logger.js';
 import { trackAgent } from '../safety/processes.js';
+import { stateDirOwnPaths } from '../safety/stateDir.js';
 import { secretDetector } from '../safety/secretScan.js';
 import { type Session, isWaveJob, openAgentSession } from '../safety/session.js';
 import { agentEnvironment } from '../secrets/agentEnv.js';
@@ -151,7 +152,7 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
   const git = await openGit(io.cwd, io.env, {
     redact,
     ...(options.commitAuthor ? { author: options.commitAuthor } : {}),
-    protect: [io.stateDir],
+    protect: stateDirOwnPaths(io.stateDir),
     holdsSecret: secretDetector(io.secrets),
     onStagingRestored: (what, when) => stagingRestored(logger, what, when),
     ...(io.remoteEnv ? { remoteEnv: io.remoteEnv } : {}),

@@ -1,6 +1,6 @@
 import { readPhase } from '../checkpoint/phase.js';
 import { ageInDays, describeAge, isResumable, newestFirst, resumePoint } from '../checkpoint/resume.js';
-import { pickRunnable } from '../core/resumable.js';
+import { pickRunnable, skippedByRun } from '../core/resumable.js';
 import { noChangeWords } from '../core/result.js';
 import { checkpointWarnings } from '../checkpoint/schema.js';
 import { PIPELINE_PHASES, type Checkpoint, type CheckpointStore, type RunStage } from '../checkpoint/types.js';
@@ -247,7 +247,8 @@ export async function statusCommand(opts: StatusOptions, deps: StatusDeps): Prom
     for (const cp of sorted) {
       out('');
       // A checkpoint holds what anyone may have written: each line stays one line (ids, messages, errors).
-      for (const line of describeCheckpoint(cp, cp === resumable, now)) out(escapeControls(line));
+      for (const line of describeCheckpoint(cp, cp === resumable, now, skippedByRun(cp, now)))
+        out(escapeControls(line));
     }
     out('');
     out(
@@ -281,7 +282,7 @@ const RUN_STAGE_MEANING: Record<RunStage, string> = {
   halted: 'halted on purpose: a run resumes here once the cause is fixed',
 };
 
-function describeCheckpoint(cp: Checkpoint, wouldResume: boolean, now: Date): string[] {
+function describeCheckpoint(cp: Checkpoint, wouldResume: boolean, now: Date, skipped?: string): string[] {
   const lines = [`${cp.id}${wouldResume ? '  ← would be resumed' : ''}`];
   const pipeline = readPipelineProgress(cp);
   const next = resumePoint(cp);
@@ -291,6 +292,7 @@ function describeCheckpoint(cp: Checkpoint, wouldResume: boolean, now: Date): st
     lines.push(`  phase:      ${phase}${writtenAs ? ` (written as ${writtenAs} by an older version)` : ''}`);
     lines.push(`  stage:      ${runStage} (${RUN_STAGE_MEANING[runStage]})`);
   } else lines.push(`  phase:      ${phase}${next ? ` (resumes at ${next})` : ' (nothing left to do)'}`);
+  if (skipped) lines.push(`  run:        skips it, so no run goes on from here: ${skipped}`);
   lines.push(`  timestamp:  ${cp.timestamp}`);
   lines.push(`  age:        ${describeAge(ageOf(cp, now))}`);
   if (pipeline) {

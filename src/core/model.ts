@@ -116,6 +116,8 @@ export interface SliceModel {
   toldWaiting?: string[];
   /** Issues left alone in this slice because another run's live claim holds them, logged once each. */
   claimedElsewhere?: string[];
+  /** Issues left out in this slice because their id cannot be a branch name (unbranchable.ts), told once each. */
+  toldUnbranchable?: string[];
   /** A halted loop's save, held while the halt's reads are asked (src/core/haltReads.ts), and what follows it. */
   pendingSave?: PendingSave;
 }

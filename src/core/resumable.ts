@@ -46,3 +46,11 @@ export function pickRunnable(checkpoints: readonly Checkpoint[], now: Date, term
   }
   return { checkpoint: undefined, skipped };
 }
+
+/**
+ * Why `run` skips a checkpoint its phase calls resumable, or undefined: what status shows beside
+ * it, so that it never says a run goes on from a checkpoint run skips (issue 43).
+ */
+export function skippedByRun(checkpoint: Checkpoint, now: Date): string | undefined {
+  return isResumable(checkpoint) ? unrunnableReason(checkpoint, now) : undefined;
+}

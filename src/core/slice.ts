@@ -14,6 +14,7 @@
  */
 import { issueRef } from '../report/diagnostic.js';
 import { cycleBranchName } from './branch.js';
+import { leaveUnbranchable, unbranchableLog } from './unbranchable.js';
 import { initialProgress } from './cycle.js';
 import { surface } from '../config/surface.js';
 import { type Effect, type Event, type ReadyIssue, log } from './events.js';
@@ -101,6 +102,22 @@ function route(model: SliceModel, event: Event, config: CoreConfig): Step {
 }
 
 function issuesRead(model: SliceModel, listed: ReadyIssue[], config: CoreConfig): Step {
+  // An issue whose id cannot be a branch name is left out, said once per slice (issue 43).
+  if (config.branches) {
+    const { usable, newly } = leaveUnbranchable(listed, model.toldUnbranchable ?? []);
+    const told = [...(model.toldUnbranchable ?? []), ...newly.map((n) => n.issue.id)];
+    if (usable.length < listed.length) {
+      const next = issuesReadBranchable({ ...model, toldUnbranchable: told }, usable, config);
+      return {
+        model: next.model,
+        effects: [...newly.map((n) => unbranchableLog(n.issue, n.branch, n.why)), ...next.effects],
+      };
+    }
+  }
+  return issuesReadBranchable(model, listed, config);
+}
+
+function issuesReadBranchable(model: SliceModel, listed: ReadyIssue[], config: CoreConfig): Step {
   // Issues another run is working on are left alone (issue 14), each logged once per slice.
   const { free: ready, claimed, newly } = leaveClaimed(listed, model.claimedElsewhere ?? [], config.checkpointId);
   if (newly.length > 0) {
@@ -108,7 +125,7 @@ function issuesRead(model: SliceModel, listed: ReadyIssue[], config: CoreConfig)
       ...model,
       claimedElsewhere: [...(model.claimedElsewhere ?? []), ...newly.map((i) => i.id)],
     };
-    const next = issuesRead(m, listed, config);
+    const next = issuesReadBranchable(m, listed, config);
     return {
       model: next.model,
       effects: [

@@ -190,6 +190,10 @@ export async function openCheckpoint(
     }
     const cp = choice.checkpoint;
     if (!cp) return fresh();
+    // A checkpoint with no loop state (seed 001's `"state": {}`), not the planning pipeline's: resumed
+    // as status says it would be, its progress starting over (checkpointWarnings says so). Issue 43.
+    if (cp.state.loop === undefined && cp.state.pipeline === undefined)
+      return { id: cp.id, state: initialLoopState(settings.maxIterations), resumed: true, extra: extraOf(cp.state) };
     const loop = parseLoopState(cp.state);
     if (typeof loop !== 'string')
       return { id: cp.id, state: loop, resumed: true, sourceState: cp.state.source, extra: extraOf(cp.state) };

@@ -21,6 +21,8 @@ import path from 'node:path';
 import { blobSecrets, blobViews, decodedForms } from '../git/blobViews.js';
 import { printable } from '../util/printable.js';
 import { filesUnder } from './stateDirectory.js';
+import { RUNTIME_DIR } from '../safety/processes.js';
+import { STATE_DIR_ENTRIES } from '../safety/stateDir.js';
 
 /** The secret scan a copy is made with: the masker, and the detector of a secret left in a text. */
 export interface PublishScan {
@@ -42,30 +44,16 @@ export interface PublishableCopy {
   leftOut: LeftOut[];
 }
 
-/** The files at the top of the state directory agent-loop writes. */
-const TOP_FILES = new Set(['generation.json', 'halt.md', 'errors.jsonl', 'prompt.md']);
-/** The folders of the state directory agent-loop writes (their files, at any depth). */
-const TOP_DIRS = new Set([
-  'checkpoints',
-  'quarantine',
-  'logs',
-  'baselines',
-  'baselines-last-failing',
-  'pipeline',
-  'outbox',
-  'parallel',
-]);
-
 /**
- * Whether `rel` (relative to the state directory, `/`-separated) is a file of agent-loop's layout. A
+ * Whether `rel` (relative to the state directory, `/`-separated) is a file of agent-loop's layout
+ * (STATE_DIR_ENTRIES; its runtime files, this machine's only, never). A
  * `--parallel` job's work tree (`parallel/<wave>/<issue>/tree-<issue>/…`) is the agent's work, not
  * state: never published. Pure.
  */
 export function isOurs(rel: string): boolean {
-  const parts = rel.split('/');
-  if (parts.length === 1) return TOP_FILES.has(rel);
-  if (!TOP_DIRS.has(parts[0] ?? '')) return false;
-  return !(parts[0] === 'parallel' && parts.slice(1, -1).some((p) => p.startsWith('tree-')));
+  const [top = '', ...rest] = rel.split('/');
+  if (!STATE_DIR_ENTRIES.includes(top) || top === RUNTIME_DIR) return false;
+  return !(top === 'parallel' && rest.slice(0, -1).some((p) => p.startsWith('tree-')));
 }
 
 /** Whether `bytes` read as text (no NUL byte, valid UTF-8). Pure. */

@@ -5,6 +5,8 @@
 /** A git operation a person left in progress (a merge, a rebase…). */
 export type GitOperation = 'merge' | 'rebase' | 'cherry-pick' | 'revert' | 'bisect';
 
+import { printable } from '../util/printable.js';
+
 const AGAIN = 'then run again.';
 
 /** The user's ways out of a git operation left in progress. */
@@ -24,6 +26,14 @@ export const SAFETY_MESSAGES = {
   indexLock: (lock: string) =>
     `git: ${lock} exists: another git process is running in this repository, or one was killed and left its lock. ` +
     `If no git process is running, remove it (rm '${lock}') and run again.`,
+  refLocks: (locks: ReadonlyArray<{ path: string; since: string }>, total: number) =>
+    `git: ${total === 1 ? 'a ref lock exists' : `${total} ref locks exist`}: ` +
+    locks.map((l) => `${printable(l.path)} (since ${l.since})`).join(', ') +
+    (total > locks.length ? ` and ${total - locks.length} more` : '') +
+    '. A git process is updating those refs, or one was killed and left its locks; while they exist git refuses ' +
+    'to move a branch or HEAD, so the run would fail at its first commit or checkout. ' +
+    `If no git process is running in this repository, remove ${total === 1 ? 'it' : 'them'} ` +
+    `(rm ${locks.map((l) => `'${printable(l.path)}'`).join(' ')}${total > locks.length ? ' …' : ''}) and run again.`,
   noCommits: (topLevel: string | undefined) =>
     `git: the repository at ${topLevel} has no commits yet, so there is no base branch for the cycles to branch ` +
     `from and merge into. Make the first commit (git add -A && git commit -m "Initial commit"), ${AGAIN}`,

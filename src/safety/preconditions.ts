@@ -11,6 +11,12 @@ import { type GitOperation, SAFETY_MESSAGES as SAY } from './messages.js';
 
 export type { GitOperation } from './messages.js';
 
+export interface RefLock {
+  path: string;
+  /** When it was made (its mtime, ISO 8601). */
+  since: string;
+}
+
 export interface RepoFacts {
   /** A `.git` found at or above the working directory while `git` itself cannot be run. */
   gitMissing?: { dotGit: string; error: string };
@@ -25,6 +31,8 @@ export interface RepoFacts {
   operation?: GitOperation;
   /** Absolute path of an existing index.lock. */
   indexLock?: string;
+  /** Ref locks a git process holds or a killed one left (HEAD.lock, packed-refs.lock, refs/…/*.lock): path and mtime. */
+  refLocks?: RefLock[];
   /** Paths (relative to the top level) with uncommitted changes or untracked, non-ignored. */
   dirty: string[];
 }
@@ -45,6 +53,7 @@ export function preconditionProblems(f: RepoFacts): string[] {
   if (f.notARepository) return [];
   const problems: string[] = [];
   if (f.indexLock) problems.push(SAY.indexLock(f.indexLock));
+  if (f.refLocks?.length) problems.push(SAY.refLocks(f.refLocks.slice(0, SHOWN), f.refLocks.length));
   if (f.noCommits) problems.push(SAY.noCommits(f.topLevel));
   if (f.operation) problems.push(SAY.operation(f.operation, f.topLevel));
   if (!f.noCommits && f.branch === undefined)
@@ -97,7 +106,7 @@ function findDotGit(dir: string): string | undefined {
 export async function gatherRepoFacts(
   cwd: string,
   env: NodeJS.ProcessEnv,
-  ignore: { paths: string[]; isOwnFile?: (basename: string) => boolean },
+  ignore: { paths: string[]; isOwnFile?: (basename: string) => boolean; now?: () => Date },
 ): Promise<RepoFacts> {
   const git = execGitLook(cwd, env);
   const top = await git(['rev-parse', '--show-toplevel']);
@@ -115,6 +124,10 @@ export async function gatherRepoFacts(
 
   const lock = path.join(gitDir, 'index.lock');
   if (existsSync(lock)) facts.indexLock = lock;
+  const common = await git(['rev-parse', '--git-common-dir']);
+  const commonDir = common.code === 0 ? path.resolve(cwd, common.stdout.trim()) : gitDir;
+  const refLocks = staleRefLocks(await findRefLocks(gitDir, commonDir), ignore.now?.() ?? new Date());
+  if (refLocks.length > 0) facts.refLocks = refLocks;
   const head = await git(['rev-parse', '--verify', '--quiet', 'HEAD']);
   if (head.code !== 0) facts.noCommits = true;
   const branch = await git(['symbolic-ref', '--quiet', '--short', 'HEAD']);
@@ -152,4 +165,48 @@ async function operationInProgress(gitDir: string): Promise<GitOperation | undef
   if (await has('REVERT_HEAD')) return 'revert';
   if (await has('BISECT_LOG')) return 'bisect';
   return undefined;
+}
+
+/**
+ * A ref lock younger than this is a git at work right now (another job of `run --parallel`, the
+ * person's own fetch), which removes it within moments: only older ones are reported.
+ */
+export const REF_LOCK_STALE_MS = 60_000;
+
+/** The ref locks old enough to have been left behind. Pure. */
+export function staleRefLocks(locks: readonly RefLock[], now: Date): RefLock[] {
+  return locks.filter((l) => now.getTime() - new Date(l.since).getTime() >= REF_LOCK_STALE_MS);
+}
+
+/** The top-level files of a git directory git locks while it rewrites them. */
+const LOCKED_FILES = ['HEAD', 'ORIG_HEAD', 'FETCH_HEAD', 'packed-refs', 'config', 'shallow'];
+
+/**
+ * Every ref lock in the repository (issue 43): `<file>.lock` of HEAD, packed-refs … in the worktree's
+ * and the common git directory, and every `*.lock` under refs/ (branches, tags, notes), bounded.
+ */
+async function findRefLocks(gitDir: string, commonDir: string): Promise<RefLock[]> {
+  const found = new Set<string>();
+  for (const dir of new Set([gitDir, commonDir]))
+    for (const name of LOCKED_FILES) {
+      const p = path.join(dir, `${name}.lock`);
+      if (existsSync(p)) found.add(p);
+    }
+  let budget = 10_000; // entries read under refs/: a bound, not a limit any real repository meets
+  const walk = async (dir: string): Promise<void> => {
+    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      if (--budget < 0) return;
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) await walk(p);
+      else if (e.name.endsWith('.lock')) found.add(p);
+    }
+  };
+  for (const dir of new Set([path.join(commonDir, 'refs'), path.join(gitDir, 'refs')])) await walk(dir);
+  const locks: RefLock[] = [];
+  for (const p of [...found].sort()) {
+    const st = await fs.stat(p).catch(() => undefined);
+    if (st) locks.push({ path: p, since: new Date(st.mtimeMs).toISOString() });
+  }
+  return locks;
 }

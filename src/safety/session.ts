@@ -15,6 +15,8 @@ import { restoreBaselineCheckout } from './baselineCheckout.js';
 import { ProcessRegistry, RUNTIME_DIR, endLeftovers, readProcStat } from './processes.js';
 import { repoPaths } from '../git/repoPaths.js';
 import { SAFETY_MESSAGES } from './messages.js';
+import { stateDirOwnPaths } from './stateDir.js';
+import { checkStateDirOwner } from './stateDirOwner.js';
 
 export interface SessionRequest {
   /** For the lock's holder line: `run`, `plan`, `cleanup`. */
@@ -117,12 +119,19 @@ export async function openSession(req: SessionRequest): Promise<SessionResult> {
       notes.push(SAFETY_MESSAGES.endedLeftover(ended.role, ended.pid, ended.members.length, ended.startedAt));
     }
     if (req.checkRepository) {
+      // A state directory is one repository's (issue 43): another's checkpoints are never resumed here.
+      const foreign = await checkStateDirOwner(req.stateDir, req.cwd, req.env, surface(req.terms).option('stateDir'));
+      if (foreign) {
+        release();
+        return { ok: false, problems: [foreign] };
+      }
       // A run killed during a baseline on the base tip: its branch checked out again first.
       const putBack = await restoreBaselineCheckout(req.stateDir, req.cwd, req.env);
       if (putBack) notes.push(putBack);
       const facts = await gatherRepoFacts(req.cwd, req.env, {
-        paths: [req.stateDir],
+        paths: stateDirOwnPaths(req.stateDir),
         isOwnFile: (name) => tempFileOwner(name) !== undefined,
+        now: req.now,
       });
       const problems = preconditionProblems(facts);
       if (problems.length > 0) {

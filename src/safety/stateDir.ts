@@ -15,6 +15,37 @@ import { printable } from '../util/printable.js';
 
 export const LEGACY_STATE_DIR = '.agent-loop';
 
+/**
+ * What agent-loop writes at the top of a state directory (checkpoints, logs, its runtime files, the
+ * halt diagnostic…). When the state directory is the work tree's top level (`--state-dir .`), these
+ * and only these are its own: never dirt, never staged (a user's file beside them still is).
+ * __tests__/safety/stateDir checks the list against the modules that write each name.
+ */
+export const STATE_DIR_ENTRIES: readonly string[] = [
+  'checkpoints',
+  'logs',
+  'run',
+  'parallel',
+  'quarantine',
+  'baselines',
+  'baselines-last-failing',
+  'outbox',
+  'pipeline',
+  'prompt.md',
+  'errors.jsonl',
+  'halt.md',
+  'generation.json',
+  'repository.json',
+];
+
+/**
+ * The paths that are the state directory's own: the directory itself (when it lies inside a work
+ * tree, all of it) and each entry agent-loop writes in it (when it is the top level). Pure.
+ */
+export function stateDirOwnPaths(stateDir: string): string[] {
+  return [stateDir, ...STATE_DIR_ENTRIES.map((name) => path.join(stateDir, name))];
+}
+
 export interface ResolvedStateDir {
   dir: string;
   /** What happened to an old in-tree state directory, for the log (once). */
