@@ -740,14 +740,13 @@ echo "token alone: ${discord.token}"
   it("AC4 redaction: a DEPLOY_TOKEN in a crashing agent's stderr, quoted in the escalation reason, is masked in the issues' notes and in git (history and working tree) too", async () => {
     const secret = 'ghp_' + 'Kd82nQ0xVb7Lm3Tz5Rw9Yc1Hs4Gf6Ja8Pe2U';
     await withSandbox(issues('First', 'Second'), async (sb) => {
-      const agent = await writeAgent(
-        sb,
-        'crashing',
-        `echo "changed $AGENT_LOOP_ITERATION" > value.txt
+      // It crashes differently on each issue (exit 2, then exit 1): the issues' failures, not the agent's
+      // (one that fails the same way on every issue halts agent_unavailable, labelling none: issue 43).
+      const crash = (code: number) => `echo "changed $AGENT_LOOP_ITERATION" > value.txt
 echo "fatal: could not push with $DEPLOY_TOKEN" >&2
-exit 1
-`,
-      );
+exit ${code}
+`;
+      const agent = await writeAgent(sb, 'crashing', perIssue({ 'bd-1': crash(2), '*': crash(1) }));
       const r = await runCli(sb, runArgs(agent), { env: { DEPLOY_TOKEN: secret } });
       const res = result(r, 1);
       expect(res).toMatchObject({ haltReason: 'failure_loop', iterations: 8, failedIterations: 8 });
@@ -766,6 +765,55 @@ exit 1
       for (const [where, text] of Object.entries(places)) {
         if (text.includes(secret)) throw new Error(`${where} holds the DEPLOY_TOKEN value`);
       }
+    });
+  });
+
+  it('issue 43: an agent that crashes the same way on every issue halts agent_unavailable before any issue is labelled; the checkout is back on main; fixed and resumed, both issues are worked', async () => {
+    await withSandbox(issues('First', 'Second'), async (sb) => {
+      const crashing = await writeAgent(sb, 'crashing', perIssue({ '*': 'echo "fatal: runtime broken" >&2\nexit 1' }));
+      const main = git(sb, 'rev-parse', 'main');
+      const r = await runCli(sb, runArgs(crashing));
+      const res = result(r, 1);
+      expect(res).toMatchObject({ status: 'halted', haltReason: 'agent_unavailable', issuesEscalated: [] });
+      expect(res.error).toMatch(
+        /^AGENT UNAVAILABLE: the agent failed the same way \(exit_code, exit 1\) on every attempt at issues bd-1 and bd-2, and nowhere worked in between: an agent problem, not the issues'; neither is labelled escalated\. Last: exited with code 1: fatal: runtime broken$/,
+      );
+      // 4 attempts on each issue, all failed the same way; the first issue's label was withheld.
+      expect(worked(sb)).toEqual([...Array(4).fill('bd-1'), ...Array(4).fill('bd-2')]);
+      expect(named(r, 'cycle.label_withheld').map((e) => e.issueIds)).toEqual([['bd-1']]);
+      expect(named(r, 'agent.problem')).toHaveLength(1);
+      // No issue labelled or noted, in the file or in git; the checkout back on main, clean, main unmoved.
+      for (const found of readIssues(sb)) expect(found?.labels ?? []).not.toContain(ESCALATED);
+      expect(git(sb, 'log', '--all', '-p', '--format=%s')).not.toContain(ESCALATED);
+      expect(git(sb, 'branch', '--show-current')).toBe('main');
+      expect(git(sb, 'status', '--porcelain')).toBe('');
+      expect(git(sb, 'rev-parse', 'main')).toBe(main);
+      const loop = loopOf(sb, res.checkpointId);
+      expect(loop).toMatchObject({ issuesEscalated: [], totalEscalations: 0, consecutiveEscalations: 0 });
+      expect(loop.currentCycle).toBeUndefined();
+      const halt = readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'halt.md'), 'utf8');
+      expect(halt).toContain('Run the agent by hand in this repository');
+
+      // The agent fixed, the halt resumed by hand: both issues are worked and closed.
+      const fixed = await writeAgent(sb, 'fixed', FIX_AND_RECORD);
+      const again = result(await runCli(sb, runArgs(fixed, '--resume-halted')), 0);
+      expect(again).toMatchObject({ status: 'complete', issuesClosed: ['bd-1', 'bd-2'], issuesEscalated: [] });
+    });
+  });
+
+  it('issue 43: an agent that crashes on one issue and works on the next: the first is labelled escalated after all (its label withheld until then)', async () => {
+    await withSandbox(issues('First', 'Second'), async (sb) => {
+      const agent = await writeAgent(
+        sb,
+        'mixed',
+        perIssue({ 'bd-1': 'echo "fatal: cannot read First" >&2\nexit 1', '*': FIX_AND_RECORD }),
+      );
+      const r = await runCli(sb, runArgs(agent));
+      const res = result(r, 1);
+      expect(res).toMatchObject({ haltReason: 'all_escalated', issuesEscalated: ['bd-1'], issuesClosed: ['bd-2'] });
+      expect(named(r, 'cycle.label_withheld').map((e) => e.issueIds)).toEqual([['bd-1']]);
+      expect(named(r, 'agent.problem')).toEqual([]);
+      expect(readIssues(sb)[0]).toMatchObject({ id: 'bd-1', labels: [ESCALATED] });
     });
   });
 

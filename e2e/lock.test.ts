@@ -119,6 +119,43 @@ describe('one run at a time (issue 11)', () => {
     expect(existsSync(lockFile)).toBe(false);
   });
 
+  it('issue 43: takes over a lock whose pid now belongs to another process (its start time differs), and says so; a live holder with its own start time is refused', async () => {
+    const sandbox = await createSandbox();
+    sandboxes.push(sandbox);
+    // A live process standing in for the one the pid was given to after the holder died.
+    const other = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      const pid = other.pid as number;
+      const start = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[19] as string;
+      const lockFile = path.join(sandbox.repo, '.git', 'agent-loop.lock');
+      const holder = (procStart: string) =>
+        JSON.stringify({
+          pid,
+          host: os.hostname(),
+          startedAt: '2026-11-01T00:00:00.000Z',
+          command: 'agent-loop run',
+          cwd: sandbox.repo,
+          procStart,
+        });
+      const agent = await writeAgent(sandbox, 'agent', `echo good > value.txt\n${DONE_REPORT}`);
+      // The holder is that very process: refused.
+      await fs.writeFile(lockFile, holder(start));
+      const refused = await runCli(sandbox, runArgs(agent));
+      expectExit(refused, 2);
+      expect(refused.stderr).toContain(`pid ${pid}`);
+      // The holder started at another time: its pid was reused, the lock is taken over.
+      await fs.writeFile(lockFile, holder(String(Number(start) - 1)));
+      const r = await runCli(sandbox, runArgs(agent));
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(
+        `Took over the lock ${lockFile} from agent-loop pid ${pid} on ${os.hostname()}, started 2026-11-01T00:00:00.000Z (agent-loop run) in ${sandbox.repo}: pid ${pid} now belongs to another process`,
+      );
+      expect(existsSync(lockFile)).toBe(false);
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
+
   it('two runs started at the same moment: one works, the other is refused; invocations equal recorded iterations', async () => {
     const sandbox = await createSandbox();
     sandboxes.push(sandbox);

@@ -70,6 +70,25 @@ async function withRepo(names: string[], body: (sb: Sandbox) => Promise<void>): 
   }
 }
 
+/** `run --parallel n` over the first n issues, its coordinator SIGKILLed once every job's agent has started (each waits 4 s). */
+async function killedMidWave(sb: Sandbox, n: number): Promise<{ agent: string; child: ReturnType<typeof spawn> }> {
+  for (const id of ids(n)) await fs.writeFile(path.join(sb.root, `slow-${id}`), '4');
+  const agent = await writeAgent(sb, 'agent', AGENT);
+  const child = spawn(process.execPath, [CLI, ...runArgs(agent, '--parallel', String(n))], {
+    cwd: sb.repo,
+    env: sb.env,
+    stdio: 'ignore',
+  });
+  const deadline = Date.now() + 60_000;
+  while (!ids(n).every((id) => existsSync(path.join(sb.root, `started-${id}`)))) {
+    if (Date.now() > deadline) throw new Error('the jobs never started');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.kill('SIGKILL');
+  await new Promise((resolve) => child.once('exit', resolve));
+  return { agent, child };
+}
+
 const invocations = (sb: Sandbox) =>
   existsSync(path.join(sb.root, 'invocations'))
     ? readFileSync(path.join(sb.root, 'invocations'), 'utf8').trim().split('\n')
@@ -381,21 +400,7 @@ ${DONE_REPORT}`,
 
   it('resumes a wave after the coordinator is killed (SIGKILL) mid-wave: each job resumed or read, each issue counted once', async () => {
     await withRepo(ids(3), async (sb) => {
-      for (const id of ids(3)) await fs.writeFile(path.join(sb.root, `slow-${id}`), '4');
-      const agent = await writeAgent(sb, 'agent', AGENT);
-      const child = spawn(process.execPath, [CLI, ...runArgs(agent, '--parallel', '3')], {
-        cwd: sb.repo,
-        env: sb.env,
-        stdio: 'ignore',
-      });
-      // Killed once every job's agent has started.
-      const deadline = Date.now() + 60_000;
-      while (!ids(3).every((id) => existsSync(path.join(sb.root, `started-${id}`)))) {
-        if (Date.now() > deadline) throw new Error('the jobs never started');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      child.kill('SIGKILL');
-      await new Promise((resolve) => child.once('exit', resolve));
+      const { agent, child } = await killedMidWave(sb, 3);
       expect(processGone(child.pid as number)).toBe(true);
 
       const firstAgents = readFileSync(path.join(sb.root, 'pids'), 'utf8').trim().split('\n').map(Number);
@@ -419,6 +424,30 @@ ${DONE_REPORT}`,
       ).toHaveLength(3);
       expect(worktreeCount(sb)).toBe(1);
       expect(git(sb, 'status', '--porcelain')).toBe('');
+    });
+  });
+
+  it('issue 43: a serial run after a --parallel coordinator killed (SIGKILL) mid-wave recovers its worktrees and locks, and finishes the issues', async () => {
+    await withRepo(ids(2), async (sb) => {
+      const { agent } = await killedMidWave(sb, 2);
+
+      const r = await runCli(sb, runArgs(agent));
+      expectExit(r, 0);
+      expect(sorted((lastResult(r.stdout) as { issuesClosed: string[] }).issuesClosed)).toEqual(ids(2));
+      expect(closedOnMain(sb)).toEqual(ids(2));
+      expect(worktreeCount(sb)).toBe(1);
+      expect(git(sb, 'branch', '--show-current')).toBe('main');
+      const recovered = events(r.stdout)
+        .filter((e) => e.event === 'run.recovered')
+        .map((e) => String(e.message));
+      for (const id of ids(2))
+        expect(recovered).toContainEqual(
+          expect.stringMatching(
+            new RegExp(
+              `^Removed the worktree .*/tree-${id} a stopped --parallel run left \\(its job is not running\\)`,
+            ),
+          ),
+        );
     });
   });
 

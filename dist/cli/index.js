@@ -23090,7 +23090,9 @@ var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_
 /**
  * One run at a time: a lock file per state directory (and, in a git repository, one per
  * repository), holding who took it. A second `run`, `plan` or `cleanup` is refused naming the
- * holder; a lock whose process is gone (same host, pid not alive) is taken over and reported.
+ * holder; a lock whose holder is provably dead is taken over and reported with why (issue 43): its
+ * pid is not running, or it runs a process started at another time than the holder (the pid given to
+ * another process since, e.g. a `--parallel` job killed with its coordinator), or the machine restarted.
  *
  * The lock is created with O_EXCL, so two starters never both create it; a stale one is first
  * renamed away (atomic), and what was renamed is checked to be the stale lock that was judged,
@@ -23098,6 +23100,17 @@ var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_
  */
 
 
+/** Why a holder on this host is provably dead; undefined when it may still run. Pure over deps. */
+function deadHolder(holder, deps) {
+    if (holder.bootId && deps.bootId && holder.bootId !== deps.bootId)
+        return 'the machine has restarted since';
+    if (!deps.isAlive(holder.pid))
+        return 'its process is no longer running';
+    const now = holder.procStart ? deps.startOf?.(holder.pid) : undefined;
+    if (holder.procStart && now && now !== holder.procStart)
+        return `pid ${holder.pid} now belongs to another process (started at tick ${now}, the holder at tick ${holder.procStart})`;
+    return undefined;
+}
 /** The file name of the lock inside a state directory; persistence never publishes it. */
 const LOCK_FILE = 'lock.json';
 /** Takes every lock in `files` (all or none), in order. */
@@ -23116,7 +23129,7 @@ async function acquireLocks(files, me, deps) {
         }
         taken.push(file);
         if (r.tookOver)
-            tookOver.push({ file, holder: r.tookOver });
+            tookOver.push({ file, ...r.tookOver });
     }
     return { ok: true, release: releaseAll, tookOver };
 }
@@ -23130,7 +23143,8 @@ async function acquireOne(file, me, deps) {
         const holder = readHolder(file);
         if (holder === 'gone')
             continue; // released meanwhile: try again
-        if (holder && (holder.host !== me.host || deps.isAlive(holder.pid)))
+        const why = holder && holder.host === me.host ? deadHolder(holder, deps) : undefined;
+        if (holder && !why)
             return { ok: false, holder };
         if (!holder && !isOld(file))
             return { ok: false, holder: undefined }; // being written right now
@@ -23159,13 +23173,12 @@ async function acquireOne(file, me, deps) {
             return { ok: false, holder: moved === 'gone' ? undefined : moved };
         }
         await external_node_fs_namespaceObject.promises.rm(aside, { force: true });
-        tookOver = holder ?? {
-            pid: 0,
-            host: me.host,
-            startedAt: 'unknown',
-            command: 'unknown (unreadable lock file)',
-            cwd: '',
-        };
+        tookOver = holder
+            ? { holder, why: why ?? 'its process is no longer running' }
+            : {
+                holder: { pid: 0, host: me.host, startedAt: 'unknown', command: 'unknown (unreadable lock file)', cwd: '' },
+                why: 'its lock file was left half-written',
+            };
     }
     return { ok: false, holder: undefined };
 }
@@ -23205,6 +23218,8 @@ function readHolder(file) {
                 startedAt: h.startedAt,
                 command: String(h.command ?? ''),
                 cwd: String(h.cwd ?? ''),
+                ...(typeof h.procStart === 'string' ? { procStart: h.procStart } : {}),
+                ...(typeof h.bootId === 'string' ? { bootId: h.bootId } : {}),
             };
         }
     }
@@ -27234,6 +27249,10 @@ function isAlive(pid) {
     const state = readProcStat(pid)?.state;
     return state !== 'Z' && state !== 'X';
 }
+/** How a lock's holder on this host is judged (src/safety/lock.ts deadHolder): /proc's word on its pid and this boot. */
+function localLockDeps() {
+    return { isAlive, startOf: (pid) => readProcStat(pid)?.startTime, ...definedOnly({ bootId: bootId() }) };
+}
 /**
  * The session of a command that runs agents (`run`, `plan`), from its I/O: the lock, leftover
  * processes ended, the repository's preconditions checked.
@@ -27257,6 +27276,7 @@ async function openSession(req) {
         startedAt: req.now().toISOString(),
         command: `agent-loop ${req.command}`,
         cwd: req.cwd,
+        ...definedOnly({ procStart: readProcStat(process.pid)?.startTime, bootId: bootId() }),
     };
     const commonDir = (await repoPaths(req.cwd, req.env))?.commonDir;
     // A job of `run --parallel` (src/app/parallelJob.ts) works its own worktree and state directory:
@@ -27266,7 +27286,7 @@ async function openSession(req) {
         external_node_path_default().join(req.stateDir, RUNTIME_DIR, LOCK_FILE),
         ...(commonDir && !jobOfParent ? [external_node_path_default().join(commonDir, 'agent-loop.lock')] : []),
     ];
-    const locked = await acquireLocks(files, me, { isAlive });
+    const locked = await acquireLocks(files, me, localLockDeps());
     if (!locked.ok) {
         return {
             ok: false,
@@ -27281,7 +27301,7 @@ async function openSession(req) {
         process.removeListener('exit', onExit);
         locked.release();
     };
-    const notes = locked.tookOver.map(({ file, holder }) => `Took over the lock ${file} from ${describeHolder(holder)}, which is no longer running.`);
+    const notes = locked.tookOver.map(({ file, holder, why }) => `Took over the lock ${file} from ${describeHolder(holder)}: ${why}.`);
     const registry = new ProcessRegistry(req.stateDir, req.now);
     try {
         for (const ended of await endLeftovers(registry, { sleep: req.sleep })) {
@@ -27326,6 +27346,10 @@ async function openSession(req) {
  */
 function isWaveJob(env) {
     return env.AGENT_LOOP_WAVE_JOB !== undefined && env.AGENT_LOOP_WAVE_JOB === String(process.ppid);
+}
+/** The fields whose value is defined (an optional field is absent, never undefined). */
+function definedOnly(fields) {
+    return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== ''));
 }
 
 ;// CONCATENATED MODULE: ./src/issues/types.ts
@@ -32586,12 +32610,104 @@ function afterNoticesSent(notices, results) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/core/agentProblem.ts
+/**
+ * An agent that fails the same way on every issue is an agent problem, not the issues' (issue 43):
+ * a cycle whose every attempt failed in one way (the same class, reason, exit code and signal: a
+ * crash, a missing program, a timeout each time) is escalated with its label withheld; when the next
+ * issue's cycle fails in that same way, with no agent run working in between, the run halts
+ * `agent_unavailable` and neither issue is labelled. Decisions over the loop's history. Pure. Part of
+ * the core (src/core/escalate.ts).
+ */
+
+/** How an iteration's agent run failed, as one comparable string; undefined when the agent ran fine. */
+function failureSignature(record) {
+    const { agent } = record;
+    if (agent.ok || !agent.failure)
+        return undefined;
+    return [agent.failure.class, agent.failure.reason, `exit ${agent.exitCode ?? 'none'}`, agent.signal ?? ''].join('/');
+}
+/**
+ * The failure every one of the cycle's agent runs ended in, when they all ended in the same one
+ * (at least one run); undefined when one ran fine or two failed differently.
+ */
+function sameFailureThroughout(history, cycle) {
+    const runs = history.filter((r) => r.n > cycle.startedAtIteration && sameIds(r.issueIds, cycle.issueIds));
+    const last = runs[runs.length - 1];
+    if (!last)
+        return undefined;
+    const signatures = new Set(runs.map(failureSignature));
+    const [only] = signatures;
+    return signatures.size === 1 && only !== undefined ? { signature: only, last } : undefined;
+}
+/** Whether an agent run after iteration `n` ended fine (the agent works: a failure before was the issue's). */
+function agentWorkedSince(history, n) {
+    return history.some((r) => r.n > n && r.agent.ok);
+}
+/** The call for the escalation of `cycle`. A bounce loop is the workflow's, never the agent's. */
+function agentProblemCall(loop, cycle, bounceLoop) {
+    if (bounceLoop)
+        return { kind: 'escalate' };
+    const same = sameFailureThroughout(loop.history, cycle);
+    if (!same)
+        return { kind: 'escalate' };
+    const withheld = loop.withheldEscalation;
+    if (withheld &&
+        withheld.signature === same.signature &&
+        !withheld.issueIds.some((id) => cycle.issueIds.includes(id)) &&
+        !agentWorkedSince(loop.history, withheld.iteration))
+        return { kind: 'halt', withheld, same };
+    return { kind: 'withhold', same };
+}
+/**
+ * The loop without the withheld escalation: its issues are no longer escalated (nothing was their
+ * fault), its record and counts taken back.
+ */
+function withoutWithheld(loop) {
+    const withheld = loop.withheldEscalation;
+    if (!withheld)
+        return loop;
+    const ids = new Set(withheld.issueIds);
+    const { withheldEscalation: _dropped, ...rest } = loop;
+    const record = loop.escalations.findIndex((e) => e.iteration === withheld.iteration && e.issueIds.some((id) => ids.has(id)));
+    return {
+        ...rest,
+        issuesEscalated: loop.issuesEscalated.filter((id) => !ids.has(id)),
+        escalations: record >= 0 ? loop.escalations.filter((_, k) => k !== record) : loop.escalations,
+        totalEscalations: Math.max(0, loop.totalEscalations - 1),
+        consecutiveEscalations: Math.max(0, loop.consecutiveEscalations - 1),
+    };
+}
+/** The halt's first line: the issues, how the agent failed on each, and that none was labelled. */
+function agentProblemMessage(withheld, cycleIds, same) {
+    const failure = same.last.agent.failure;
+    const how = [
+        failure?.reason ?? 'failed',
+        same.last.agent.exitCode !== null ? `exit ${same.last.agent.exitCode}` : undefined,
+        same.last.agent.signal ? `signal ${same.last.agent.signal}` : undefined,
+    ]
+        .filter(Boolean)
+        .join(', ');
+    const ids = [...withheld.issueIds, ...cycleIds].map(issueRef).join(' and ');
+    return (`AGENT UNAVAILABLE: the agent failed the same way (${how}) on every attempt at issues ${ids}, and nowhere ` +
+        `worked in between: an agent problem, not the issues'; neither is labelled escalated. Last: ${failure?.message ?? 'no message'}`);
+}
+/** What to fix, and how to go on. */
+function agentProblemAdvice() {
+    return (`Run the agent by hand in this repository with a short prompt and see why it fails; fix it (the command, ` +
+        `its installation, its environment), then resume: the issues it failed on were not labelled and are worked again.`);
+}
+function sameIds(a, b) {
+    return a.length === b.length && a.every((id, k) => id === b[k]);
+}
+
 ;// CONCATENATED MODULE: ./src/core/finish.ts
 /**
  * The slice's end and its records: the checkpoint saved, a notice recorded in the outbox (saved
  * before it is sent), and the slice finished (a halt's diagnostic, halt.md and Discord post, the
  * open cycle kept where work is published). Part of the core (src/core/slice.ts).
  */
+
 
 
 
@@ -32615,7 +32731,9 @@ function finish(model, config, status, halt, interrupted = false, before = [],
 after = [], 
 /** A cycle the halt gave up before any agent worked on it: the diagnostic names it, the state no longer holds it. */
 givenUp) {
-    let m = model;
+    const settled = settleWithheld(model, status, halt);
+    let m = settled.model;
+    const afterSave = [...after, ...settled.send];
     const effects = [...before];
     if (halt) {
         m = {
@@ -32648,11 +32766,11 @@ givenUp) {
             const posted = recordNotice({ ...m, ended: status }, { kind: 'notify', diagnostic: { ...diagnostic } }, status);
             m = posted.model;
             const [saved, post] = posted.effects;
-            effects.push(saved, ...after, post);
+            effects.push(saved, ...afterSave, post);
         }
         else {
             m = { ...m, ended: status };
-            effects.push(save(m, status), ...after);
+            effects.push(save(m, status), ...afterSave);
             if (config.settings.posts)
                 effects.push(log('info', 'discord.skipped', `Not posted to Discord: this run was resumed by hand (${surface(config.settings.terms).given('resumeHalted')}` +
                     `) and halted before any agent ran, so whoever resumed it reads the halt here; Discord was told of ` +
@@ -32661,10 +32779,31 @@ givenUp) {
     }
     else {
         m = { ...m, ended: status };
-        effects.push(save(m, status), ...after);
+        effects.push(save(m, status), ...afterSave);
     }
     effects.push(...keepOpenCycle(m, config, status, halt), { kind: 'done', status, interrupted });
     return { model: m, effects };
+}
+/**
+ * A label withheld (src/core/agentProblem.ts) when the loop ends otherwise than by a slice bound:
+ * an agent_unavailable halt takes its escalation back (the agent was the problem), any other end
+ * sends it (no other issue showed the agent failing the same way). A slice that continues keeps it.
+ */
+function settleWithheld(model, status, halt) {
+    if (!model.loop.withheldEscalation || status === 'continuing')
+        return { model, send: [] };
+    if (halt?.reason === 'agent_unavailable')
+        return { model: { ...model, loop: withoutWithheld(model.loop) }, send: [] };
+    return releaseWithheld(model);
+}
+/** The withheld escalation's label, released: its notice recorded (saved with the next save) and the effect that sends it. */
+function releaseWithheld(model) {
+    const withheld = model.loop.withheldEscalation;
+    if (!withheld)
+        return { model, send: [] };
+    const { withheldEscalation: _released, ...rest } = model.loop;
+    const { loop, notice } = withNotice(rest, withheld.what, rfc3339(new Date(model.now)));
+    return { model: { ...model, loop }, send: [{ kind: 'sendNotice', notice }] };
 }
 /**
  * A cycle still in flight at the slice's end: on a runner that is thrown away its branch is
@@ -33163,10 +33302,16 @@ const describe_seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
 
 
 
+
 /** Records an escalated cycle in the checkpoint and the source; a failure or bounce loop halts. */
 function escalate(model, reason, bounceLoop, config) {
     const { settings } = config;
-    let loop = model.loop;
+    const call = agentProblemCall(model.loop, cycleInFlight(model.loop), bounceLoop);
+    if (call.kind === 'halt')
+        return agentProblemHalt(model, call);
+    // A label withheld for an earlier issue is sent now: the agent worked since, or failed otherwise.
+    const released = releaseWithheld(model);
+    let loop = released.model.loop;
     const cycle = cycleInFlight(loop);
     const record = escalationRecord(loop, cycle, reason, rfc3339(new Date(model.now)));
     const note = record.note;
@@ -33187,30 +33332,83 @@ function escalate(model, reason, bounceLoop, config) {
         }),
     ];
     const halt = escalationHalt(loop, cycle, reason, bounceLoop, settings.maxConsecutiveEscalations);
-    // The escalated cycle is over: its claim is released after the label (the escalated label keeps runs
-    // off it), as part of the same notice, so a run killed before the release leaves it to the next run.
     const leased = config.leaseMs !== undefined;
-    const claimState = leased ? { claimHeld: false } : {};
-    // The label and the note are a notice: recorded in the outbox, then sent (again by a later run until done).
-    // Record before act: the escalation and its notice are saved (with the halt, when it halts) before
-    // the wip: push and the label, so a run killed during either never works the cycle again.
-    const l = recordNotice({ ...model, ...claimState, loop: { ...loop, currentCycle: undefined } }, {
+    const what = {
         kind: 'markEscalated',
         issueIds: cycle.issueIds,
         note,
         ...(leased ? { releaseClaims: true, progress: cycleProgress(loop, cycle, loop.iteration) } : {}),
-    });
-    const [recorded, send] = l.effects;
+    };
+    if (call.kind === 'withhold' && !halt) {
+        const m = {
+            ...released.model,
+            ...(leased ? { claimHeld: false } : {}),
+            loop: { ...loop, currentCycle: undefined },
+        };
+        const w = withholdLabel(m, cycle, reason, call, what);
+        return { model: w.model, effects: [...effects, ...w.effects, ...released.send] };
+    }
+    // The escalated cycle is over: its claim is released after the label (the escalated label keeps runs
+    // off it), as part of the same notice, so a run killed before the release leaves it to the next run.
+    const claimState = leased ? { claimHeld: false } : {};
+    // The label and the note are a notice: recorded in the outbox, then sent (again by a later run until done).
+    // Record before act: the escalation and its notice are saved (with the halt, when it halts) before
+    // the wip: push and the label, so a run killed during either never works the cycle again.
+    const l = recordNotice({ ...released.model, ...claimState, loop: { ...loop, currentCycle: undefined } }, what);
+    const [recorded, labelled] = l.effects;
+    const send = [...released.send, labelled];
     const shelve = [{ kind: 'shelveCycle', cycle, reason, halting: !!halt }];
     if (halt && !config.publishes) {
         // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
         // branch and edits stay for inspection (the next run parks them).
         const parked = { ...l.model, loop: { ...l.model.loop, parkedBranch: cycle.branch } };
-        return { model: parked, effects, halt, after: [send] };
+        return { model: parked, effects, halt, after: send };
     }
     if (halt)
-        return { model: l.model, effects, halt, after: [...shelve, send] };
-    return { model: l.model, effects: [...effects, recorded, ...shelve, send] };
+        return { model: l.model, effects, halt, after: [...shelve, ...send] };
+    return { model: l.model, effects: [...effects, recorded, ...shelve, ...send] };
+}
+/**
+ * Every attempt at the cycle failed the same way: the agent's fault as likely as the issue's, and the
+ * next issue tells (src/core/agentProblem.ts). Escalated, its label withheld; its work shelved.
+ */
+function withholdLabel(model, cycle, reason, call, what) {
+    const withheld = { issueIds: cycle.issueIds, iteration: model.loop.iteration, signature: call.same.signature, what };
+    const m = { ...model, loop: { ...model.loop, withheldEscalation: withheld } };
+    return {
+        model: m,
+        effects: [
+            log('warn', 'cycle.label_withheld', `Not labelled ${ESCALATED_LABEL} yet: every agent run on ${describeTargets(cycle)} failed the same way ` +
+                `(${call.same.last.agent.failure?.reason ?? 'failed'}). If the agent fails so on the next issue too, the run ` +
+                `halts agent_unavailable and labels neither; once it is seen working, the label is written.`, { issueIds: cycle.issueIds, signature: call.same.signature }),
+            save(m),
+            { kind: 'shelveCycle', cycle, reason, halting: false },
+        ],
+    };
+}
+/**
+ * The agent failed on this issue as it did on the one whose label was withheld, and worked nowhere in
+ * between (src/core/agentProblem.ts): the run halts agent_unavailable, and neither issue is escalated
+ * or labelled; the cycle is given up (its work kept on its branch as wip:, the base branch checked
+ * out), so the resumed run works both issues afresh.
+ */
+function agentProblemHalt(model, call) {
+    const cycle = cycleInFlight(model.loop);
+    const message = agentProblemMessage(call.withheld, cycle.issueIds, call.same);
+    const halt = { reason: 'agent_unavailable', message, advice: agentProblemAdvice() };
+    const loop = { ...withoutWithheld(model.loop), currentCycle: undefined };
+    return {
+        model: { ...model, loop },
+        effects: [
+            log('error', 'agent.problem', message, {
+                issueIds: [...call.withheld.issueIds, ...cycle.issueIds],
+                signature: call.same.signature,
+            }),
+            { kind: 'shelveCycle', cycle, reason: 'the agent failed the same way on every issue', halting: true },
+        ],
+        halt,
+        givenUp: cycle,
+    };
 }
 /** The escalation as the checkpoint keeps it, with the note the issue gets. */
 function escalationRecord(loop, cycle, reason, at) {
@@ -33309,7 +33507,7 @@ function afterCycle(model, outcome, config) {
         m = e.model;
         effects.push(...e.effects);
         if (e.halt)
-            return finish(m, config, 'halted', e.halt, false, effects, e.after);
+            return finish(m, config, 'halted', e.halt, false, effects, e.after, e.givenUp);
     }
     if (outcome.waitMs !== undefined) {
         const until = m.now + outcome.waitMs;
@@ -33704,7 +33902,8 @@ labelsDoNotLast = false) {
     const inThisSlice = new Set(loop.escalations.filter((e) => e.iteration > sliceStartIteration).flatMap((e) => e.issueIds));
     const everEscalated = new Set(labelsDoNotLast ? loop.escalations.flatMap((e) => e.issueIds) : []);
     // An escalation whose label is still to be sent (a notice a killed run left) is labelled all the same.
-    const labelling = new Set(unlabelledEscalations(loop));
+    // So is one whose label is withheld until the agent is seen working (src/core/agentProblem.ts).
+    const labelling = new Set([...unlabelledEscalations(loop), ...(loop.withheldEscalation?.issueIds ?? [])]);
     const labelled = (i) => i.labels.includes(ESCALATED_LABEL) || labelling.has(i.id) || everEscalated.has(i.id);
     const isEscalated = (i) => inThisSlice.has(i.id) || (labelled(i) && !editedSinceEscalation(i, loop));
     const eligible = open.filter((i) => !isEscalated(i));
@@ -36502,6 +36701,16 @@ const OutboxEntrySchema = object({
      */
     held: HeldSchema.optional(),
 });
+/** An escalated issue's label and note, as a notice (or withheld: LoopState.withheldEscalation). */
+const MarkEscalatedSchema = object({
+    kind: literal('markEscalated'),
+    issueIds: array(schemas_string()),
+    note: schemas_string(),
+    /** The escalated cycle's claims are released after the label (where the source claims): done only then. */
+    releaseClaims: schemas_boolean().optional(),
+    /** The cycle's iterations and spend, for the claim comment's last word (issue 15). */
+    progress: object({ iterations: schemas_number().int(), costUsd: schemas_number().optional() }).optional(),
+});
 /**
  * An outside effect that is not a landing, recorded before it is performed and dropped once done
  * (the outbox's notices): an escalated issue's label and comment, the halt's Discord post, a checklist
@@ -36513,15 +36722,7 @@ const NoticeSchema = object({
     /** Unique in the checkpoint: what it is and when it was recorded. */
     id: schemas_string(),
     what: discriminatedUnion('kind', [
-        object({
-            kind: literal('markEscalated'),
-            issueIds: array(schemas_string()),
-            note: schemas_string(),
-            /** The escalated cycle's claims are released after the label (where the source claims): done only then. */
-            releaseClaims: schemas_boolean().optional(),
-            /** The cycle's iterations and spend, for the claim comment's last word (issue 15). */
-            progress: object({ iterations: schemas_number().int(), costUsd: schemas_number().optional() }).optional(),
-        }),
+        MarkEscalatedSchema,
         /** The halt diagnostic as built at the halt (src/report/diagnostic.ts HaltDiagnostic). */
         object({ kind: literal('notify'), diagnostic: record(schemas_string(), unknown()) }),
         TickSchema,
@@ -36601,6 +36802,22 @@ const LoopStateSchema = object({
     /** Escalated cycles, newest last (the newest 100 kept; totalEscalations stays exact). */
     escalations: array(EscalationSchema).default([]),
     totalEscalations: schemas_number().int().default(0),
+    /**
+     * Issue 43 (src/core/agentProblem.ts): an escalation whose every attempt failed the same way, its
+     * label withheld: when the next issue's cycle fails that same way with no agent run working in
+     * between, the agent is the problem (halt agent_unavailable, neither labelled); the label is sent
+     * once the agent is seen working, or the loop ends otherwise. Its issues count as escalated meanwhile.
+     */
+    withheldEscalation: object({
+        issueIds: array(schemas_string()),
+        /** The iteration at which it was escalated: an agent run that worked after it clears the agent. */
+        iteration: schemas_number().int(),
+        /** How every attempt failed (agentProblem.ts failureSignature). */
+        signature: schemas_string(),
+        /** The notice to send when the label is released. */
+        what: MarkEscalatedSchema,
+    })
+        .optional(),
     /** Permanent failures of the environment (auth, billing, permissions) in a row. */
     environmentFailures: schemas_number().int().default(0),
     /** A rate limit's window: no agent runs before this time (RFC 3339). */
@@ -44846,6 +45063,236 @@ function secretDetector(secrets) {
     return (line) => [...(line.match(UNMISTAKABLE) ?? []), ...values.filter((v) => line.includes(v))];
 }
 
+;// CONCATENATED MODULE: ./src/issues/mergeLines.ts
+/**
+ * A three-way merge of a beads issue file (`.beads/issues.jsonl`), issue by issue (--parallel):
+ * jobs that each close a different issue change neighbouring lines of the same file, which git's
+ * line merge calls a conflict. Here each issue (a line, keyed by its `id`) takes the side that
+ * changed it; only an issue both sides changed differently is a conflict. Pure.
+ */
+/** The lines of a JSONL file by issue id; undefined when a non-empty line is not an object with a string id. */
+function keyed(text) {
+    const order = [];
+    const byId = new Map();
+    for (const line of text.split('\n')) {
+        if (line.trim() === '')
+            continue;
+        let id;
+        try {
+            id = JSON.parse(line).id;
+        }
+        catch {
+            return undefined;
+        }
+        if (typeof id !== 'string' || byId.has(id))
+            return undefined;
+        order.push(id);
+        byId.set(id, line);
+    }
+    return { order, byId };
+}
+/**
+ * `ours` (the base branch) with what `theirs` (a job's branch) changed since `base` (their common
+ * ancestor): changed, added and removed issues. Issues in ours' order, those theirs added after.
+ */
+function mergeIssueLines(base, ours, theirs) {
+    const [b, o, t] = [keyed(base), keyed(ours), keyed(theirs)];
+    if (!b || !o || !t)
+        return { ok: false, conflicts: ['(a line that is not an issue with an id)'] };
+    const conflicts = [];
+    const out = [];
+    const ids = [...o.order, ...t.order.filter((id) => !o.byId.has(id))];
+    for (const id of ids) {
+        const [was, mine, theirsLine] = [b.byId.get(id), o.byId.get(id), t.byId.get(id)];
+        let line;
+        if (mine === theirsLine)
+            line = mine;
+        else if (theirsLine === was)
+            line = mine;
+        else if (mine === was)
+            line = theirsLine;
+        else {
+            conflicts.push(id);
+            continue;
+        }
+        if (line !== undefined)
+            out.push(line);
+    }
+    if (conflicts.length > 0)
+        return { ok: false, conflicts };
+    return { ok: true, text: out.length > 0 ? out.join('\n') + '\n' : '' };
+}
+
+;// CONCATENATED MODULE: ./src/git/worktree.ts
+/**
+ * The git side of `run --parallel N` (issue 16): a linked worktree per job, on its own branch cut
+ * from the base, removed when the job's work is merged; and the merge of a job's branch into the
+ * base branch in the main checkout, one at a time. The issue file's own conflicts (jobs closing
+ * neighbouring issues) are merged issue by issue (src/issues/mergeLines.ts); any other conflict
+ * aborts the merge and names the files, so the issue can be worked again on the new base.
+ */
+
+
+
+
+class WorktreeError extends Error {
+}
+function worktrees(top, runner) {
+    const git = async (...args) => {
+        const r = await runner.run(args);
+        if (r.code !== 0)
+            throw new WorktreeError(`git ${args.join(' ')} failed (exit ${r.code}): ${(r.stderr || r.stdout).trim()}`);
+        return r.stdout.trim();
+    };
+    const tryGit = async (...args) => (await runner.run(args)).code === 0;
+    const show = async (spec) => {
+        const r = await runner.run(['show', spec]);
+        return r.code === 0 ? r.stdout : '';
+    };
+    return {
+        async add(dir, branch, base) {
+            await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(dir), { recursive: true });
+            // -B: a branch left by a run that died is reset to the base, never worked on from its old tip.
+            await git('worktree', 'add', '--quiet', '-B', branch, dir, base);
+        },
+        async remove(...dirs) {
+            for (const dir of dirs) {
+                if ((0,external_node_fs_namespaceObject.existsSync)(dir))
+                    await tryGit('worktree', 'remove', '--force', '--force', dir);
+                await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
+            }
+            await tryGit('worktree', 'prune');
+        },
+        async list() {
+            const out = await git('worktree', 'list', '--porcelain');
+            const dirs = out
+                .split('\n')
+                .filter((l) => l.startsWith('worktree '))
+                .map((l) => l.slice('worktree '.length));
+            return dirs.slice(1);
+        },
+        branchExists: (branch) => tryGit('rev-parse', '--verify', '--quiet', `refs/heads/${branch}`),
+        async deleteBranches(...branches) {
+            if (branches.length === 0)
+                return;
+            // One at a time only when one of them is gone already (git stops at the first it cannot delete).
+            if (!(await tryGit('branch', '-D', ...branches)))
+                for (const b of branches)
+                    await tryGit('branch', '-D', b);
+        },
+        merge: (job, message, issuesFile) => mergeJob({ top, runner, git, tryGit, show }, job, message, issuesFile),
+    };
+}
+/**
+ * The files the merged branch adds that the checkout holds untracked or ignored: git overwrites an
+ * ignored file without a word when the merged branch adds one at its path (a job's worktree has none of
+ * the user's ignored files, so its agent cannot see it). One the base tracks (another job of the wave
+ * added it first) is git's own add/add conflict, not in the way.
+ */
+async function inTheWayOf({ top, runner }, branch) {
+    const added = (await runner.run(['diff', '--name-only', '--no-renames', '--diff-filter=A', 'HEAD...' + branch, '--'])).stdout
+        .split('\n')
+        .filter((f) => f !== '');
+    const present = added.filter((f) => (0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(top, f)));
+    const tracked = new Set(present.length > 0
+        ? (await runner.run(['ls-files', '--', ...present])).stdout.split('\n').filter((f) => f !== '')
+        : []);
+    return present.filter((f) => !tracked.has(f));
+}
+/** Worktrees.merge: `job`'s branch into the main checkout's, the issues file's conflict resolved line by line. */
+async function mergeJob(main, job, message, issuesFile) {
+    const { top, runner, git, tryGit, show } = main;
+    // The branch by its full name: git reads a tag of the same name (an agent's) first.
+    const branch = `refs/heads/${job}`;
+    if (await tryGit('merge-base', '--is-ancestor', branch, 'HEAD'))
+        return { kind: 'up_to_date' };
+    const inTheWay = await inTheWayOf(main, branch);
+    if (inTheWay.length > 0)
+        return { kind: 'refused', detail: untrackedInTheWay(inTheWay) };
+    const r = await runner.run(['merge', '--quiet', '--no-ff', '--no-edit', '-m', message, branch]);
+    if (r.code === 0)
+        return { kind: 'merged', commit: await git('rev-parse', 'HEAD'), issuesFileResolved: false };
+    const conflicted = (await runner.run(['diff', '--name-only', '--diff-filter=U'])).stdout
+        .split('\n')
+        .filter((l) => l !== '');
+    const abort = async (files, detail) => {
+        await tryGit('merge', '--abort');
+        return { kind: 'conflict', files, detail };
+    };
+    // Not a conflict git could record: the checkout itself is in the way (the user staged or
+    // changed a file, or made one the branch adds, during the run). Nothing was merged; working the
+    // issue again would meet the same refusal, so it is not a conflict of the job's.
+    if (conflicted.length === 0) {
+        await tryGit('merge', '--abort'); // no merge to abort: a no-op
+        return { kind: 'refused', detail: (r.stderr || r.stdout).trim() };
+    }
+    const others = conflicted.filter((f) => f !== issuesFile);
+    if (others.length > 0 || !issuesFile)
+        return abort(conflicted, `conflicting changes in ${(others.length > 0 ? others : conflicted).join(', ')}`);
+    const merged = mergeIssueLines(await show(`:1:${issuesFile}`), await show(`:2:${issuesFile}`), await show(`:3:${issuesFile}`));
+    if (!merged.ok)
+        return abort(conflicted, `both sides changed issue(s) ${merged.conflicts.join(', ')} in ${issuesFile}`);
+    await external_node_fs_namespaceObject.promises.writeFile(external_node_path_default().join(top, issuesFile), merged.text);
+    await git('add', '--', issuesFile);
+    await git('commit', '--quiet', '--no-edit');
+    return { kind: 'merged', commit: await git('rev-parse', 'HEAD'), issuesFileResolved: true };
+}
+
+;// CONCATENATED MODULE: ./src/app/parallelLeftovers.ts
+/**
+ * Issue 43: what a killed `run --parallel` leaves in the repository, recovered by a later serial run.
+ * Its jobs' worktrees (under `<state-dir>/parallel/`) keep their branches checked out \u2014 the job's
+ * cycle branch `agent-loop/<id>` among them, which git then refuses to check out in the main checkout
+ * ("already checked out at \u2026/tree-<id>"). A serial run holds the repository's lock (no coordinator
+ * runs) and has ended the process groups the dead run left (src/safety/session.ts), so a worktree
+ * whose job's own lock is not held by a live process, and whose job had not finished, is removed; its
+ * branches and the job's state are kept. A worktree whose job still runs is left, and said; one whose
+ * job finished is left for `run --parallel` to merge (it holds only its wave branch).
+ */
+
+
+
+
+
+
+
+/** The linked worktrees (as git lists them) that are jobs' worktrees under `parallelDir`. Pure. */
+function jobTrees(listed, parallelDir) {
+    const prefix = parallelDir.endsWith((external_node_path_default()).sep) ? parallelDir : parallelDir + (external_node_path_default()).sep;
+    return listed.filter((tree) => tree.startsWith(prefix));
+}
+/** The lock of the job whose worktree is `tree` (jobPlace: `<job dir>/tree-\u2026` and `<job dir>/state`). Pure. */
+function jobLockOf(tree) {
+    return external_node_path_default().join(external_node_path_default().dirname(tree), 'state', RUNTIME_DIR, LOCK_FILE);
+}
+/** Removes the worktrees a killed --parallel run left whose jobs are not running; what was done, for the log. */
+async function recoverParallelTrees(top, stateDir, runner, lockDeps, 
+/** Whether the job whose state directory this is finished (its work waits on its wave branch for `run --parallel` to merge). */
+finished) {
+    const dir = external_node_path_default().join(stateDir, 'parallel');
+    if (!(0,external_node_fs_namespaceObject.existsSync)(dir))
+        return [];
+    const trees = worktrees(top, runner);
+    const listed = await trees.list();
+    const found = [...new Set([...jobTrees(listed, dir), ...jobTrees(listed, (0,external_node_fs_namespaceObject.realpathSync)(dir))])];
+    const notes = [];
+    for (const tree of found) {
+        const holder = readHolder(jobLockOf(tree));
+        if (typeof holder === 'object' && holder.host === external_node_os_default().hostname() && !deadHolder(holder, lockDeps)) {
+            notes.push(`Left the worktree ${printable(tree)} of a --parallel run: its job (${describeHolder(holder)}) still runs. ` +
+                `Stop that process, then run again to remove it.`);
+            continue;
+        }
+        // A finished job's worktree is on its wave branch, never checked out here: kept for the resumed wave to merge.
+        if (await finished(external_node_path_default().join(external_node_path_default().dirname(tree), 'state')))
+            continue;
+        await trees.remove(tree);
+        notes.push(`Removed the worktree ${printable(tree)} a stopped --parallel run left (its job is not running), so its ` +
+            `branches can be checked out here again; the branches and the job's state are kept.`);
+    }
+    return notes;
+}
+
 ;// CONCATENATED MODULE: ./src/secrets/agentEnv.ts
 /**
  * The environment an agent (and the test command it can edit) runs with: the engine's own, less
@@ -48485,6 +48932,7 @@ function cannotStart(io, command, problems, redact) {
 
 
 
+
 /** The messages of the problems a run can be refused with (each says what to do). */
 const REFUSED = {
     actionSource: (given, title, beads) => `${given}: ${title} runs inside the GitHub Action; locally use ${beads}.`,
@@ -48605,6 +49053,9 @@ async function prepareRun(options, io) {
     }
     for (const note of session.notes)
         logger.warn('run.recovered', note);
+    // A killed --parallel run's job worktrees hold branches this run checks out (issue 43).
+    if (git && !isWaveJob(io.env))
+        await recoverLeftTrees(git.topLevel, io, logger);
     const registry = session.registry;
     const publisher = io.publisher && git ? io.publisher(git, testCommand) : undefined;
     const deps = {
@@ -48775,6 +49226,12 @@ async function excludeWritten(git, before, logger) {
         await git.exclude(p, { file: !p.endsWith('/') });
     if (written.length > 0)
         logger.info('tests.excluded', `The test command wrote ${written.join(', ')}: excluded in .git/info/exclude, never committed.`, { paths: written });
+}
+/** The worktrees a killed --parallel run left, recovered (src/app/parallelLeftovers.ts); each step said in the log. */
+async function recoverLeftTrees(top, io, logger) {
+    const notes = await recoverParallelTrees(top, io.stateDir, gitRunner(top, io.env), localLockDeps(), async (dir) => (await readJobState(dir, io.clock)).finished);
+    for (const note of notes)
+        logger.warn('run.recovered', note);
 }
 
 ;// CONCATENATED MODULE: ./src/app/run.ts
@@ -49144,181 +49601,6 @@ function implementWith(options, io, session, logger, sink, git) {
             session,
         });
     };
-}
-
-;// CONCATENATED MODULE: ./src/issues/mergeLines.ts
-/**
- * A three-way merge of a beads issue file (`.beads/issues.jsonl`), issue by issue (--parallel):
- * jobs that each close a different issue change neighbouring lines of the same file, which git's
- * line merge calls a conflict. Here each issue (a line, keyed by its `id`) takes the side that
- * changed it; only an issue both sides changed differently is a conflict. Pure.
- */
-/** The lines of a JSONL file by issue id; undefined when a non-empty line is not an object with a string id. */
-function keyed(text) {
-    const order = [];
-    const byId = new Map();
-    for (const line of text.split('\n')) {
-        if (line.trim() === '')
-            continue;
-        let id;
-        try {
-            id = JSON.parse(line).id;
-        }
-        catch {
-            return undefined;
-        }
-        if (typeof id !== 'string' || byId.has(id))
-            return undefined;
-        order.push(id);
-        byId.set(id, line);
-    }
-    return { order, byId };
-}
-/**
- * `ours` (the base branch) with what `theirs` (a job's branch) changed since `base` (their common
- * ancestor): changed, added and removed issues. Issues in ours' order, those theirs added after.
- */
-function mergeIssueLines(base, ours, theirs) {
-    const [b, o, t] = [keyed(base), keyed(ours), keyed(theirs)];
-    if (!b || !o || !t)
-        return { ok: false, conflicts: ['(a line that is not an issue with an id)'] };
-    const conflicts = [];
-    const out = [];
-    const ids = [...o.order, ...t.order.filter((id) => !o.byId.has(id))];
-    for (const id of ids) {
-        const [was, mine, theirsLine] = [b.byId.get(id), o.byId.get(id), t.byId.get(id)];
-        let line;
-        if (mine === theirsLine)
-            line = mine;
-        else if (theirsLine === was)
-            line = mine;
-        else if (mine === was)
-            line = theirsLine;
-        else {
-            conflicts.push(id);
-            continue;
-        }
-        if (line !== undefined)
-            out.push(line);
-    }
-    if (conflicts.length > 0)
-        return { ok: false, conflicts };
-    return { ok: true, text: out.length > 0 ? out.join('\n') + '\n' : '' };
-}
-
-;// CONCATENATED MODULE: ./src/git/worktree.ts
-/**
- * The git side of `run --parallel N` (issue 16): a linked worktree per job, on its own branch cut
- * from the base, removed when the job's work is merged; and the merge of a job's branch into the
- * base branch in the main checkout, one at a time. The issue file's own conflicts (jobs closing
- * neighbouring issues) are merged issue by issue (src/issues/mergeLines.ts); any other conflict
- * aborts the merge and names the files, so the issue can be worked again on the new base.
- */
-
-
-
-
-class WorktreeError extends Error {
-}
-function worktrees(top, runner) {
-    const git = async (...args) => {
-        const r = await runner.run(args);
-        if (r.code !== 0)
-            throw new WorktreeError(`git ${args.join(' ')} failed (exit ${r.code}): ${(r.stderr || r.stdout).trim()}`);
-        return r.stdout.trim();
-    };
-    const tryGit = async (...args) => (await runner.run(args)).code === 0;
-    const show = async (spec) => {
-        const r = await runner.run(['show', spec]);
-        return r.code === 0 ? r.stdout : '';
-    };
-    return {
-        async add(dir, branch, base) {
-            await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(dir), { recursive: true });
-            // -B: a branch left by a run that died is reset to the base, never worked on from its old tip.
-            await git('worktree', 'add', '--quiet', '-B', branch, dir, base);
-        },
-        async remove(...dirs) {
-            for (const dir of dirs) {
-                if ((0,external_node_fs_namespaceObject.existsSync)(dir))
-                    await tryGit('worktree', 'remove', '--force', '--force', dir);
-                await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
-            }
-            await tryGit('worktree', 'prune');
-        },
-        async list() {
-            const out = await git('worktree', 'list', '--porcelain');
-            const dirs = out
-                .split('\n')
-                .filter((l) => l.startsWith('worktree '))
-                .map((l) => l.slice('worktree '.length));
-            return dirs.slice(1);
-        },
-        branchExists: (branch) => tryGit('rev-parse', '--verify', '--quiet', `refs/heads/${branch}`),
-        async deleteBranches(...branches) {
-            if (branches.length === 0)
-                return;
-            // One at a time only when one of them is gone already (git stops at the first it cannot delete).
-            if (!(await tryGit('branch', '-D', ...branches)))
-                for (const b of branches)
-                    await tryGit('branch', '-D', b);
-        },
-        merge: (job, message, issuesFile) => mergeJob({ top, runner, git, tryGit, show }, job, message, issuesFile),
-    };
-}
-/**
- * The files the merged branch adds that the checkout holds untracked or ignored: git overwrites an
- * ignored file without a word when the merged branch adds one at its path (a job's worktree has none of
- * the user's ignored files, so its agent cannot see it). One the base tracks (another job of the wave
- * added it first) is git's own add/add conflict, not in the way.
- */
-async function inTheWayOf({ top, runner }, branch) {
-    const added = (await runner.run(['diff', '--name-only', '--no-renames', '--diff-filter=A', 'HEAD...' + branch, '--'])).stdout
-        .split('\n')
-        .filter((f) => f !== '');
-    const present = added.filter((f) => (0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(top, f)));
-    const tracked = new Set(present.length > 0
-        ? (await runner.run(['ls-files', '--', ...present])).stdout.split('\n').filter((f) => f !== '')
-        : []);
-    return present.filter((f) => !tracked.has(f));
-}
-/** Worktrees.merge: `job`'s branch into the main checkout's, the issues file's conflict resolved line by line. */
-async function mergeJob(main, job, message, issuesFile) {
-    const { top, runner, git, tryGit, show } = main;
-    // The branch by its full name: git reads a tag of the same name (an agent's) first.
-    const branch = `refs/heads/${job}`;
-    if (await tryGit('merge-base', '--is-ancestor', branch, 'HEAD'))
-        return { kind: 'up_to_date' };
-    const inTheWay = await inTheWayOf(main, branch);
-    if (inTheWay.length > 0)
-        return { kind: 'refused', detail: untrackedInTheWay(inTheWay) };
-    const r = await runner.run(['merge', '--quiet', '--no-ff', '--no-edit', '-m', message, branch]);
-    if (r.code === 0)
-        return { kind: 'merged', commit: await git('rev-parse', 'HEAD'), issuesFileResolved: false };
-    const conflicted = (await runner.run(['diff', '--name-only', '--diff-filter=U'])).stdout
-        .split('\n')
-        .filter((l) => l !== '');
-    const abort = async (files, detail) => {
-        await tryGit('merge', '--abort');
-        return { kind: 'conflict', files, detail };
-    };
-    // Not a conflict git could record: the checkout itself is in the way (the user staged or
-    // changed a file, or made one the branch adds, during the run). Nothing was merged; working the
-    // issue again would meet the same refusal, so it is not a conflict of the job's.
-    if (conflicted.length === 0) {
-        await tryGit('merge', '--abort'); // no merge to abort: a no-op
-        return { kind: 'refused', detail: (r.stderr || r.stdout).trim() };
-    }
-    const others = conflicted.filter((f) => f !== issuesFile);
-    if (others.length > 0 || !issuesFile)
-        return abort(conflicted, `conflicting changes in ${(others.length > 0 ? others : conflicted).join(', ')}`);
-    const merged = mergeIssueLines(await show(`:1:${issuesFile}`), await show(`:2:${issuesFile}`), await show(`:3:${issuesFile}`));
-    if (!merged.ok)
-        return abort(conflicted, `both sides changed issue(s) ${merged.conflicts.join(', ')} in ${issuesFile}`);
-    await external_node_fs_namespaceObject.promises.writeFile(external_node_path_default().join(top, issuesFile), merged.text);
-    await git('add', '--', issuesFile);
-    await git('commit', '--quiet', '--no-edit');
-    return { kind: 'merged', commit: await git('rev-parse', 'HEAD'), issuesFileResolved: true };
 }
 
 ;// CONCATENATED MODULE: ./src/app/parallelOptions.ts

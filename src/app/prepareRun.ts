@@ -11,7 +11,7 @@ import { surface } from '../config/surface.js';
 import { availableAgent, createAgent } from '../agents/index.js';
 import { maskOutput } from '../agents/maskOutput.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
-import { type Git, openGit, type StagingMoment } from '../git/git.js';
+import { type Git, gitRunner, openGit, type StagingMoment } from '../git/git.js';
 import { ISSUES_MAX_BYTES, noIssueIn, parseJsonl } from '../issues/beadsFile.js';
 import { ISSUE_SOURCES } from '../issues/catalog.js';
 import { guardIssues } from '../issues/guard.js';
@@ -22,10 +22,12 @@ import { classifyIssueFailure } from '../publish/landingFailures.js';
 import { cappedEcho } from '../report/echo.js';
 import { printable } from '../util/printable.js';
 import type { Logger } from '../report/logger.js';
+import type { Clock } from '../util/clock.js';
 import { trackAgent } from '../safety/processes.js';
 import { stateDirOwnPaths } from '../safety/stateDir.js';
 import { secretDetector } from '../safety/secretScan.js';
-import { type Session, isWaveJob, openAgentSession } from '../safety/session.js';
+import { type Session, isWaveJob, localLockDeps, openAgentSession } from '../safety/session.js';
+import { recoverParallelTrees } from './parallelLeftovers.js';
 import { agentEnvironment } from '../secrets/agentEnv.js';
 import { type Redactor, type SecretRedactor, createRedactor } from '../secrets/redact.js';
 import { MiB, inputProblem, readInput, readInputBytes } from '../util/readInput.js';
@@ -35,7 +37,7 @@ import { judgeRun } from '../judge/judgeRun.js';
 import { judgeScratch, judgeTrees } from '../judge/judgeTree.js';
 import { execGit } from '../git/exec.js';
 import { discordNotifier } from './discordNotify.js';
-import { waveJobCounts } from './parallelJob.js';
+import { readJobState, waveJobCounts } from './parallelJob.js';
 import { type StartProblem, problem } from './problems.js';
 import { type RunIO, runLogger, sourceOf } from './runPorts.js';
 
@@ -172,6 +174,8 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
     session = opened.session;
   }
   for (const note of session.notes) logger.warn('run.recovered', note);
+  // A killed --parallel run's job worktrees hold branches this run checks out (issue 43).
+  if (git && !isWaveJob(io.env)) await recoverLeftTrees(git.topLevel, io, logger);
   const registry = session.registry;
   const publisher = io.publisher && git ? io.publisher(git, testCommand) : undefined;
   const deps: SliceDeps = {
@@ -365,4 +369,20 @@ async function excludeWritten(git: Git, before: Set<string>, logger: Logger): Pr
       `The test command wrote ${written.join(', ')}: excluded in .git/info/exclude, never committed.`,
       { paths: written },
     );
+}
+
+/** The worktrees a killed --parallel run left, recovered (src/app/parallelLeftovers.ts); each step said in the log. */
+async function recoverLeftTrees(
+  top: string,
+  io: { stateDir: string; env: NodeJS.ProcessEnv; clock: Clock },
+  logger: Logger,
+): Promise<void> {
+  const notes = await recoverParallelTrees(
+    top,
+    io.stateDir,
+    gitRunner(top, io.env),
+    localLockDeps(),
+    async (dir) => (await readJobState(dir, io.clock)).finished,
+  );
+  for (const note of notes) logger.warn('run.recovered', note);
 }

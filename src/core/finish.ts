@@ -12,6 +12,7 @@ import type { CycleState, Notice } from './state.js';
 import { JOB_LOCAL_HALTS } from './haltReasons.js';
 import { type CoreConfig, type SliceModel, type Step, haltPosted } from './model.js';
 import { withNotice } from './notices.js';
+import { withoutWithheld } from './agentProblem.js';
 
 /** Records a notice in the outbox: saved before it is sent, dropped once `noticesSent` says it is done. */
 export function recordNotice(model: SliceModel, what: Notice['what'], status?: Status): Step {
@@ -37,7 +38,9 @@ export function finish(
   /** A cycle the halt gave up before any agent worked on it: the diagnostic names it, the state no longer holds it. */
   givenUp?: CycleState,
 ): Step {
-  let m = model;
+  const settled = settleWithheld(model, status, halt);
+  let m = settled.model;
+  const afterSave = [...after, ...settled.send];
   const effects: Effect[] = [...before];
   if (halt) {
     m = {
@@ -70,10 +73,10 @@ export function finish(
       const posted = recordNotice({ ...m, ended: status }, { kind: 'notify', diagnostic: { ...diagnostic } }, status);
       m = posted.model;
       const [saved, post] = posted.effects as [Effect, Effect];
-      effects.push(saved, ...after, post);
+      effects.push(saved, ...afterSave, post);
     } else {
       m = { ...m, ended: status };
-      effects.push(save(m, status), ...after);
+      effects.push(save(m, status), ...afterSave);
       if (config.settings.posts)
         effects.push(
           log(
@@ -87,10 +90,34 @@ export function finish(
     }
   } else {
     m = { ...m, ended: status };
-    effects.push(save(m, status), ...after);
+    effects.push(save(m, status), ...afterSave);
   }
   effects.push(...keepOpenCycle(m, config, status, halt), { kind: 'done', status, interrupted });
   return { model: m, effects };
+}
+
+/**
+ * A label withheld (src/core/agentProblem.ts) when the loop ends otherwise than by a slice bound:
+ * an agent_unavailable halt takes its escalation back (the agent was the problem), any other end
+ * sends it (no other issue showed the agent failing the same way). A slice that continues keeps it.
+ */
+function settleWithheld(
+  model: SliceModel,
+  status: Status,
+  halt: Halt | undefined,
+): { model: SliceModel; send: Effect[] } {
+  if (!model.loop.withheldEscalation || status === 'continuing') return { model, send: [] };
+  if (halt?.reason === 'agent_unavailable') return { model: { ...model, loop: withoutWithheld(model.loop) }, send: [] };
+  return releaseWithheld(model);
+}
+
+/** The withheld escalation's label, released: its notice recorded (saved with the next save) and the effect that sends it. */
+export function releaseWithheld(model: SliceModel): { model: SliceModel; send: Effect[] } {
+  const withheld = model.loop.withheldEscalation;
+  if (!withheld) return { model, send: [] };
+  const { withheldEscalation: _released, ...rest } = model.loop;
+  const { loop, notice } = withNotice(rest, withheld.what, rfc3339(new Date(model.now)));
+  return { model: { ...model, loop }, send: [{ kind: 'sendNotice', notice }] };
 }
 
 /**

@@ -60,7 +60,7 @@ export function afterCycle(model: SliceModel, outcome: IteratedOutcome, config: 
     const e = escalate(m, outcome.escalate.reason, outcome.escalate.bounceLoop, config);
     m = e.model;
     effects.push(...e.effects);
-    if (e.halt) return finish(m, config, 'halted', e.halt, false, effects, e.after);
+    if (e.halt) return finish(m, config, 'halted', e.halt, false, effects, e.after, e.givenUp);
   }
   if (outcome.waitMs !== undefined) {
     const until = m.now + outcome.waitMs;

@@ -96,6 +96,17 @@ const OutboxEntrySchema = z.object({
 });
 export type OutboxEntry = z.infer<typeof OutboxEntrySchema>;
 
+/** An escalated issue's label and note, as a notice (or withheld: LoopState.withheldEscalation). */
+const MarkEscalatedSchema = z.object({
+  kind: z.literal('markEscalated'),
+  issueIds: z.array(z.string()),
+  note: z.string(),
+  /** The escalated cycle's claims are released after the label (where the source claims): done only then. */
+  releaseClaims: z.boolean().optional(),
+  /** The cycle's iterations and spend, for the claim comment's last word (issue 15). */
+  progress: z.object({ iterations: z.number().int(), costUsd: z.number().optional() }).optional(),
+});
+
 /**
  * An outside effect that is not a landing, recorded before it is performed and dropped once done
  * (the outbox's notices): an escalated issue's label and comment, the halt's Discord post, a checklist
@@ -107,15 +118,7 @@ const NoticeSchema = z.object({
   /** Unique in the checkpoint: what it is and when it was recorded. */
   id: z.string(),
   what: z.discriminatedUnion('kind', [
-    z.object({
-      kind: z.literal('markEscalated'),
-      issueIds: z.array(z.string()),
-      note: z.string(),
-      /** The escalated cycle's claims are released after the label (where the source claims): done only then. */
-      releaseClaims: z.boolean().optional(),
-      /** The cycle's iterations and spend, for the claim comment's last word (issue 15). */
-      progress: z.object({ iterations: z.number().int(), costUsd: z.number().optional() }).optional(),
-    }),
+    MarkEscalatedSchema,
     /** The halt diagnostic as built at the halt (src/report/diagnostic.ts HaltDiagnostic). */
     z.object({ kind: z.literal('notify'), diagnostic: z.record(z.string(), z.unknown()) }),
     TickSchema,
@@ -207,6 +210,23 @@ export const LoopStateSchema = z.object({
   /** Escalated cycles, newest last (the newest 100 kept; totalEscalations stays exact). */
   escalations: z.array(EscalationSchema).default([]),
   totalEscalations: z.number().int().default(0),
+  /**
+   * Issue 43 (src/core/agentProblem.ts): an escalation whose every attempt failed the same way, its
+   * label withheld: when the next issue's cycle fails that same way with no agent run working in
+   * between, the agent is the problem (halt agent_unavailable, neither labelled); the label is sent
+   * once the agent is seen working, or the loop ends otherwise. Its issues count as escalated meanwhile.
+   */
+  withheldEscalation: z
+    .object({
+      issueIds: z.array(z.string()),
+      /** The iteration at which it was escalated: an agent run that worked after it clears the agent. */
+      iteration: z.number().int(),
+      /** How every attempt failed (agentProblem.ts failureSignature). */
+      signature: z.string(),
+      /** The notice to send when the label is released. */
+      what: MarkEscalatedSchema,
+    })
+    .optional(),
   /** Permanent failures of the environment (auth, billing, permissions) in a row. */
   environmentFailures: z.number().int().default(0),
   /** A rate limit's window: no agent runs before this time (RFC 3339). */

@@ -42,7 +42,8 @@ export function selectTargets(
   );
   const everEscalated = new Set(labelsDoNotLast ? loop.escalations.flatMap((e) => e.issueIds) : []);
   // An escalation whose label is still to be sent (a notice a killed run left) is labelled all the same.
-  const labelling = new Set(unlabelledEscalations(loop));
+  // So is one whose label is withheld until the agent is seen working (src/core/agentProblem.ts).
+  const labelling = new Set([...unlabelledEscalations(loop), ...(loop.withheldEscalation?.issueIds ?? [])]);
   const labelled = (i: ReadyIssue) =>
     i.labels.includes(ESCALATED_LABEL) || labelling.has(i.id) || everEscalated.has(i.id);
   const isEscalated = (i: ReadyIssue) => inThisSlice.has(i.id) || (labelled(i) && !editedSinceEscalation(i, loop));

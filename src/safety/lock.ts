@@ -1,7 +1,9 @@
 /**
  * One run at a time: a lock file per state directory (and, in a git repository, one per
  * repository), holding who took it. A second `run`, `plan` or `cleanup` is refused naming the
- * holder; a lock whose process is gone (same host, pid not alive) is taken over and reported.
+ * holder; a lock whose holder is provably dead is taken over and reported with why (issue 43): its
+ * pid is not running, or it runs a process started at another time than the holder (the pid given to
+ * another process since, e.g. a `--parallel` job killed with its coordinator), or the machine restarted.
  *
  * The lock is created with O_EXCL, so two starters never both create it; a stale one is first
  * renamed away (atomic), and what was renamed is checked to be the stale lock that was judged,
@@ -16,15 +18,33 @@ export interface LockHolder {
   startedAt: string;
   command: string;
   cwd: string;
+  /** The holder's start, in /proc's clock ticks since boot (field 22 of /proc/<pid>/stat); absent where unknown. */
+  procStart?: string;
+  /** /proc/sys/kernel/random/boot_id when the lock was taken; absent where unknown. */
+  bootId?: string;
 }
 
 export interface LockDeps {
   /** Whether a process with this pid runs on this host (signal 0; a zombie counts as gone). */
   isAlive(pid: number): boolean;
+  /** The start (clock ticks since boot) of the process with this pid, where /proc says it. */
+  startOf?(pid: number): string | undefined;
+  /** This boot's id, where /proc says it. */
+  bootId?: string;
+}
+
+/** Why a holder on this host is provably dead; undefined when it may still run. Pure over deps. */
+export function deadHolder(holder: LockHolder, deps: LockDeps): string | undefined {
+  if (holder.bootId && deps.bootId && holder.bootId !== deps.bootId) return 'the machine has restarted since';
+  if (!deps.isAlive(holder.pid)) return 'its process is no longer running';
+  const now = holder.procStart ? deps.startOf?.(holder.pid) : undefined;
+  if (holder.procStart && now && now !== holder.procStart)
+    return `pid ${holder.pid} now belongs to another process (started at tick ${now}, the holder at tick ${holder.procStart})`;
+  return undefined;
 }
 
 export type LockResult =
-  | { ok: true; release(): void; tookOver: Array<{ file: string; holder: LockHolder }> }
+  | { ok: true; release(): void; tookOver: Array<{ file: string; holder: LockHolder; why: string }> }
   | { ok: false; file: string; holder: LockHolder | undefined };
 
 /** The file name of the lock inside a state directory; persistence never publishes it. */
@@ -33,7 +53,7 @@ export const LOCK_FILE = 'lock.json';
 /** Takes every lock in `files` (all or none), in order. */
 export async function acquireLocks(files: readonly string[], me: LockHolder, deps: LockDeps): Promise<LockResult> {
   const taken: string[] = [];
-  const tookOver: Array<{ file: string; holder: LockHolder }> = [];
+  const tookOver: Array<{ file: string; holder: LockHolder; why: string }> = [];
   const releaseAll = () => {
     for (const file of taken.splice(0)) releaseLock(file, me);
   };
@@ -44,7 +64,7 @@ export async function acquireLocks(files: readonly string[], me: LockHolder, dep
       return { ok: false, file, holder: r.holder };
     }
     taken.push(file);
-    if (r.tookOver) tookOver.push({ file, holder: r.tookOver });
+    if (r.tookOver) tookOver.push({ file, ...r.tookOver });
   }
   return { ok: true, release: releaseAll, tookOver };
 }
@@ -53,15 +73,18 @@ async function acquireOne(
   file: string,
   me: LockHolder,
   deps: LockDeps,
-): Promise<{ ok: true; tookOver?: LockHolder } | { ok: false; holder: LockHolder | undefined }> {
+): Promise<
+  { ok: true; tookOver?: { holder: LockHolder; why: string } } | { ok: false; holder: LockHolder | undefined }
+> {
   await fs.mkdir(path.dirname(file), { recursive: true });
-  let tookOver: LockHolder | undefined;
+  let tookOver: { holder: LockHolder; why: string } | undefined;
   // Bounded: each round either creates the lock, reports a live holder, or removes a stale one.
   for (let round = 0; round < 5; round++) {
     if (create(file, me)) return { ok: true, ...(tookOver ? { tookOver } : {}) };
     const holder = readHolder(file);
     if (holder === 'gone') continue; // released meanwhile: try again
-    if (holder && (holder.host !== me.host || deps.isAlive(holder.pid))) return { ok: false, holder };
+    const why = holder && holder.host === me.host ? deadHolder(holder, deps) : undefined;
+    if (holder && !why) return { ok: false, holder };
     if (!holder && !isOld(file)) return { ok: false, holder: undefined }; // being written right now
     // Stale (its process is gone, or unreadable and old): move it aside, then check what moved.
     const aside = `${file}.stale-${me.pid}-${Date.now()}`;
@@ -87,13 +110,12 @@ async function acquireOne(
       return { ok: false, holder: moved === 'gone' ? undefined : moved };
     }
     await fs.rm(aside, { force: true });
-    tookOver = holder ?? {
-      pid: 0,
-      host: me.host,
-      startedAt: 'unknown',
-      command: 'unknown (unreadable lock file)',
-      cwd: '',
-    };
+    tookOver = holder
+      ? { holder, why: why ?? 'its process is no longer running' }
+      : {
+          holder: { pid: 0, host: me.host, startedAt: 'unknown', command: 'unknown (unreadable lock file)', cwd: '' },
+          why: 'its lock file was left half-written',
+        };
   }
   return { ok: false, holder: undefined };
 }
@@ -131,6 +153,8 @@ export function readHolder(file: string): LockHolder | undefined | 'gone' {
         startedAt: h.startedAt,
         command: String(h.command ?? ''),
         cwd: String(h.cwd ?? ''),
+        ...(typeof h.procStart === 'string' ? { procStart: h.procStart } : {}),
+        ...(typeof h.bootId === 'string' ? { bootId: h.bootId } : {}),
       };
     }
   } catch {

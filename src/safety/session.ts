@@ -9,10 +9,10 @@ import path from 'node:path';
 import { type Terms, surface } from '../config/surface.js';
 import { tempFileOwner } from '../util/atomicWrite.js';
 import type { Clock } from '../util/clock.js';
-import { LOCK_FILE, type LockHolder, acquireLocks, describeHolder } from './lock.js';
+import { LOCK_FILE, type LockDeps, type LockHolder, acquireLocks, describeHolder } from './lock.js';
 import { adoptedChanges, gatherRepoFacts, preconditionProblems } from './preconditions.js';
 import { restoreBaselineCheckout } from './baselineCheckout.js';
-import { ProcessRegistry, RUNTIME_DIR, endLeftovers, readProcStat } from './processes.js';
+import { ProcessRegistry, RUNTIME_DIR, bootId, endLeftovers, readProcStat } from './processes.js';
 import { repoPaths } from '../git/repoPaths.js';
 import { SAFETY_MESSAGES } from './messages.js';
 import { stateDirOwnPaths } from './stateDir.js';
@@ -52,6 +52,11 @@ export function isAlive(pid: number): boolean {
   return state !== 'Z' && state !== 'X';
 }
 
+/** How a lock's holder on this host is judged (src/safety/lock.ts deadHolder): /proc's word on its pid and this boot. */
+export function localLockDeps(): LockDeps {
+  return { isAlive, startOf: (pid) => readProcStat(pid)?.startTime, ...definedOnly({ bootId: bootId() }) };
+}
+
 /**
  * The session of a command that runs agents (`run`, `plan`), from its I/O: the lock, leftover
  * processes ended, the repository's preconditions checked.
@@ -85,6 +90,7 @@ export async function openSession(req: SessionRequest): Promise<SessionResult> {
     startedAt: req.now().toISOString(),
     command: `agent-loop ${req.command}`,
     cwd: req.cwd,
+    ...definedOnly({ procStart: readProcStat(process.pid)?.startTime, bootId: bootId() }),
   };
   const commonDir = (await repoPaths(req.cwd, req.env))?.commonDir;
   // A job of `run --parallel` (src/app/parallelJob.ts) works its own worktree and state directory:
@@ -94,7 +100,7 @@ export async function openSession(req: SessionRequest): Promise<SessionResult> {
     path.join(req.stateDir, RUNTIME_DIR, LOCK_FILE),
     ...(commonDir && !jobOfParent ? [path.join(commonDir, 'agent-loop.lock')] : []),
   ];
-  const locked = await acquireLocks(files, me, { isAlive });
+  const locked = await acquireLocks(files, me, localLockDeps());
   if (!locked.ok) {
     return {
       ok: false,
@@ -110,7 +116,7 @@ export async function openSession(req: SessionRequest): Promise<SessionResult> {
     locked.release();
   };
   const notes = locked.tookOver.map(
-    ({ file, holder }) => `Took over the lock ${file} from ${describeHolder(holder)}, which is no longer running.`,
+    ({ file, holder, why }) => `Took over the lock ${file} from ${describeHolder(holder)}: ${why}.`,
   );
 
   const registry = new ProcessRegistry(req.stateDir, req.now);
@@ -155,4 +161,11 @@ export async function openSession(req: SessionRequest): Promise<SessionResult> {
  */
 export function isWaveJob(env: NodeJS.ProcessEnv): boolean {
   return env.AGENT_LOOP_WAVE_JOB !== undefined && env.AGENT_LOOP_WAVE_JOB === String(process.ppid);
+}
+
+/** The fields whose value is defined (an optional field is absent, never undefined). */
+function definedOnly<T extends Record<string, string | undefined>>(fields: T): { [K in keyof T]?: string } {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== '')) as {
+    [K in keyof T]?: string;
+  };
 }
