@@ -54,4 +54,24 @@ describe('a state directory bound to one repository (issue 43)', () => {
     expect(again.stderr).not.toContain('belongs to another repository');
     expect(lastResult(again.stdout).checkpointId).toBe(lastResult(first.stdout).checkpointId);
   });
+
+  it("repo B (A's fork: same commits, another origin) is refused A's state directory after A halted, never told A's halt", async () => {
+    const a = await createSandbox([issue('bd-1', 'Make the value good in A')]);
+    // B is A's fork: the same commits and issue (so A's halt would stand for it), another origin.
+    const b = await createSandbox([issue('bd-1', 'Make the value good in A')]);
+    git(a, 'remote', 'add', 'origin', 'https://github.com/octo/widgets.git');
+    git(b, 'remote', 'add', 'origin', 'https://github.com/fork/widgets.git');
+    expect(git(b, 'rev-parse', 'HEAD')).toBe(git(a, 'rev-parse', 'HEAD'));
+    sandboxes.push(a, b);
+    const shared = path.join(a.root, 'shared-state');
+    const failing = await writeAgent(a, 'failing', 'echo "no luck"\n');
+    const halted = await runCli(a, runArgs(failing, '--state-dir', shared, '--max-consecutive-escalations', '1'));
+    expect(lastResult(halted.stdout).status).toBe('halted');
+
+    const agentB = await writeAgent(b, 'agent', 'echo good > value.txt\n');
+    const r = await runCli(b, runArgs(agentB, '--state-dir', shared));
+    expectExit(r, 2);
+    expect(r.stderr).toContain(`the state directory ${shared} belongs to another repository`);
+    expect(r.stdout + r.stderr).not.toMatch(/STILL HALTED/i);
+  });
 });

@@ -27195,9 +27195,10 @@ function parseRecorded(text) {
 }
 /**
  * Refuses a state directory recorded for another repository (the message says which, and what to
- * do); else records this repository's identity there (first use, or a field learnt). Undefined: fine.
+ * do); else records this repository's identity there (first use, or a field learnt), unless `record`
+ * is false (a check before the session: the halt that stands, the idle check). Undefined: fine.
  */
-async function checkStateDirOwner(stateDir, cwd, env, option) {
+async function checkStateDirOwner(stateDir, cwd, env, option, opts = {}) {
     const current = await readIdentity(cwd, env);
     if (!current || (current.origin === undefined && !current.roots?.length))
         return undefined;
@@ -27210,6 +27211,8 @@ async function checkStateDirOwner(stateDir, cwd, env, option) {
             "its checkpoints are that repository's, not this one's to resume. Give this repository its own state directory " +
             `(another ${option}, or leave it out for the default), or, if this is the same repository re-cloned or its origin moved, ` +
             `remove ${printable(file)} and run again.`);
+    if (opts.record === false)
+        return undefined;
     const next = completed(recorded ?? {}, current);
     if (JSON.stringify(next) !== JSON.stringify(recorded)) {
         await external_node_fs_namespaceObject.promises.mkdir(stateDir, { recursive: true });
@@ -49255,6 +49258,8 @@ async function recoverLeftTrees(top, io, logger) {
 
 
 
+
+
 /** Runs one slice of a prepared run and says how it ended, as an exit code. */
 async function runPrepared(run, io) {
     const { deps, logger, session, redact } = run;
@@ -49290,6 +49295,12 @@ async function runCommand(options, given) {
     // --issue: work only these (a job of --parallel is one).
     let io = options.issue && !given.onlyIssues ? { ...given, onlyIssues: options.issue } : given;
     const startedAt = io.clock.now().getTime();
+    // Another repository's state directory: refused before its halt or its idleness is told as this one's (issue 43).
+    const foreign = await checkStateDirOwner(io.stateDir, io.cwd, io.env, surface(io.terms).option('stateDir'), {
+        record: false,
+    });
+    if (foreign)
+        return cannotStart(io, 'run', [problem('repository')(foreign)], createRedactor(io.secrets));
     const halt = await checkHalt(options, {
         ...io,
         source: () => sourceOf(options, io, () => { }),

@@ -17,6 +17,8 @@ import { finishedBranchMessage, finishedBranches } from '../loop/finishedBranche
 import { recordedTips } from '../loop/recordedTips.js';
 import { StartError, openCheckpoint, runSlice } from '../loop/slice.js';
 import { createRedactor } from '../secrets/redact.js';
+import { checkStateDirOwner } from '../safety/stateDirOwner.js';
+import { surface } from '../config/surface.js';
 import { deferredRun, idleRun, standingHalt } from './earlyEnds.js';
 import { checkHalt } from './haltCheck.js';
 import { checkIdle } from './idleCheck.js';
@@ -61,6 +63,11 @@ export async function runCommand(options: Options, given: RunIO): Promise<number
   // --issue: work only these (a job of --parallel is one).
   let io = options.issue && !given.onlyIssues ? { ...given, onlyIssues: options.issue } : given;
   const startedAt = io.clock.now().getTime();
+  // Another repository's state directory: refused before its halt or its idleness is told as this one's (issue 43).
+  const foreign = await checkStateDirOwner(io.stateDir, io.cwd, io.env, surface(io.terms).option('stateDir'), {
+    record: false,
+  });
+  if (foreign) return cannotStart(io, 'run', [problem('repository')(foreign)], createRedactor(io.secrets));
   const halt = await checkHalt(options, {
     ...io,
     source: () => sourceOf(options, io, () => {}),

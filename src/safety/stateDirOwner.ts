@@ -91,13 +91,15 @@ function parseRecorded(text: string): RepositoryIdentity | undefined {
 
 /**
  * Refuses a state directory recorded for another repository (the message says which, and what to
- * do); else records this repository's identity there (first use, or a field learnt). Undefined: fine.
+ * do); else records this repository's identity there (first use, or a field learnt), unless `record`
+ * is false (a check before the session: the halt that stands, the idle check). Undefined: fine.
  */
 export async function checkStateDirOwner(
   stateDir: string,
   cwd: string,
   env: NodeJS.ProcessEnv,
   option: string,
+  opts: { record?: boolean } = {},
 ): Promise<string | undefined> {
   const current = await readIdentity(cwd, env);
   if (!current || (current.origin === undefined && !current.roots?.length)) return undefined;
@@ -112,6 +114,7 @@ export async function checkStateDirOwner(
       `(another ${option}, or leave it out for the default), or, if this is the same repository re-cloned or its origin moved, ` +
       `remove ${printable(file)} and run again.`
     );
+  if (opts.record === false) return undefined;
   const next = completed(recorded ?? {}, current);
   if (JSON.stringify(next) !== JSON.stringify(recorded)) {
     await fs.mkdir(stateDir, { recursive: true });
