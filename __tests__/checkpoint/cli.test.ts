@@ -168,6 +168,8 @@ describe('REQ_018.2.8 REQ_018.5.9 status', () => {
       errors: ['Tests failed: 3 of 120 (npm test)', 'Max iterations (100) reached'],
       resumable: true,
       wouldResume: false,
+      // Issue 43: its phase is resumable, but run skips it, and says why as the text output does.
+      runSkips: 'state.loop is not a valid loop state (version: Invalid input: expected 1)',
       resumeAt: 'implementation',
       loop: {
         iteration: 100,
@@ -194,6 +196,7 @@ describe('REQ_018.2.8 REQ_018.5.9 status', () => {
       id: ID_C,
       wouldResume: true,
       resumable: true,
+      runSkips: null,
       loop: null,
       errors: [],
     });

@@ -51595,6 +51595,7 @@ async function statusCommand(opts, deps) {
                 errors: cp.errors ?? [],
                 resumable: isResumable(cp),
                 wouldResume: cp === resumable,
+                runSkips: skippedByRun(cp, now) ?? null,
                 resumeAt: resumePoint(cp) ?? null,
                 loop: readLoopProgress(cp.state) ?? null,
                 pipeline: readPipelineProgress(cp) ?? null,

@@ -226,6 +226,7 @@ export async function statusCommand(opts: StatusOptions, deps: StatusDeps): Prom
           errors: cp.errors ?? [],
           resumable: isResumable(cp),
           wouldResume: cp === resumable,
+          runSkips: skippedByRun(cp, now) ?? null,
           resumeAt: resumePoint(cp) ?? null,
           loop: readLoopProgress(cp.state) ?? null,
           pipeline: readPipelineProgress(cp) ?? null,
