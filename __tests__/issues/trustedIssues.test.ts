@@ -99,3 +99,15 @@ describe('untrustedMessage for the bd CLI (issue 42)', () => {
     );
   });
 });
+
+describe('untrustedMessage prints what the agent wrote on one line, bounded (issue 43)', () => {
+  it('escapes a newline in the id and the title and bounds a 5 MB line', () => {
+    const said = untrustedMessage(
+      { id: 'bd-9\n::error::x', what: 'added', title: 'Evil\r\ntitle', line: `{"title":"${'x'.repeat(5_000_000)}"}` },
+      'beads file x',
+    );
+    expect(said).not.toMatch(/[\r\n]/);
+    expect(said).toContain('bd-9\\n::error::x');
+    expect(said.length).toBeLessThan(2_000);
+  });
+});

@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdtempSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type LockDeps, type LockHolder, acquireLocks, deadHolder } from '../../src/safety/lock.js';
+import { type LockDeps, type LockHolder, acquireLocks, deadHolder, describeHolder } from '../../src/safety/lock.js';
 
 const holder: LockHolder = {
   pid: 4242,
@@ -60,5 +60,21 @@ describe('lock holders (issue 43: taken over only when provably dead)', () => {
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('describeHolder (issue 43: what a lock file says is printed on one line, bounded)', () => {
+  it('escapes a forged command and cwd and bounds them', () => {
+    const forged = {
+      pid: 4242,
+      host: 'h',
+      startedAt: '2026-11-30T00:00:00Z',
+      command: `run\n::error::forged ${'x'.repeat(100_000)}`,
+      cwd: '/repo\r\nnext',
+    } as LockHolder;
+    const said = describeHolder(forged);
+    expect(said).not.toMatch(/[\r\n]/);
+    expect(said).toContain('run\\n::error::forged');
+    expect(said.length).toBeLessThan(1_000);
   });
 });

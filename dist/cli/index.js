@@ -23100,6 +23100,7 @@ var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_
  */
 
 
+
 /** Why a holder on this host is provably dead; undefined when it may still run. Pure over deps. */
 function deadHolder(holder, deps) {
     if (holder.bootId && deps.bootId && holder.bootId !== deps.bootId)
@@ -23253,9 +23254,11 @@ function releaseLock(file, me) {
 function describeHolder(holder) {
     if (!holder)
         return 'another agent-loop process (its lock file is being written or cannot be read)';
-    const command = holder.command ? ` (${holder.command})` : '';
-    const where = holder.cwd ? ` in ${holder.cwd}` : '';
-    return `agent-loop pid ${holder.pid} on ${holder.host}, started ${holder.startedAt}${command}${where}`;
+    // What a lock file says is printed on one line, bounded: anyone who can write it chose it (issue 43).
+    const command = holder.command ? ` (${printable(holder.command)})` : '';
+    const where = holder.cwd ? ` in ${printable(holder.cwd)}` : '';
+    const [pid, host, at] = [holder.pid, holder.host, holder.startedAt].map((v) => printable(String(v)));
+    return `agent-loop pid ${pid} on ${host}, started ${at}${command}${where}`;
 }
 
 ;// CONCATENATED MODULE: external "string_decoder"
@@ -30379,6 +30382,17 @@ function untickAll(body) {
 }
 
 ;// CONCATENATED MODULE: ./src/issues/trustedIssues.ts
+/**
+ * Issue 42: only a person's issues are worked. The beads file lives in the working tree the agent
+ * edits, so after each agent run it is put back as it was before that run (what a person filed,
+ * plus agent-loop's own edits), but for what the agent may say of its cycle's own issues: their
+ * status (closing one is how an agent says "done"; only a passing verdict makes it so), the close
+ * reason and time, and notes. An issue the agent added is removed (never worked), one it rewrote
+ * (title, description, priority, labels, dependencies\u2026) or removed is put back, lines it garbled go;
+ * each is told for a person. A file with no readable issue left is not put back here: the slice
+ * halts on it (src/loop/effects/issues.ts sourceWatch). Pure.
+ */
+
 /** What the agent may change of its cycle's own issues: the rest of the record is the person's. */
 const OWN_ISSUE_FIELDS = ['status', 'closed_at', 'close_reason', 'updated_at', 'notes'];
 const titleOf = (record) => (typeof record.title === 'string' ? record.title : '');
@@ -30522,8 +30536,10 @@ function untrustedReady(was, now, cycleIds) {
     return out;
 }
 /** What is told of one issue the agent added, changed or removed in `where` (a source's description), for a person. */
-function untrustedMessage(u, where) {
-    const named = `${u.id}${u.title ? ` "${u.title}"` : ''}`;
+function untrustedMessage(given, where) {
+    // The agent wrote the id, the title and the line: each printed on one line, bounded (issue 43).
+    const u = { ...given, id: printable(given.id), ...(given.line !== undefined ? { line: printable(given.line) } : {}) };
+    const named = `${u.id}${u.title ? ` "${printable(u.title)}"` : ''}`;
     if (u.kept === 'labelled')
         return (`The agent ${u.what === 'added' ? 'added' : `changed (${(u.fields ?? []).join(', ')})`} issue ${named} in ${where}: ` +
             `labelled agent-loop:untrusted, and not worked while the label is on. Only the issues a person files or ` +

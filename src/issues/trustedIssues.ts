@@ -8,6 +8,7 @@
  * each is told for a person. A file with no readable issue left is not put back here: the slice
  * halts on it (src/loop/effects/issues.ts sourceWatch). Pure.
  */
+import { printable } from '../util/printable.js';
 import type { BeadsRecord } from './ready.js';
 import type { TrustedFile, Untrusted } from './types.js';
 
@@ -173,8 +174,10 @@ export function untrustedReady(
 }
 
 /** What is told of one issue the agent added, changed or removed in `where` (a source's description), for a person. */
-export function untrustedMessage(u: Untrusted, where: string): string {
-  const named = `${u.id}${u.title ? ` "${u.title}"` : ''}`;
+export function untrustedMessage(given: Untrusted, where: string): string {
+  // The agent wrote the id, the title and the line: each printed on one line, bounded (issue 43).
+  const u = { ...given, id: printable(given.id), ...(given.line !== undefined ? { line: printable(given.line) } : {}) };
+  const named = `${u.id}${u.title ? ` "${printable(u.title)}"` : ''}`;
   if (u.kept === 'labelled')
     return (
       `The agent ${u.what === 'added' ? 'added' : `changed (${(u.fields ?? []).join(', ')})`} issue ${named} in ${where}: ` +

@@ -11,6 +11,7 @@
  */
 import { closeSync, linkSync, openSync, promises as fs, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { printable } from '../util/printable.js';
 
 export interface LockHolder {
   pid: number;
@@ -186,7 +187,9 @@ export function releaseLock(file: string, me: LockHolder): void {
 /** One line naming the holder, for the refusal. */
 export function describeHolder(holder: LockHolder | undefined): string {
   if (!holder) return 'another agent-loop process (its lock file is being written or cannot be read)';
-  const command = holder.command ? ` (${holder.command})` : '';
-  const where = holder.cwd ? ` in ${holder.cwd}` : '';
-  return `agent-loop pid ${holder.pid} on ${holder.host}, started ${holder.startedAt}${command}${where}`;
+  // What a lock file says is printed on one line, bounded: anyone who can write it chose it (issue 43).
+  const command = holder.command ? ` (${printable(holder.command)})` : '';
+  const where = holder.cwd ? ` in ${printable(holder.cwd)}` : '';
+  const [pid, host, at] = [holder.pid, holder.host, holder.startedAt].map((v) => printable(String(v)));
+  return `agent-loop pid ${pid} on ${host}, started ${at}${command}${where}`;
 }
